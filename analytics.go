@@ -1,0 +1,205 @@
+package gamedata
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// HistoryEntry is one entry of an analytics report's history.
+type HistoryEntry struct {
+	// CapturedAt is when the entry was captured.
+	CapturedAt time.Time
+	// PartialCoverage is true when the entry's totals are sums over the
+	// games that were recorded, with others missing: its metrics are then
+	// lower bounds, never complete totals.
+	PartialCoverage bool
+	// Fields holds every member of the entry, its metrics among them: read
+	// them with Fields.Metric, where null means unavailable.
+	Fields
+}
+
+// MarshalJSON writes the entry as the service sent it; an entry built in
+// Go is written from CapturedAt and PartialCoverage.
+func (h HistoryEntry) MarshalJSON() ([]byte, error) {
+	return marshalRecord(h.Fields, map[string]any{
+		"capturedAt":      h.CapturedAt.Format(time.RFC3339Nano),
+		"partialCoverage": h.PartialCoverage,
+	})
+}
+
+// PackageReport is a complete analytics report for one package. Only its
+// identifiers and its history are documented; everything else, range
+// summaries among it, is in Fields.
+type PackageReport struct {
+	Kind, Ident string
+	History     []HistoryEntry
+	// Fields holds the whole report as the service sent it.
+	Fields
+}
+
+// OrganizationReport is a complete analytics report for one organization.
+// Only its ident and its history are documented; everything else is in
+// Fields.
+type OrganizationReport struct {
+	Ident   string
+	History []HistoryEntry
+	// Fields holds the whole report as the service sent it.
+	Fields
+}
+
+// AnalyticsSearchResults are the games and organizations that match an
+// analytics search, read from the members "packages" and "organizations";
+// a list the service leaves out is nil.
+type AnalyticsSearchResults struct {
+	Packages      []Package
+	Organizations []Organization
+	// Fields holds the whole response as the service sent it.
+	Fields
+}
+
+// AnalyticsService searches and reads analytics reports. Use it through
+// Client.Analytics.
+type AnalyticsService service
+
+// Search searches games and organizations for analytics (GET
+// /api/analytics/packages).
+func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions) (*AnalyticsSearchResults, error) {
+	q, err := searchQuery(opts)
+	if err != nil {
+		return nil, err
+	}
+	var r AnalyticsSearchResults
+	err = s.client.getJSON(ctx, s.client.endpoint(q, "api", "analytics", "packages"), func(b []byte) (err error) {
+		if r.Fields, err = decodeFields(b); err != nil {
+			return err
+		}
+		if r.Packages, err = decodeList(r.Fields, "packages", listed(decodePackage, packageIdentity, "package")); err != nil {
+			return err
+		}
+		r.Organizations, err = decodeList(r.Fields, "organizations", listed(decodeOrganization, organizationIdentity, "organization"))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Package reads the complete analytics report for one package (GET
+// /api/analytics/packages/{kind}/{ident}). When the report leaves out its
+// kind or ident, those asked for are filled in.
+func (s *AnalyticsService) Package(ctx context.Context, kind, ident string) (*PackageReport, error) {
+	if err := checkSegments([]string{"package kind", "package ident"}, kind, ident); err != nil {
+		return nil, err
+	}
+	var r PackageReport
+	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "analytics", "packages", kind, ident), func(b []byte) error {
+		f, ids, err := decodeRecord(b, "kind", "ident")
+		if err != nil {
+			return fmt.Errorf("package report: %w", err)
+		}
+		r = PackageReport{Kind: cmp.Or(ids[0], kind), Ident: cmp.Or(ids[1], ident), Fields: f}
+		r.History, err = decodeHistory(f)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Organization reads the complete analytics report for one organization
+// (GET /api/analytics/organizations/{ident}). When the report leaves out
+// its ident, the one asked for is filled in.
+func (s *AnalyticsService) Organization(ctx context.Context, ident string) (*OrganizationReport, error) {
+	if err := checkSegments([]string{"organization ident"}, ident); err != nil {
+		return nil, err
+	}
+	var r OrganizationReport
+	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "analytics", "organizations", ident), func(b []byte) error {
+		f, ids, err := decodeRecord(b, "ident")
+		if err != nil {
+			return fmt.Errorf("organization report: %w", err)
+		}
+		r = OrganizationReport{Ident: cmp.Or(ids[0], ident), Fields: f}
+		r.History, err = decodeHistory(f)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// decodeHistory finds and decodes a report's history. The service says
+// history is given as objects with capturedAt but not under which member,
+// so the rule is: the member named "history"; failing that, the only
+// top-level array whose first element is an object with capturedAt. A
+// report with no such array has no history; one with several and none
+// named history is an error, never a guess.
+func decodeHistory(report Fields) ([]HistoryEntry, error) {
+	name := "history"
+	if _, ok := report.members[name]; !ok {
+		var candidates []string
+		for n, v := range report.members {
+			if looksLikeHistory(v) {
+				candidates = append(candidates, n)
+			}
+		}
+		switch len(candidates) {
+		case 0:
+			return nil, nil
+		case 1:
+			name = candidates[0]
+		default:
+			slices.Sort(candidates)
+			return nil, &DecodeError{Index: -1, Err: fmt.Errorf("report has several histories (%s) and none is named history", strings.Join(candidates, ", "))}
+		}
+	}
+	return decodeList(report, name, decodeHistoryEntry)
+}
+
+func looksLikeHistory(v json.RawMessage) bool {
+	if len(v) == 0 || v[0] != '[' {
+		return false
+	}
+	var first []struct {
+		CapturedAt json.RawMessage `json:"capturedAt"`
+	}
+	// Only the first element matters; a decode error (elements that are not
+	// objects) means it is not a history.
+	return json.Unmarshal(v, &first) == nil && len(first) > 0 && first[0].CapturedAt != nil
+}
+
+func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
+	f, err := decodeFields(raw)
+	if err != nil {
+		return HistoryEntry{}, err
+	}
+	h := HistoryEntry{Fields: f}
+	v, ok := f.members["capturedAt"]
+	if !ok {
+		return HistoryEntry{}, errors.New("capturedAt is missing")
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", clip(v))
+	}
+	if h.CapturedAt, err = parseISO8601(s); err != nil {
+		return HistoryEntry{}, fmt.Errorf("capturedAt: %w", err)
+	}
+	switch v := string(f.members["partialCoverage"]); v {
+	case "", "null", "false":
+	case "true":
+		h.PartialCoverage = true
+	default:
+		return HistoryEntry{}, fmt.Errorf("partialCoverage is %s, want a boolean", clip([]byte(v)))
+	}
+	return h, nil
+}

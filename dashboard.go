@@ -1,0 +1,123 @@
+package gamedata
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"net/url"
+)
+
+// DashboardEntry is an entry of the dashboard directory: a package, which
+// has a kind and an ident, or a dedicated server, which has a canonical id.
+// Every other member is in Fields.
+type DashboardEntry struct {
+	// Kind is the package kind; the service may also send one for a
+	// server entry.
+	Kind string
+	// Ident identifies a package within its kind; empty for a server.
+	Ident string
+	// ID is a server's canonical id; empty for a package.
+	ID string
+	// Fields holds every member of the entry as the service sent it.
+	Fields
+}
+
+// IsServer reports whether the entry is a dedicated server, which is read
+// with Client.Servers.Get(ctx, e.ID); a package is read with
+// Client.Packages.Get(ctx, e.Kind, e.Ident).
+func (e DashboardEntry) IsServer() bool { return e.ID != "" }
+
+func decodeDashboardEntry(raw []byte) (DashboardEntry, error) {
+	f, ids, err := decodeRecord(raw, "kind", "ident", "id")
+	if err != nil {
+		return DashboardEntry{}, err
+	}
+	e := DashboardEntry{Kind: ids[0], Ident: ids[1], ID: ids[2], Fields: f}
+	if e.ID == "" && (e.Kind == "" || e.Ident == "") {
+		return DashboardEntry{}, errors.New("entry has neither kind and ident nor id")
+	}
+	return e, nil
+}
+
+func dashboardIdentity(e DashboardEntry) string {
+	if e.ID != "" {
+		return "server:" + e.ID
+	}
+	return joinIdent(e.Kind, e.Ident)
+}
+
+// UnmarshalJSON decodes an entry, keeping every member.
+func (e *DashboardEntry) UnmarshalJSON(b []byte) error {
+	return unmarshalRecord(b, decodeDashboardEntry, e)
+}
+
+// MarshalJSON writes the entry as the service sent it; an entry built in
+// Go is written from its identifiers.
+func (e DashboardEntry) MarshalJSON() ([]byte, error) {
+	typed := map[string]any{"kind": e.Kind, "ident": e.Ident}
+	if e.ID != "" {
+		typed = map[string]any{"id": e.ID}
+	}
+	return marshalRecord(e.Fields, typed)
+}
+
+// DashboardOptions selects a page of the dashboard directory.
+type DashboardOptions struct {
+	// Kind selects packages of one kind, or dedicated servers; KindGame is
+	// a documented value. Empty leaves it to the service.
+	Kind string `url:"kind,omitempty"`
+	// Sort orders the directory. The service does not name its sort
+	// parameter; the client sends it as "sort", the name the service's
+	// public web pages use. An unsupported sort is normalized by the
+	// service to the directory default, not refused.
+	Sort string `url:"sort,omitempty"`
+	// Page is the one-based page; 0 means 1. It is always sent.
+	Page int `url:"page"`
+	// PageSize is the number of entries a page, at most 100; 0 leaves it to
+	// the service.
+	PageSize int `url:"pageSize,omitempty"`
+	// Filters are sent as repeated filter parameters, which the service
+	// combines. An unsupported filter is normalized to the default.
+	Filters []string `url:"filter,omitempty"`
+	// Params carries query parameters the service takes but does not
+	// document. It may not repeat a parameter that a field above sends.
+	Params url.Values `url:"-"`
+}
+
+// DashboardService lists public packages and dedicated servers. Use it
+// through Client.Dashboard.
+type DashboardService service
+
+// List reads one page of the dashboard (GET /api/dashboard). A page the
+// service redirects, because it is out of range, is ErrPageOutOfRange:
+// another page's items are never returned.
+func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*Page[DashboardEntry], error) {
+	o := DashboardOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if err := checkPaging(o.Page, o.PageSize); err != nil {
+		return nil, err
+	}
+	o.Page = max(o.Page, 1)
+	q, err := encodeQuery(o, o.Params)
+	if err != nil {
+		return nil, err
+	}
+	return getPage(ctx, s.client, s.client.endpoint(q, "api", "dashboard"), o.Page, decodeDashboardEntry)
+}
+
+// All walks the dashboard from opts.Page (0 means 1), following
+// pagination.hasNext, and yields every entry once, in order. It stops at
+// the first error, yielded as a *PageError whose Page lets a later walk
+// resume there. Breaking out of the loop stops all fetching.
+func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter.Seq2[DashboardEntry, error] {
+	o := DashboardOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	return walk(ctx, o.Page, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
+		o.Page = page
+		return s.List(ctx, &o)
+	}, dashboardIdentity)
+}

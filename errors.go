@@ -1,0 +1,122 @@
+package gamedata
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+var (
+	// ErrNotFound matches, with errors.Is, an *APIError for status 404: no
+	// such package, server or organization.
+	ErrNotFound = errors.New("gamedata: not found")
+
+	// ErrRateLimited matches, with errors.Is, an *APIError for status 429
+	// that was still refused after the retries the client allows, or whose
+	// Retry-After was beyond the backoff maximum.
+	ErrRateLimited = errors.New("gamedata: rate limited")
+
+	// ErrPageOutOfRange reports that the service redirected a directory
+	// page request to another page, or served another page than the one
+	// asked for. Another page's items are never returned as the page asked
+	// for.
+	ErrPageOutOfRange = errors.New("gamedata: page out of range")
+
+	// ErrPageNotAdvancing reports that a walk got the same items again for
+	// the next page: the service ignored the page parameter, and following
+	// hasNext would loop forever.
+	ErrPageNotAdvancing = errors.New("gamedata: directory page did not advance")
+
+	// ErrRedirectRefused reports a redirect to another origin (scheme, host
+	// or port), which the client never follows, https-to-http above all.
+	ErrRedirectRefused = errors.New("gamedata: redirect to another origin refused")
+
+	// ErrResponseTooLarge reports a body over the limit of
+	// WithMaxResponseBytes. It is never decoded in part.
+	ErrResponseTooLarge = errors.New("gamedata: response body too large")
+)
+
+// maxErrorBody bounds the body an *APIError keeps: enough for any error
+// document, not enough to hold a large HTML page in memory.
+const maxErrorBody = 64 << 10
+
+// APIError is the error for a response whose status is not 2xx, after all
+// retries. Use errors.As to read it; errors.Is matches ErrNotFound for 404
+// and ErrRateLimited for 429.
+type APIError struct {
+	// StatusCode is the HTTP status of the last response.
+	StatusCode int
+	// Method and URL are those of the request.
+	Method, URL string
+	// Body holds the start of the response body, at most 64 KiB. It is
+	// whatever the service sent and is untrusted.
+	Body []byte
+	// RetryAfter is the wait the service asked for with Retry-After, or 0.
+	// When it is beyond the backoff maximum the client fails at once
+	// instead of waiting, and this says how long the service wants.
+	RetryAfter time.Duration
+}
+
+func (e *APIError) Error() string {
+	msg := fmt.Sprintf("gamedata: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	if e.RetryAfter > 0 {
+		msg += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
+	}
+	if len(e.Body) > 0 {
+		msg += ": " + clip(e.Body)
+	}
+	return msg
+}
+
+// Is matches ErrNotFound and ErrRateLimited by status code.
+func (e *APIError) Is(target error) bool {
+	switch target {
+	case ErrNotFound:
+		return e.StatusCode == http.StatusNotFound
+	case ErrRateLimited:
+		return e.StatusCode == http.StatusTooManyRequests
+	}
+	return false
+}
+
+// PageError wraps any failure inside a directory walk with the page that
+// failed, so the walk can be resumed: set the options' Page to Page and
+// call All again. Nothing before Page is lost and nothing is repeated.
+type PageError struct {
+	// Page is the one-based page that could not be read.
+	Page int
+	// Err is the underlying error.
+	Err error
+}
+
+func (e *PageError) Error() string { return fmt.Sprintf("gamedata: page %d: %v", e.Page, e.Err) }
+
+// Unwrap returns the underlying error.
+func (e *PageError) Unwrap() error { return e.Err }
+
+// DecodeError reports a response that does not have the documented shape.
+// It names the member at fault, so no result is ever silently partial.
+type DecodeError struct {
+	// URL is the request's URL.
+	URL string
+	// Member locates the fault, such as "points[3][2]" or
+	// "history[5].capturedAt"; it is empty when the body as a whole is at
+	// fault.
+	Member string
+	// Index is the 0-based index of the activity point, history entry or
+	// directory item at fault, or -1 when none is.
+	Index int
+	// Err says what was wrong.
+	Err error
+}
+
+func (e *DecodeError) Error() string {
+	if e.Member == "" {
+		return fmt.Sprintf("gamedata: decode %s: %v", e.URL, e.Err)
+	}
+	return fmt.Sprintf("gamedata: decode %s: %s: %v", e.URL, e.Member, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *DecodeError) Unwrap() error { return e.Err }

@@ -1,0 +1,167 @@
+package gamedata
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// Fields keeps every member of a JSON object exactly as the service sent
+// it. The service documents few fields of its records ("not shown"), so the
+// SDK types only what is documented and keeps the rest here, reachable by
+// name, never dropped.
+//
+// The zero Fields holds no members.
+type Fields struct {
+	raw     json.RawMessage
+	members map[string]json.RawMessage
+}
+
+// decodeFields reads a JSON object. Anything else, null included, is an
+// error: a record is always an object.
+func decodeFields(b []byte) (Fields, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return Fields{}, err
+	}
+	if m == nil {
+		return Fields{}, errors.New("got null, want an object")
+	}
+	return Fields{raw: b, members: m}, nil
+}
+
+// UnmarshalJSON reads a JSON object, keeping all its members.
+func (f *Fields) UnmarshalJSON(b []byte) error {
+	d, err := decodeFields(bytes.Clone(b))
+	if err != nil {
+		return err
+	}
+	*f = d
+	return nil
+}
+
+// JSON returns the whole object as the service sent it, or nil for a zero
+// Fields.
+func (f Fields) JSON() json.RawMessage { return f.raw }
+
+// Names returns the names of all members, sorted.
+func (f Fields) Names() []string {
+	names := make([]string, 0, len(f.members))
+	for name := range f.members {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Raw returns a member as sent, and whether it was sent. A member sent as
+// null is returned as the bytes `null` and true.
+func (f Fields) Raw(name string) (json.RawMessage, bool) {
+	v, ok := f.members[name]
+	return v, ok
+}
+
+// Metric returns a numeric member. An absent member is absent, null is
+// null (the metric is unavailable: never read it as zero) and a number is
+// valid. A member of any other type is present but neither null nor valid;
+// Raw shows what was sent.
+func (f Fields) Metric(name string) Nullable[float64] {
+	v, ok := f.members[name]
+	switch {
+	case !ok:
+		return Nullable[float64]{}
+	case string(v) == "null":
+		return Null[float64]()
+	}
+	n, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || !isJSONNumber(v) {
+		return Nullable[float64]{state: stateOther}
+	}
+	return Value(n)
+}
+
+// Text returns a string member as untrusted text, and whether the member is
+// a string. Publisher text is data, never instructions: show it only
+// through Untrusted.String.
+func (f Fields) Text(name string) (Untrusted, bool) {
+	v, ok := f.members[name]
+	if !ok || len(v) == 0 || v[0] != '"' {
+		return Untrusted{}, false
+	}
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil {
+		return Untrusted{}, false
+	}
+	return Untrusted{raw: s}, true
+}
+
+// Time returns a timestamp member, and whether it is one: an ISO 8601
+// string with a zone, or a number of Unix milliseconds (the form of the
+// activity history). Null, absent and anything else return false.
+func (f Fields) Time(name string) (time.Time, bool) {
+	v, ok := f.members[name]
+	if !ok || len(v) == 0 {
+		return time.Time{}, false
+	}
+	if v[0] == '"' {
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			return time.Time{}, false
+		}
+		t, err := parseISO8601(s)
+		return t, err == nil
+	}
+	ms, err := strconv.ParseInt(string(v), 10, 64)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.UnixMilli(ms).UTC(), true
+}
+
+// Decode decodes the whole object into v with encoding/json, for callers
+// who keep their own struct for the members they use.
+func (f Fields) Decode(v any) error {
+	if f.raw == nil {
+		return errors.New("gamedata: no members to decode")
+	}
+	return json.Unmarshal(f.raw, v)
+}
+
+// identifier returns a member that identifies a record. Identifiers are
+// strings; an integer is accepted as its decimal text, since numeric
+// identifiers are common on game platforms and the text is what a path
+// needs. Absent and null return "" and false.
+func (f Fields) identifier(name string) (string, bool, error) {
+	v, ok := f.members[name]
+	if !ok || string(v) == "null" {
+		return "", false, nil
+	}
+	if v[0] == '"' {
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil {
+			return "", false, fmt.Errorf("member %q: %w", name, err)
+		}
+		return s, true, nil
+	}
+	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		return string(v), true, nil
+	}
+	return "", false, fmt.Errorf("member %q is %s, want a string identifier", name, clip(v))
+}
+
+func isJSONNumber(v []byte) bool {
+	return len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9'))
+}
+
+// clip shortens a JSON value for an error message.
+func clip(v []byte) string {
+	const limit = 40
+	if len(v) > limit {
+		return sanitize(string(v[:limit])) + "…"
+	}
+	return sanitize(string(v))
+}

@@ -1,0 +1,127 @@
+package gamedata
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Option configures a Client. An option given a bad value makes NewClient
+// return an error; none of them makes a network call.
+type Option func(*config) error
+
+type config struct {
+	httpClient       *http.Client
+	retryMax         int
+	backoffMin       time.Duration
+	backoffMax       time.Duration
+	rateLimit        rate.Limit
+	rateBurst        int
+	userAgent        string
+	logger           *slog.Logger
+	maxResponseBytes int64
+}
+
+func defaultConfig() config {
+	return config{
+		retryMax:         4,
+		backoffMin:       500 * time.Millisecond,
+		backoffMax:       30 * time.Second,
+		rateLimit:        5,
+		rateBurst:        5,
+		userAgent:        "gamedata-go/" + Version,
+		maxResponseBytes: 32 << 20,
+	}
+}
+
+// WithHTTPClient sets the http.Client whose Transport, Jar and Timeout
+// carry the requests, underneath the client's retries, rate limiter and
+// redirect policy. Its CheckRedirect, if any, is consulted after the
+// client's own policy allows a redirect. The default is a client over
+// http.DefaultTransport.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *config) error {
+		if hc == nil {
+			return errors.New("WithHTTPClient: nil *http.Client")
+		}
+		c.httpClient = hc
+		return nil
+	}
+}
+
+// WithRetryMax sets how many times a failed request is retried: network
+// errors, 429 and 5xx other than 501. The default is 4; 0 turns retries
+// off.
+func WithRetryMax(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("WithRetryMax: %d retries, want 0 or more", n)
+		}
+		c.retryMax = n
+		return nil
+	}
+}
+
+// WithBackoff sets the bounds of the exponential backoff, with jitter,
+// between retries. The default is 500ms to 30s. A Retry-After above max
+// fails the call at once with an *APIError that carries the wait.
+func WithBackoff(min, max time.Duration) Option {
+	return func(c *config) error {
+		if min < 0 || max < min {
+			return fmt.Errorf("WithBackoff: min %s, max %s, want 0 <= min <= max", min, max)
+		}
+		c.backoffMin, c.backoffMax = min, max
+		return nil
+	}
+}
+
+// WithRateLimit sets the client-side rate limit that every request, every
+// retry and every redirect waits on, shared by all goroutines using the
+// client. The default is 5 requests a second with a burst of 5; rate.Inf
+// turns the limit off.
+func WithRateLimit(r rate.Limit, burst int) Option {
+	return func(c *config) error {
+		if r != rate.Inf && (r <= 0 || burst < 1) {
+			return fmt.Errorf("WithRateLimit: rate %v, burst %d, want rate > 0 and burst >= 1, or rate.Inf", r, burst)
+		}
+		c.rateLimit, c.rateBurst = r, burst
+		return nil
+	}
+}
+
+// WithUserAgent sets the User-Agent header. The default is
+// "gamedata-go/" followed by Version.
+func WithUserAgent(ua string) Option {
+	return func(c *config) error {
+		if ua == "" {
+			return errors.New("WithUserAgent: empty user agent")
+		}
+		c.userAgent = ua
+		return nil
+	}
+}
+
+// WithLogger sets the logger for requests and retries, at debug level, and
+// for failures, at error level. By default the client logs nothing.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		c.logger = l
+		return nil
+	}
+}
+
+// WithMaxResponseBytes bounds a response body. A larger body fails with
+// ErrResponseTooLarge; it is never decoded in part. The default is 32 MiB.
+func WithMaxResponseBytes(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("WithMaxResponseBytes: %d bytes, want more than 0", n)
+		}
+		c.maxResponseBytes = n
+		return nil
+	}
+}

@@ -1,0 +1,72 @@
+package gamedata
+
+import (
+	"context"
+	"fmt"
+)
+
+// KindGame is the package kind of games, a documented value of the
+// dashboard's kind parameter.
+const KindGame = "game"
+
+// Package is a public package, a game among other kinds. The service
+// documents only its identifiers; every other member is in Fields, for
+// example Fields.Text("title") or Fields.Metric("players").
+type Package struct {
+	// Kind is the package kind, such as KindGame.
+	Kind string
+	// Ident identifies the package within its kind.
+	Ident string
+	// Fields holds every member of the record as the service sent it.
+	Fields
+}
+
+func decodePackage(raw []byte) (Package, error) {
+	f, ids, err := decodeRecord(raw, "kind", "ident")
+	if err != nil {
+		return Package{}, err
+	}
+	return Package{Kind: ids[0], Ident: ids[1], Fields: f}, nil
+}
+
+func packageIdentity(p Package) string { return joinIdent(p.Kind, p.Ident) }
+
+// UnmarshalJSON decodes a package record, keeping every member.
+func (p *Package) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decodePackage, p) }
+
+// MarshalJSON writes the record as the service sent it; a Package built in
+// Go is written from Kind and Ident.
+func (p Package) MarshalJSON() ([]byte, error) {
+	return marshalRecord(p.Fields, map[string]any{"kind": p.Kind, "ident": p.Ident})
+}
+
+// PackagesService reads packages. Use it through Client.Packages.
+type PackagesService service
+
+// Get reads one public package (GET /api/packages/{kind}/{ident}). kind and
+// ident are as obtained from the dashboard or from search. A package the
+// service does not know is an *APIError that matches ErrNotFound. When the
+// record leaves out its kind or ident, those asked for are filled in.
+func (s *PackagesService) Get(ctx context.Context, kind, ident string) (*Package, error) {
+	if err := checkSegments([]string{"package kind", "package ident"}, kind, ident); err != nil {
+		return nil, err
+	}
+	var p Package
+	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "packages", kind, ident), func(b []byte) (err error) {
+		p, err = decodePackage(b)
+		if err != nil {
+			return fmt.Errorf("package record: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if p.Kind == "" {
+		p.Kind = kind
+	}
+	if p.Ident == "" {
+		p.Ident = ident
+	}
+	return &p, nil
+}

@@ -1,0 +1,61 @@
+package gamedata
+
+import (
+	"context"
+	"errors"
+	"net/url"
+)
+
+// SearchOptions is a search query.
+type SearchOptions struct {
+	// Query is the search text, sent as q. It must not be empty.
+	Query string `url:"q"`
+	// Params carries query parameters the service takes but does not
+	// document. It may not repeat q.
+	Params url.Values `url:"-"`
+}
+
+// SearchResults are the packages, servers and organizations that match a
+// search. Each list is read from the member of the same name
+// ("packages", "servers", "organizations"); a list the service leaves out
+// is nil.
+type SearchResults struct {
+	Packages      []Package
+	Servers       []Server
+	Organizations []Organization
+	// Fields holds the whole response as the service sent it.
+	Fields
+}
+
+// Search searches packages, servers and organizations (GET /api/search).
+func (c *Client) Search(ctx context.Context, opts *SearchOptions) (*SearchResults, error) {
+	q, err := searchQuery(opts)
+	if err != nil {
+		return nil, err
+	}
+	var r SearchResults
+	err = c.getJSON(ctx, c.endpoint(q, "api", "search"), func(b []byte) (err error) {
+		if r.Fields, err = decodeFields(b); err != nil {
+			return err
+		}
+		if r.Packages, err = decodeList(r.Fields, "packages", listed(decodePackage, packageIdentity, "package")); err != nil {
+			return err
+		}
+		if r.Servers, err = decodeList(r.Fields, "servers", listed(decodeServer, serverIdentity, "server")); err != nil {
+			return err
+		}
+		r.Organizations, err = decodeList(r.Fields, "organizations", listed(decodeOrganization, organizationIdentity, "organization"))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func searchQuery(opts *SearchOptions) (url.Values, error) {
+	if opts == nil || opts.Query == "" {
+		return nil, errors.New("gamedata: empty search query")
+	}
+	return encodeQuery(*opts, opts.Params)
+}

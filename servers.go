@@ -1,0 +1,61 @@
+package gamedata
+
+import (
+	"context"
+	"fmt"
+)
+
+// Server is a dedicated server. The service documents only its canonical
+// id; every other member is in Fields.
+type Server struct {
+	// ID is the canonical server id, such as "203.0.113.7:27015".
+	ID string
+	// Fields holds every member of the record as the service sent it.
+	Fields
+}
+
+func decodeServer(raw []byte) (Server, error) {
+	f, ids, err := decodeRecord(raw, "id")
+	if err != nil {
+		return Server{}, err
+	}
+	return Server{ID: ids[0], Fields: f}, nil
+}
+
+func serverIdentity(s Server) string { return s.ID }
+
+// UnmarshalJSON decodes a server record, keeping every member.
+func (s *Server) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decodeServer, s) }
+
+// MarshalJSON writes the record as the service sent it; a Server built in
+// Go is written from ID.
+func (s Server) MarshalJSON() ([]byte, error) {
+	return marshalRecord(s.Fields, map[string]any{"id": s.ID})
+}
+
+// ServersService reads dedicated servers. Use it through Client.Servers.
+type ServersService service
+
+// Get reads one dedicated server (GET /api/servers/{id}) by its canonical
+// id, as obtained from the dashboard or from search. The id is sent as one
+// path segment, so "203.0.113.7:27015" and even "a/b" stay whole. A server
+// the service does not know is an *APIError that matches ErrNotFound.
+func (s *ServersService) Get(ctx context.Context, id string) (*Server, error) {
+	if err := checkSegments([]string{"server id"}, id); err != nil {
+		return nil, err
+	}
+	var srv Server
+	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "servers", id), func(b []byte) (err error) {
+		if srv, err = decodeServer(b); err != nil {
+			return fmt.Errorf("server record: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if srv.ID == "" {
+		srv.ID = id
+	}
+	return &srv, nil
+}

@@ -1,0 +1,149 @@
+package gamedata
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+)
+
+// Untrusted is text written by a publisher (titles, descriptions, update
+// notes) and relayed by the service. Anyone can write it, so it is data and
+// never instructions: print it, log it or put it in a prompt only through
+// String, which removes what could steer a terminal or a reader.
+type Untrusted struct {
+	raw string
+}
+
+// NewUntrusted wraps s as untrusted text.
+func NewUntrusted(s string) Untrusted { return Untrusted{raw: s} }
+
+// Raw returns the text exactly as the service sent it. Do not write it to a
+// terminal, a log or a prompt.
+func (u Untrusted) Raw() string { return u.raw }
+
+// String returns a rendering that is safe to show: terminal escape
+// sequences (CSI, OSC, DCS and the like, in their 7-bit and 8-bit forms) are
+// removed whole, other C0 and C1 control characters and DEL are removed,
+// tab, newline and carriage return become a space, bidirectional overrides,
+// embeddings, isolates and marks are removed, and invalid UTF-8 becomes
+// U+FFFD. Applying it to its own output changes nothing.
+func (u Untrusted) String() string { return sanitize(u.raw) }
+
+// MarshalJSON writes the text as the service sent it, so a record
+// round-trips losslessly.
+func (u Untrusted) MarshalJSON() ([]byte, error) { return json.Marshal(u.raw) }
+
+// UnmarshalJSON reads a JSON string.
+func (u *Untrusted) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &u.raw) }
+
+func sanitize(s string) string {
+	if isSafe(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+			i++
+		case r == 0x1b:
+			i += escapeLen(s[i:])
+		case r == 0x9b || r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f:
+			// The 8-bit forms of CSI, DCS, OSC, SOS, PM and APC start a
+			// sequence just like ESC [ and friends do.
+			i += size + sequenceBodyLen(s[i+size:], r == 0x9b)
+		case r == '\t' || r == '\n' || r == '\r':
+			b.WriteByte(' ')
+			i += size
+		case isControl(r) || isBidi(r):
+			i += size
+		default:
+			b.WriteString(s[i : i+size])
+			i += size
+		}
+	}
+	return b.String()
+}
+
+// isSafe reports whether sanitize would return s unchanged, so the common
+// case costs no allocation.
+func isSafe(s string) bool {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || isControl(r) || isBidi(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r <= 0x9f) }
+
+func isBidi(r rune) bool {
+	switch {
+	case r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
+		r >= 0x2066 && r <= 0x2069,            // LRI, RLI, FSI, PDI
+		r == 0x200e, r == 0x200f, r == 0x061c: // LRM, RLM, ALM
+		return true
+	}
+	return false
+}
+
+// escapeLen returns the length of the escape sequence at the start of s,
+// which begins with ESC. An ESC that starts no known sequence counts alone.
+func escapeLen(s string) int {
+	if len(s) < 2 {
+		return 1
+	}
+	switch c := s[1]; {
+	case c == '[':
+		return 2 + sequenceBodyLen(s[2:], true)
+	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+		return 2 + sequenceBodyLen(s[2:], false)
+	case c >= 0x20 && c <= 0x2f:
+		// nF sequences: intermediates then one final byte.
+		n := 1
+		for n < len(s) && s[n] >= 0x20 && s[n] <= 0x2f {
+			n++
+		}
+		if n < len(s) && s[n] >= 0x30 && s[n] <= 0x7e {
+			n++
+		}
+		return n
+	case c >= 0x30 && c <= 0x7e:
+		return 2
+	}
+	return 1
+}
+
+// sequenceBodyLen returns the length of a sequence body: for CSI, parameter
+// and intermediate bytes up to and including the final byte; for string
+// sequences (OSC, DCS, SOS, PM, APC), everything up to and including the
+// terminator (BEL, ESC \ or the 8-bit ST). An unterminated sequence runs to
+// the end of s, so no part of it can reach a terminal.
+func sequenceBodyLen(s string, csi bool) int {
+	if csi {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c >= 0x40 && c <= 0x7e {
+				return i + 1
+			} else if c < 0x20 || c > 0x7e {
+				return i
+			}
+		}
+		return len(s)
+	}
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == 0x07:
+			return i + 1
+		case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+			return i + 2
+		case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x9c:
+			return i + 2
+		}
+	}
+	return len(s)
+}
