@@ -3,6 +3,7 @@ package gamedata
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,4 +88,11 @@ func newTestClient(t *testing.T, baseURL string, opts ...Option) *Client {
 	c, err := NewClient(baseURL, append(defaults, opts...)...)
 	require.NoError(t, err)
 	return c
+}
+
+func mustURL(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	require.NoError(t, err)
+	return u
 }

@@ -127,10 +127,15 @@ func itemsMember(env Fields) (string, error) {
 func walk[T any](ctx context.Context, first int, fetch func(context.Context, int) (*Page[T], error), identity func(T) string) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var previous []string
-		for page := max(first, 1); ; page++ {
+		page := first
+		if page == 0 {
+			page = 1
+		}
+		for ; ; page++ {
 			p, err := fetch(ctx, page)
 			if err != nil {
-				if errors.Is(err, ErrPageOutOfRange) && previous != nil {
+				var redirected *pageRedirectError
+				if errors.As(err, &redirected) && previous != nil {
 					return
 				}
 				var zero T

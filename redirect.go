@@ -23,8 +23,8 @@ func redirectPolicy(user func(*http.Request, []*http.Request) error) func(*http.
 		if origin(req.URL) != origin(first.URL) {
 			return fmt.Errorf("%w: %s to %s", ErrRedirectRefused, origin(first.URL), origin(req.URL))
 		}
-		if first.URL.Query().Has("page") && req.URL.Query().Get("page") != first.URL.Query().Get("page") {
-			return fmt.Errorf("%w: page %s was redirected to %s", ErrPageOutOfRange, first.URL.Query().Get("page"), req.URL.Redacted())
+		if asked := first.URL.Query(); asked.Has("page") && req.URL.Query().Get("page") != asked.Get("page") {
+			return &pageRedirectError{page: asked.Get("page"), target: req.URL.Redacted()}
 		}
 		if user != nil {
 			return user(req, via)
@@ -47,3 +47,14 @@ func origin(u *url.URL) string {
 	}
 	return strings.ToLower(u.Scheme + "://" + u.Hostname() + ":" + port)
 }
+
+// pageRedirectError is a directory page redirected to another page. It is
+// ErrPageOutOfRange; a walk tells it apart from a page that served the
+// wrong number, since only a redirect says the directory ends earlier.
+type pageRedirectError struct{ page, target string }
+
+func (e *pageRedirectError) Error() string {
+	return fmt.Sprintf("%v: page %s was redirected to %s", ErrPageOutOfRange, e.page, e.target)
+}
+
+func (e *pageRedirectError) Is(target error) bool { return target == ErrPageOutOfRange }

@@ -1,0 +1,321 @@
+package gamedata
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// directory serves idents as game entries, size to a page, one-based, with
+// an out-of-range page redirected to the last page as the service may do.
+func directory(idents []string, size int) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		page, err := strconv.Atoi(r.URL.Query().Get("page"))
+		if err != nil || page < 1 {
+			page = 1
+		}
+		last := max(1, (len(idents)+size-1)/size)
+		if page > last {
+			q := r.URL.Query()
+			q.Set("page", strconv.Itoa(last))
+			http.Redirect(w, r, r.URL.Path+"?"+q.Encode(), http.StatusFound)
+			return
+		}
+		items := []map[string]string{}
+		for _, id := range idents[min((page-1)*size, len(idents)):min(page*size, len(idents))] {
+			items = append(items, map[string]string{"kind": "game", "ident": id})
+		}
+		json.NewEncoder(w).Encode(map[string]any{
+			"items":      items,
+			"pagination": map[string]any{"page": page, "hasNext": page < last},
+		})
+	}
+}
+
+func idents(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("g%03d", i)
+	}
+	return out
+}
+
+func collect(seq func(func(DashboardEntry, error) bool)) ([]string, error) {
+	var got []string
+	for e, err := range seq {
+		if err != nil {
+			return got, err
+		}
+		got = append(got, e.Ident)
+	}
+	return got, nil
+}
+
+func TestListSendsPageExplicitly(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, directory(idents(3), 10))
+	c := newTestClient(t, srv.URL)
+	_, err := c.Dashboard.List(context.Background(), nil)
+	require.NoError(t, err)
+	_, err = c.Organizations.List(context.Background(), &ListOptions{Page: 0})
+	require.NoError(t, err)
+	for _, r := range log.all() {
+		assert.Equal(t, "1", r.URL.Query().Get("page"), r.URL.String())
+	}
+}
+
+func TestListRefusesBadPagingBeforeSending(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, directory(idents(3), 10))
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	for _, tt := range []struct{ page, size int }{{0, 101}, {0, -1}, {-1, 10}, {1, 1000}} {
+		_, err := c.Dashboard.List(ctx, &DashboardOptions{Page: tt.page, PageSize: tt.size})
+		assert.Error(t, err, "dashboard page %d size %d", tt.page, tt.size)
+		_, err = c.Organizations.List(ctx, &ListOptions{Page: tt.page, PageSize: tt.size})
+		assert.Error(t, err, "organizations page %d size %d", tt.page, tt.size)
+		for _, err := range c.Dashboard.All(ctx, &DashboardOptions{Page: tt.page, PageSize: tt.size}) {
+			var pe *PageError
+			assert.ErrorAs(t, err, &pe)
+		}
+	}
+	_, err := c.Dashboard.List(ctx, &DashboardOptions{PageSize: 100})
+	require.NoError(t, err, "100 is the documented maximum")
+	assert.Equal(t, 1, log.len(), "only the valid request was sent")
+}
+
+func TestQueryEncoding(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, directory(idents(3), 10))
+	c := newTestClient(t, srv.URL)
+	_, err := c.Dashboard.List(context.Background(), &DashboardOptions{
+		Kind: KindGame, Sort: "players", Page: 2, PageSize: 50,
+		Filters: []string{"online", "org:acme"},
+		Params:  url.Values{"lang": {"en"}},
+	})
+	require.ErrorIs(t, err, ErrPageOutOfRange, "page 2 of 1 redirects")
+	q := log.all()[0].URL.Query()
+	assert.Equal(t, url.Values{
+		"kind": {"game"}, "sort": {"players"}, "page": {"2"}, "pageSize": {"50"},
+		"filter": {"online", "org:acme"}, "lang": {"en"},
+	}, q)
+
+	_, err = c.Dashboard.List(context.Background(), &DashboardOptions{Params: url.Values{"page": {"3"}}})
+	assert.ErrorContains(t, err, `"page"`, "Params may not send a parameter twice")
+	_, err = c.Activity.History(context.Background(), &ActivityOptions{Range: Range7d, Params: url.Values{"range": {"30d"}}})
+	assert.Error(t, err)
+	assert.Equal(t, 1, log.len())
+}
+
+func TestAllYieldsEveryItemOnceInOrder(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{0, 1, 9, 10, 11, 95} {
+		srv, log := newServer(t, directory(idents(n), 10))
+		c := newTestClient(t, srv.URL)
+		got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}))
+		require.NoError(t, err, "n=%d", n)
+		if n == 0 {
+			assert.Empty(t, got)
+		} else {
+			assert.Equal(t, idents(n), got, "n=%d", n)
+		}
+		assert.Equal(t, max(1, (n+9)/10), log.len(), "n=%d: one request a page", n)
+	}
+}
+
+func TestAllStopsOnErrorAndResumes(t *testing.T) {
+	t.Parallel()
+	all := idents(45)
+	failing := true
+	dir := directory(all, 10)
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if failing && r.URL.Query().Get("page") == "3" {
+			http.Error(w, `{"error":"gone fishing"}`, http.StatusBadRequest)
+			return
+		}
+		dir(w, r)
+	})
+	c := newTestClient(t, srv.URL)
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}))
+	var pe *PageError
+	require.ErrorAs(t, err, &pe)
+	assert.Equal(t, 3, pe.Page)
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
+	assert.Equal(t, all[:20], got)
+
+	failing = false
+	rest, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10, Page: pe.Page}))
+	require.NoError(t, err)
+	assert.Equal(t, all, append(got, rest...), "nothing lost, nothing repeated")
+}
+
+func TestAllBreakStopsFetching(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, directory(idents(50), 10))
+	c := newTestClient(t, srv.URL)
+	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}) {
+		require.NoError(t, err)
+		if e.Ident == "g012" {
+			break
+		}
+	}
+	assert.Equal(t, 2, log.len())
+}
+
+func TestRedirectedPageIsNeverAnotherPagesData(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, directory(idents(25), 10))
+	c := newTestClient(t, srv.URL)
+
+	page, err := c.Dashboard.List(context.Background(), &DashboardOptions{Page: 7, PageSize: 10})
+	assert.Nil(t, page)
+	require.ErrorIs(t, err, ErrPageOutOfRange)
+	require.Equal(t, 1, log.len(), "the redirect to page 3 is not followed")
+
+	_, err = c.Organizations.List(context.Background(), &ListOptions{Page: 4, PageSize: 10})
+	assert.ErrorIs(t, err, ErrPageOutOfRange)
+
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{Page: 9, PageSize: 10}))
+	assert.Empty(t, got)
+	var pe *PageError
+	require.ErrorAs(t, err, &pe, "a walk that starts out of range says so")
+	assert.ErrorIs(t, err, ErrPageOutOfRange)
+}
+
+func TestAllEndsWhenTheDirectoryShrinks(t *testing.T) {
+	t.Parallel()
+	all := idents(30)
+	calls := 0
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if calls == 1 {
+			directory(all, 10)(w, r)
+			return
+		}
+		directory(all[:10], 10)(w, r) // shrank: page 2 now redirects to page 1
+	})
+	c := newTestClient(t, srv.URL)
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}))
+	require.NoError(t, err)
+	assert.Equal(t, all[:10], got, "page 1's data is not yielded again as page 2")
+}
+
+func TestAllGuards(t *testing.T) {
+	t.Parallel()
+	page := func(items string, pageNo int, hasNext bool) string {
+		return fmt.Sprintf(`{"items":[%s],"pagination":{"page":%d,"hasNext":%t}}`, items, pageNo, hasNext)
+	}
+	tests := []struct {
+		name    string
+		serve   func(page int) string
+		want    []string
+		wantErr error
+	}{
+		{
+			name:    "ignores page without saying so",
+			serve:   func(int) string { return `{"items":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":true}}` },
+			want:    []string{"a"},
+			wantErr: ErrPageNotAdvancing,
+		},
+		{
+			name:    "serves page 1 for every page",
+			serve:   func(int) string { return page(`{"kind":"game","ident":"a"}`, 1, true) },
+			want:    []string{"a"},
+			wantErr: ErrPageOutOfRange,
+		},
+		{
+			name: "empty page with hasNext continues",
+			serve: func(p int) string {
+				switch p {
+				case 1:
+					return page(`{"kind":"game","ident":"a"}`, 1, true)
+				case 2:
+					return page(``, 2, true)
+				}
+				return page(`{"kind":"game","ident":"b"}`, 3, false)
+			},
+			want: []string{"a", "b"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+				p, _ := strconv.Atoi(r.URL.Query().Get("page"))
+				w.Write([]byte(tt.serve(p)))
+			})
+			c := newTestClient(t, srv.URL)
+			got, err := collect(c.Dashboard.All(context.Background(), nil))
+			assert.Equal(t, tt.want, got)
+			if tt.wantErr == nil {
+				assert.NoError(t, err)
+				return
+			}
+			var pe *PageError
+			require.ErrorAs(t, err, &pe)
+			assert.Equal(t, 2, pe.Page)
+			assert.ErrorIs(t, err, tt.wantErr)
+			assert.Equal(t, 2, log.len())
+		})
+	}
+}
+
+func TestDecodePageRules(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		body    string
+		want    []string
+		wantErr string
+	}{
+		{"items beside pagination", `{"items":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":false}}`, []string{"a"}, ""},
+		{"any name for the only array", `{"entries":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":false},"total":1}`, []string{"a"}, ""},
+		{"items wins among several", `{"items":[{"kind":"game","ident":"a"}],"filters":["x"],"pagination":{"hasNext":false}}`, []string{"a"}, ""},
+		{"several arrays, none named items", `{"a":[],"b":[],"pagination":{"hasNext":false}}`, nil, "several arrays (a, b)"},
+		{"no array", `{"pagination":{"hasNext":false}}`, nil, "no array of items"},
+		{"no pagination", `{"items":[]}`, nil, "no pagination object"},
+		{"hasNext not boolean", `{"items":[],"pagination":{"hasNext":"yes"}}`, nil, "pagination.hasNext"},
+		{"hasNext missing", `{"items":[],"pagination":{}}`, nil, "pagination.hasNext"},
+		{"page not integer", `{"items":[],"pagination":{"hasNext":false,"page":"1"}}`, nil, "pagination.page"},
+		{"entry without identity", `{"items":[{"kind":"game","ident":"a"},{"title":"?"}],"pagination":{"hasNext":false}}`, nil, "items[1]: entry has neither"},
+		{"ident of the wrong type", `{"items":[{"kind":"game","ident":{"x":1}}],"pagination":{"hasNext":false}}`, nil, "items[0]"},
+		{"numeric ident", `{"items":[{"kind":"game","ident":730}],"pagination":{"hasNext":false}}`, []string{"730"}, ""},
+		{"not an object", `[1,2]`, nil, "directory response"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := decodePage([]byte(tt.body), 1, decodeDashboardEntry)
+			if tt.wantErr != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			var got []string
+			for _, e := range p.Items {
+				got = append(got, e.Ident)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestDecodePageNamesTheItem(t *testing.T) {
+	t.Parallel()
+	_, err := decodePage([]byte(`{"items":[{"id":"a"},{"id":"b"},7],"pagination":{"hasNext":false}}`), 1, decodeDashboardEntry)
+	var de *DecodeError
+	require.True(t, errors.As(err, &de))
+	assert.Equal(t, 2, de.Index)
+	assert.Equal(t, "items[2]", de.Member)
+}

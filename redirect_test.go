@@ -1,0 +1,141 @@
+package gamedata
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRedirectsStayWithinTheOrigin(t *testing.T) {
+	t.Parallel()
+	other, otherLog := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"id":"evil"}`)) })
+	tlsOrigin := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	t.Cleanup(tlsOrigin.Close)
+	origin, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/servers/same":
+			http.Redirect(w, r, "/api/servers/moved", http.StatusMovedPermanently)
+		case "/api/servers/moved":
+			w.Write([]byte(`{"id":"moved"}`))
+		case "/api/servers/loop":
+			http.Redirect(w, r, "/api/servers/loop", http.StatusFound)
+		default:
+			http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+		}
+	})
+
+	c := newTestClient(t, origin.URL)
+	s, err := c.Servers.Get(context.Background(), "same")
+	require.NoError(t, err, "a same-origin redirect is followed")
+	assert.Equal(t, "moved", s.ID)
+
+	_, err = c.Servers.Get(context.Background(), "elsewhere")
+	assert.ErrorIs(t, err, ErrRedirectRefused)
+
+	_, err = c.Servers.Get(context.Background(), "loop")
+	assert.ErrorContains(t, err, "redirects")
+
+	tc := newTestClient(t, tlsOrigin.URL, WithHTTPClient(tlsOrigin.Client()))
+	_, err = tc.Servers.Get(context.Background(), "downgrade")
+	assert.ErrorIs(t, err, ErrRedirectRefused, "https to http is refused")
+
+	assert.Zero(t, otherLog.len(), "the other origin never sees a request")
+}
+
+func TestUserCheckRedirectIsConsulted(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/servers/a" {
+			http.Redirect(w, r, "/api/servers/b", http.StatusFound)
+			return
+		}
+		w.Write([]byte(`{"id":"b"}`))
+	})
+	mine := errors.New("no redirects for me")
+	hc := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return mine }}
+	_, err := newTestClient(t, srv.URL, WithHTTPClient(hc)).Servers.Get(context.Background(), "a")
+	assert.ErrorIs(t, err, mine)
+}
+
+func TestOrigin(t *testing.T) {
+	t.Parallel()
+	same := [][2]string{
+		{"https://h.example/a", "https://H.example:443/b"},
+		{"http://h.example/", "http://h.example:80/x"},
+	}
+	for _, p := range same {
+		assert.Equal(t, origin(mustURL(t, p[0])), origin(mustURL(t, p[1])), p)
+	}
+	different := [][2]string{
+		{"https://h.example/", "http://h.example/"},
+		{"https://h.example/", "https://h.example:8443/"},
+		{"https://h.example/", "https://evil.example/"},
+		{"https://h.example/", "https://h.example.evil.example/"},
+	}
+	for _, p := range different {
+		assert.NotEqual(t, origin(mustURL(t, p[0])), origin(mustURL(t, p[1])), p)
+	}
+}
+
+func TestResponseSizeLimit(t *testing.T) {
+	t.Parallel()
+	big := `{"id":"s1","pad":"` + strings.Repeat("x", 2000) + `"}`
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+	}{
+		{"with Content-Length", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(big)) }},
+		{"chunked", func(w http.ResponseWriter, r *http.Request) {
+			for i := 0; i < len(big); i += 100 {
+				w.Write([]byte(big[i:min(i+100, len(big))]))
+				w.(http.Flusher).Flush()
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, log := newServer(t, tt.handler)
+			_, err := newTestClient(t, srv.URL, WithMaxResponseBytes(1000)).Servers.Get(context.Background(), "s1")
+			assert.ErrorIs(t, err, ErrResponseTooLarge)
+			assert.Equal(t, 1, log.len(), "a body too large is not retried")
+
+			s, err := newTestClient(t, srv.URL, WithMaxResponseBytes(int64(len(big)))).Servers.Get(context.Background(), "s1")
+			require.NoError(t, err, "a body exactly at the limit is fine")
+			assert.Equal(t, "s1", s.ID)
+		})
+	}
+}
+
+func TestBadBodies(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body, want string
+	}{
+		{"empty", ``, "empty response body"},
+		{"html error page", `<html><body>Bad gateway</body></html>`, "not JSON"},
+		{"malformed", `{"id":"s1"`, "unexpected end"},
+		{"null", `null`, "not JSON"},
+		{"array", `[]`, "server record"},
+		{"nesting bomb", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), "exceeded max depth"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(tt.body)) })
+			_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+			var de *DecodeError
+			require.ErrorAs(t, err, &de)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Equal(t, srv.URL+"/api/servers/s1", de.URL)
+		})
+	}
+}
