@@ -127,6 +127,10 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
+// errLimiterDeadline is context.DeadlineExceeded, met early: the
+// limiter's next slot is after the context's deadline.
+var errLimiterDeadline = fmt.Errorf("%w: the rate limit allows no request before the context deadline", context.DeadlineExceeded)
+
 // limitedTransport makes every attempt wait on the limiter, retries and
 // redirects included, because it sits under retryablehttp.
 type limitedTransport struct {
@@ -136,7 +140,12 @@ type limitedTransport struct {
 
 func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err := t.limiter.Wait(req.Context()); err != nil {
-		return nil, err
+		if ctxErr := req.Context().Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		// The limiter refuses at once when its next slot is past the
+		// context's deadline; to the caller that is the deadline.
+		return nil, errLimiterDeadline
 	}
 	return t.next.RoundTrip(req)
 }

@@ -38,7 +38,8 @@ func retryableError(err error) bool {
 	var invalidCert x509.CertificateInvalidError
 	var hostname x509.HostnameError
 	switch {
-	case errors.Is(err, ErrRedirectRefused),
+	case errors.Is(err, errLimiterDeadline),
+		errors.Is(err, ErrRedirectRefused),
 		errors.Is(err, ErrPageOutOfRange),
 		errors.Is(err, ErrResponseTooLarge),
 		errors.Is(err, errTooManyRedirects),

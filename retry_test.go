@@ -178,7 +178,7 @@ func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	_, err := c.Servers.Get(ctx, "s1")
-	require.Error(t, err)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Equal(t, int32(1), n.Load(), "the retry waited on the limiter")
 }
 
