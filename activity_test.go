@@ -45,7 +45,9 @@ func TestDecodeActivityRefusesBadPoints(t *testing.T) {
 	}{
 		{"six elements", `[1000,1,0,null,null,0]`, "points[2]", "6 elements, want 7"},
 		{"eight elements", `[1000,1,0,null,null,0,0,0]`, "points[2]", "8 elements, want 7"},
-		{"not an array", `{"t":1000}`, "points", "seven-element"},
+		{"not an array", `{"t":1000}`, "points[2]", "want a seven-element array"},
+		{"nine elements", `[1000,1,0,null,null,0,0,0,0]`, "points[2]", "9 elements, want 7"},
+		{"broken JSON inside", `[1000,1,0,null,null,0,0}`, "points[2]", "invalid character"},
 		{"current flag 2", `[1000,1,2,null,null,0,0]`, "points[2][2]", "current flag: got 2, want 0 or 1"},
 		{"aggregation flag true", `[1000,1,0,null,null,true,0]`, "points[2][5]", "aggregation flag"},
 		{"partial flag null", `[1000,1,0,null,null,0,null]`, "points[2][6]", "partial-coverage flag"},

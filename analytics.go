@@ -145,9 +145,9 @@ func (s *AnalyticsService) Organization(ctx context.Context, ident string) (*Org
 // named history is an error, never a guess.
 func decodeHistory(report Fields) ([]HistoryEntry, error) {
 	name := "history"
-	if _, ok := report.members[name]; !ok {
+	if _, ok := report.members()[name]; !ok {
 		var candidates []string
-		for n, v := range report.members {
+		for n, v := range report.members() {
 			if looksLikeHistory(v) {
 				candidates = append(candidates, n)
 			}
@@ -178,28 +178,35 @@ func looksLikeHistory(v json.RawMessage) bool {
 }
 
 func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
-	f, err := decodeFields(raw)
+	var capturedAt, partial []byte
+	err := eachMember(raw, func(name, value []byte) error {
+		switch {
+		case nameIs(name, "capturedAt"):
+			capturedAt = value
+		case nameIs(name, "partialCoverage"):
+			partial = value
+		}
+		return nil
+	})
 	if err != nil {
-		return HistoryEntry{}, err
+		return HistoryEntry{}, objectError(raw, err)
 	}
-	h := HistoryEntry{Fields: f}
-	v, ok := f.members["capturedAt"]
-	if !ok {
+	h := HistoryEntry{Fields: fieldsOf(raw)}
+	switch {
+	case capturedAt == nil:
 		return HistoryEntry{}, errors.New("capturedAt is missing")
+	case capturedAt[0] != '"':
+		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", clip(capturedAt))
 	}
-	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", clip(v))
-	}
-	if h.CapturedAt, err = parseISO8601(s); err != nil {
+	if h.CapturedAt, err = parseISO8601(memberName(capturedAt[1 : len(capturedAt)-1])); err != nil {
 		return HistoryEntry{}, fmt.Errorf("capturedAt: %w", err)
 	}
-	switch v := string(f.members["partialCoverage"]); v {
+	switch string(partial) {
 	case "", "null", "false":
 	case "true":
 		h.PartialCoverage = true
 	default:
-		return HistoryEntry{}, fmt.Errorf("partialCoverage is %s, want a boolean", clip([]byte(v)))
+		return HistoryEntry{}, fmt.Errorf("partialCoverage is %s, want a boolean", clip(partial))
 	}
 	return h, nil
 }

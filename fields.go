@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -15,23 +16,55 @@ import (
 // SDK types only what is documented and keeps the rest here, reachable by
 // name, never dropped.
 //
-// The zero Fields holds no members.
+// The zero Fields holds no members. A Fields is safe for concurrent use.
 type Fields struct {
-	raw     json.RawMessage
+	raw json.RawMessage
+	// idx maps names to values, built on the first lookup: most records
+	// are decoded for their typed fields alone, and a map for each of
+	// them would cost more than the decoding.
+	idx *fieldIndex
+}
+
+type fieldIndex struct {
+	once    sync.Once
 	members map[string]json.RawMessage
 }
 
 // decodeFields reads a JSON object. Anything else, null included, is an
 // error: a record is always an object.
 func decodeFields(b []byte) (Fields, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return Fields{}, err
+	if err := eachMember(b, func([]byte, []byte) error { return nil }); err != nil {
+		return Fields{}, objectError(b, err)
 	}
-	if m == nil {
-		return Fields{}, errors.New("got null, want an object")
+	return fieldsOf(b), nil
+}
+
+// fieldsOf wraps an object that has already been validated.
+func fieldsOf(b []byte) Fields { return Fields{raw: b, idx: &fieldIndex{}} }
+
+// objectError says plainly when a value is not an object at all.
+func objectError(b []byte, err error) error {
+	trimmed := bytes.TrimLeft(b, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] != '{' {
+		return fmt.Errorf("got %s, want an object", clip(trimmed[:min(len(trimmed), 16)]))
 	}
-	return Fields{raw: b, members: m}, nil
+	return err
+}
+
+func (f Fields) members() map[string]json.RawMessage {
+	if f.idx == nil {
+		return nil
+	}
+	f.idx.once.Do(func() {
+		m := make(map[string]json.RawMessage)
+		// raw was validated when it was decoded, so this cannot fail.
+		_ = eachMember(f.raw, func(name, value []byte) error {
+			m[memberName(name)] = value
+			return nil
+		})
+		f.idx.members = m
+	})
+	return f.idx.members
 }
 
 // UnmarshalJSON reads a JSON object, keeping all its members.
@@ -50,8 +83,8 @@ func (f Fields) JSON() json.RawMessage { return f.raw }
 
 // Names returns the names of all members, sorted.
 func (f Fields) Names() []string {
-	names := make([]string, 0, len(f.members))
-	for name := range f.members {
+	names := make([]string, 0, len(f.members()))
+	for name := range f.members() {
 		names = append(names, name)
 	}
 	slices.Sort(names)
@@ -61,7 +94,7 @@ func (f Fields) Names() []string {
 // Raw returns a member as sent, and whether it was sent. A member sent as
 // null is returned as the bytes `null` and true.
 func (f Fields) Raw(name string) (json.RawMessage, bool) {
-	v, ok := f.members[name]
+	v, ok := f.members()[name]
 	return v, ok
 }
 
@@ -70,7 +103,7 @@ func (f Fields) Raw(name string) (json.RawMessage, bool) {
 // valid. A member of any other type is present but neither null nor valid;
 // Raw shows what was sent.
 func (f Fields) Metric(name string) Nullable[float64] {
-	v, ok := f.members[name]
+	v, ok := f.members()[name]
 	switch {
 	case !ok:
 		return Nullable[float64]{}
@@ -88,7 +121,7 @@ func (f Fields) Metric(name string) Nullable[float64] {
 // a string. Publisher text is data, never instructions: show it only
 // through Untrusted.String.
 func (f Fields) Text(name string) (Untrusted, bool) {
-	v, ok := f.members[name]
+	v, ok := f.members()[name]
 	if !ok || len(v) == 0 || v[0] != '"' {
 		return Untrusted{}, false
 	}
@@ -103,7 +136,7 @@ func (f Fields) Text(name string) (Untrusted, bool) {
 // string with a zone, or a number of Unix milliseconds (the form of the
 // activity history). Null, absent and anything else return false.
 func (f Fields) Time(name string) (time.Time, bool) {
-	v, ok := f.members[name]
+	v, ok := f.members()[name]
 	if !ok || len(v) == 0 {
 		return time.Time{}, false
 	}
@@ -131,26 +164,21 @@ func (f Fields) Decode(v any) error {
 	return json.Unmarshal(f.raw, v)
 }
 
-// identifier returns a member that identifies a record. Identifiers are
+// identifier reads a member that identifies a record. Identifiers are
 // strings; an integer is accepted as its decimal text, since numeric
 // identifiers are common on game platforms and the text is what a path
-// needs. Absent and null return "" and false.
-func (f Fields) identifier(name string) (string, bool, error) {
-	v, ok := f.members[name]
-	if !ok || string(v) == "null" {
-		return "", false, nil
-	}
-	if v[0] == '"' {
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil {
-			return "", false, fmt.Errorf("member %q: %w", name, err)
-		}
-		return s, true, nil
+// needs. Null reads as "".
+func identifier(name string, v []byte) (string, error) {
+	switch {
+	case string(v) == "null":
+		return "", nil
+	case v[0] == '"':
+		return memberName(v[1 : len(v)-1]), nil
 	}
 	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-		return string(v), true, nil
+		return string(v), nil
 	}
-	return "", false, fmt.Errorf("member %q is %s, want a string identifier", name, clip(v))
+	return "", fmt.Errorf("member %q is %s, want a string identifier", name, clip(v))
 }
 
 func isJSONNumber(v []byte) bool {

@@ -2,7 +2,6 @@ package gamedata
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
@@ -43,52 +42,63 @@ type Pagination struct {
 // item's index. A pagination.page other than the page asked for is
 // ErrPageOutOfRange.
 func decodePage[T any](body []byte, requested int, item func([]byte) (T, error)) (*Page[T], error) {
-	env, err := decodeFields(body)
+	var pagination []byte
+	var arrays []span
+	err := eachMember(body, func(name, value []byte) error {
+		switch {
+		case nameIs(name, "pagination"):
+			pagination = value
+		case value[0] == '[':
+			arrays = append(arrays, span{name: memberName(name), value: value})
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, &DecodeError{Index: -1, Err: fmt.Errorf("directory response: %w", err)}
+		return nil, &DecodeError{Index: -1, Err: fmt.Errorf("directory response: %w", objectError(body, err))}
 	}
-	p := &Page[T]{Fields: env}
-	if p.Pagination, err = decodePagination(env, requested); err != nil {
+	p := &Page[T]{Fields: fieldsOf(body)}
+	if p.Pagination, err = decodePagination(pagination, requested); err != nil {
 		return nil, err
 	}
-
-	name, err := itemsMember(env)
+	items, err := itemsMember(arrays)
 	if err != nil {
 		return nil, &DecodeError{Index: -1, Err: err}
 	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(env.members[name], &raws); err != nil {
-		return nil, &DecodeError{Member: name, Index: -1, Err: err}
-	}
-	p.Items = make([]T, len(raws))
-	for i, raw := range raws {
-		if p.Items[i], err = item(raw); err != nil {
-			return nil, &DecodeError{Member: fmt.Sprintf("%s[%d]", name, i), Index: i, Err: err}
-		}
+	if p.Items, err = decodeArray(items.value, items.name, item); err != nil {
+		return nil, err
 	}
 	return p, nil
 }
 
-func decodePagination(env Fields, requested int) (Pagination, error) {
-	raw, ok := env.members["pagination"]
-	if !ok {
+func decodePagination(raw []byte, requested int) (Pagination, error) {
+	if raw == nil {
 		return Pagination{}, &DecodeError{Member: "pagination", Index: -1, Err: errors.New("directory response has no pagination object")}
 	}
-	f, err := decodeFields(raw)
+	p := Pagination{Page: requested}
+	var hasNext, page []byte
+	err := eachMember(raw, func(name, value []byte) error {
+		switch {
+		case nameIs(name, "hasNext"):
+			hasNext = value
+		case nameIs(name, "page"):
+			page = value
+		}
+		return nil
+	})
 	if err != nil {
-		return Pagination{}, &DecodeError{Member: "pagination", Index: -1, Err: err}
+		return Pagination{}, &DecodeError{Member: "pagination", Index: -1, Err: objectError(raw, err)}
 	}
-	p := Pagination{Page: requested, Fields: f}
-	switch v := string(f.members["hasNext"]); v {
+	p.Fields = fieldsOf(raw)
+	switch string(hasNext) {
 	case "true", "false":
-		p.HasNext = v == "true"
+		p.HasNext = string(hasNext) == "true"
 	default:
-		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Index: -1, Err: fmt.Errorf("got %q, want a boolean", clip([]byte(v)))}
+		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Index: -1, Err: fmt.Errorf("got %q, want a boolean", clip(hasNext))}
 	}
-	if v, ok := f.members["page"]; ok && string(v) != "null" {
-		served, err := strconv.Atoi(string(v))
+	if page != nil && string(page) != "null" {
+		served, err := strconv.Atoi(string(page))
 		if err != nil {
-			return Pagination{}, &DecodeError{Member: "pagination.page", Index: -1, Err: fmt.Errorf("got %s, want an integer", clip(v))}
+			return Pagination{}, &DecodeError{Member: "pagination.page", Index: -1, Err: fmt.Errorf("got %s, want an integer", clip(page))}
 		}
 		if served != requested {
 			return Pagination{}, fmt.Errorf("%w: asked for page %d, served page %d", ErrPageOutOfRange, requested, served)
@@ -97,24 +107,23 @@ func decodePagination(env Fields, requested int) (Pagination, error) {
 	return p, nil
 }
 
-// itemsMember finds the name of a directory's array of items.
-func itemsMember(env Fields) (string, error) {
-	var arrays []string
-	for name, v := range env.members {
-		if name != "pagination" && len(v) > 0 && v[0] == '[' {
-			arrays = append(arrays, name)
-		}
-	}
-	switch {
-	case len(arrays) == 1:
+// itemsMember picks a directory's array of items among its arrays.
+func itemsMember(arrays []span) (span, error) {
+	if len(arrays) == 1 {
 		return arrays[0], nil
-	case slices.Contains(arrays, "items"):
-		return "items", nil
-	case len(arrays) == 0:
-		return "", errors.New("directory response has no array of items beside pagination")
 	}
-	slices.Sort(arrays)
-	return "", fmt.Errorf("directory response has several arrays (%s) and none is named items", strings.Join(arrays, ", "))
+	names := make([]string, len(arrays))
+	for i, a := range arrays {
+		if a.name == "items" {
+			return a, nil
+		}
+		names[i] = a.name
+	}
+	if len(arrays) == 0 {
+		return span{}, errors.New("directory response has no array of items beside pagination")
+	}
+	slices.Sort(names)
+	return span{}, fmt.Errorf("directory response has several arrays (%s) and none is named items", strings.Join(names, ", "))
 }
 
 // walk yields every item of a directory from page first on, following

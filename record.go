@@ -7,20 +7,26 @@ import (
 	"strings"
 )
 
-// decodeRecord decodes a record and reads the members that identify it;
-// an identifier that is absent comes back as "".
+// decodeRecord decodes a record in one pass and reads the members that
+// identify it; an identifier that is absent comes back as "".
 func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
-	f, err := decodeFields(raw)
-	if err != nil {
-		return Fields{}, nil, err
-	}
 	ids := make([]string, len(names))
-	for i, name := range names {
-		if ids[i], _, err = f.identifier(name); err != nil {
-			return Fields{}, nil, err
+	err := eachMember(raw, func(name, value []byte) error {
+		for i, n := range names {
+			if nameIs(name, n) {
+				id, err := identifier(n, value)
+				if err != nil {
+					return err
+				}
+				ids[i] = id
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return Fields{}, nil, objectError(raw, err)
 	}
-	return f, ids, nil
+	return fieldsOf(raw), ids, nil
 }
 
 // listed wraps a record decoder for records inside a list, where a record
@@ -38,20 +44,30 @@ func listed[T any](decode func([]byte) (T, error), identity func(T) string, what
 // decodeList decodes the optional array member name of f with item; its
 // errors name the member and the index.
 func decodeList[T any](f Fields, name string, item func([]byte) (T, error)) ([]T, error) {
-	raw, ok := f.members[name]
+	raw, ok := f.members()[name]
 	if !ok || string(raw) == "null" {
 		return nil, nil
 	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(raw, &raws); err != nil {
-		return nil, &DecodeError{Member: name, Index: -1, Err: fmt.Errorf("want an array: %w", err)}
+	return decodeArray(raw, name, item)
+}
+
+// decodeArray decodes each element of an array with item; its errors name
+// the member and the index.
+func decodeArray[T any](raw []byte, name string, item func([]byte) (T, error)) ([]T, error) {
+	if raw[0] != '[' {
+		return nil, &DecodeError{Member: name, Index: -1, Err: fmt.Errorf("got %s, want an array", clip(raw))}
 	}
-	out := make([]T, len(raws))
-	for i, r := range raws {
-		var err error
-		if out[i], err = item(r); err != nil {
-			return nil, &DecodeError{Member: fmt.Sprintf("%s[%d]", name, i), Index: i, Err: err}
+	out := []T{} // an empty list sent is empty, not absent
+	err := eachElement(raw, func(i int, elem []byte) error {
+		v, err := item(elem)
+		if err != nil {
+			return &DecodeError{Member: fmt.Sprintf("%s[%d]", name, i), Index: i, Err: err}
 		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

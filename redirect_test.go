@@ -125,7 +125,8 @@ func TestBadBodies(t *testing.T) {
 		{"malformed", `{"id":"s1"`, "unexpected end"},
 		{"null", `null`, "not JSON"},
 		{"array", `[]`, "server record"},
-		{"nesting bomb", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), "exceeded max depth"},
+		{"nesting bomb", `{"id":"s1","x":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`, "exceeded max depth"},
+		{"array bomb", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), "want an object"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

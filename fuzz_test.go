@@ -1,0 +1,415 @@
+package gamedata
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The fuzz targets below state properties of the decoders, the timestamp
+// parser, the sanitizer and the URL builder. `go test` runs their f.Add
+// seeds and the curated corpora in testdata/fuzz/<FuzzName>/; run one with
+//
+//	go test -run='^$' -fuzz='^FuzzActivityHistory$' -fuzztime=60s .
+
+// fuzzNestingBomb is 100,000 unclosed brackets: a body that would exhaust
+// the stack of a recursive decoder without a depth limit.
+var fuzzNestingBomb = strings.Repeat("[", 100_000)
+
+// fuzzFixture reads a fixture of testdata/ as a seed.
+func fuzzFixture(f *testing.F, name string) []byte {
+	f.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(f, err)
+	return b
+}
+
+// fuzzJSON decodes a JSON document with numbers kept as json.Number, so a
+// number too large for a float64 (which the decoders keep raw) does not
+// make the check fail where the code under test succeeded.
+func fuzzJSON(b []byte) (any, bool) {
+	if !json.Valid(b) {
+		return nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// fuzzEncodePoint writes a point back in the service's seven-element form:
+// [timeMs, players|null, current 0/1, start|null, end|null, aggregation
+// 0/1, partial 0/1]. It is written from the documented form, not from the
+// decoder, so a point that cannot be written back (absent players, an
+// aggregation other than 0 and 1) fails to decode again.
+func fuzzEncodePoint(p ActivityPoint) string {
+	millis := func(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+	bound := func(n Nullable[time.Time]) string {
+		if t, ok := n.Get(); ok {
+			return millis(t)
+		}
+		return "null"
+	}
+	bit := func(b bool) string {
+		if b {
+			return "1"
+		}
+		return "0"
+	}
+	players := "null"
+	if v, ok := p.Players.Get(); ok {
+		players = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return "[" + strings.Join([]string{
+		millis(p.Time), players, bit(p.Current), bound(p.IntervalStart), bound(p.IntervalEnd),
+		strconv.Itoa(int(p.Aggregation)), bit(p.PartialCoverage),
+	}, ",") + "]"
+}
+
+// fuzzPointsLen counts, with encoding/json alone, the elements of the
+// array that holds the points: the member "points" or, without it, the
+// only member other than partialCoverage that is a non-empty array whose
+// first element is an array. It returns false when the body names no
+// such array.
+func fuzzPointsLen(body []byte) (int, bool) {
+	v, ok := fuzzJSON(body)
+	if !ok {
+		return 0, false
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return 0, false
+	}
+	if points, ok := obj["points"]; ok {
+		switch a := points.(type) {
+		case nil:
+			return 0, true
+		case []any:
+			return len(a), true
+		}
+		return 0, false
+	}
+	n, found := 0, 0
+	for name, member := range obj {
+		a, ok := member.([]any)
+		if name == "partialCoverage" || !ok || len(a) == 0 {
+			continue
+		}
+		if _, ok := a[0].([]any); ok {
+			n, found = len(a), found+1
+		}
+	}
+	return n, found == 1
+}
+
+func FuzzActivityHistory(f *testing.F) {
+	f.Add(fuzzFixture(f, "activity_7d.json"))
+	f.Add([]byte(`{"points":[[1000,12.75,0,400,1000,1,0],[2000,null,1,null,null,0,1]]}`))
+	f.Add([]byte(`{"data":[[1,1,0,null,null,0,0]],"labels":["a"]}`))
+	f.Add([]byte(`{"points":[[1000,5,0,null,null,0,0]],"partialCoverage":[1000,"1970-01-01T00:00:01.000999Z"]}`))
+	f.Add([]byte(`{"points":[[1.7632e12,-0,0,-9007199254740992,9007199254740992,0,0]]}`))
+	f.Add([]byte(`{"points":[[1000,1,0,null,null,0]]}`))
+	f.Add([]byte(`{"points":null}`))
+	f.Add([]byte(`{"points":` + fuzzNestingBomb))
+
+	f.Fuzz(func(t *testing.T, body []byte) {
+		h, err := decodeActivityHistory(body)
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("decodeActivityHistory(%q): error %T %v, want a *DecodeError", body, err, err)
+			}
+			return
+		}
+		if n, ok := fuzzPointsLen(body); !ok || n != len(h.Points) {
+			t.Fatalf("decodeActivityHistory(%q): %d points, encoding/json counts %d (found: %v)", body, len(h.Points), n, ok)
+		}
+		for i, p := range h.Points {
+			if p.Time.Location() != time.UTC {
+				t.Errorf("decodeActivityHistory(%q): point %d time %v is not in UTC", body, i, p.Time)
+			}
+			enc := fuzzEncodePoint(p)
+			again, err := decodeActivityHistory([]byte(`{"points":[` + enc + `]}`))
+			if err != nil {
+				t.Fatalf("decodeActivityHistory(%q): point %d %+v re-encodes to %s, which does not decode: %v", body, i, p, enc, err)
+			}
+			q := again.Points[0]
+			got, _ := q.Players.Get()
+			want, _ := p.Players.Get()
+			if q != p || math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("decodeActivityHistory(%q): point %d %+v re-encodes to %s, which decodes to %+v", body, i, p, enc, q)
+			}
+		}
+	})
+}
+
+func FuzzParseISO8601(f *testing.F) {
+	for _, s := range []string{
+		"2026-11-20T10:00:00Z",
+		"2026-11-20t10:00:00z",
+		"2026-11-20 10:00:00.123456789+05:45",
+		"2026-11-20T12:00:00+0200",
+		"2026-11-20T12:00:00-02",
+		"2026-11-20T10:00:00.1234567891234Z",
+		"2026-11-20T10:00:00",
+		"0000-01-01T00:00:00+14:00",
+	} {
+		f.Add(s, int64(1763632800), uint32(0), int16(0))
+	}
+	f.Add("", int64(-62135596800), uint32(999_999_999), int16(-14*60))
+	f.Add("", int64(253402300799), uint32(1), int16(14*60))
+	f.Add("", int64(math.MinInt64), uint32(math.MaxUint32), int16(math.MinInt16))
+
+	// Derived times lie from 0001-01-02 to 9999-12-30 UTC, so that even at
+	// an offset of 14 hours the year has four digits.
+	lo := time.Date(1, 1, 2, 0, 0, 0, 0, time.UTC).Unix()
+	hi := time.Date(9999, 12, 30, 0, 0, 0, 0, time.UTC).Unix()
+
+	f.Fuzz(func(t *testing.T, s string, sec int64, nsec uint32, offMin int16) {
+		if got, err := parseISO8601(s); err == nil {
+			formatted := got.Format(time.RFC3339Nano)
+			again, err := parseISO8601(formatted)
+			if err != nil || !again.Equal(got) {
+				t.Fatalf("parseISO8601(%q) = %v; its RFC 3339 form %q parses to %v, %v", s, got, formatted, again, err)
+			}
+		}
+
+		sec = lo + ((sec%(hi-lo))+(hi-lo))%(hi-lo)
+		offset := int(offMin) % (14*60 + 1) * 60
+		want := time.Unix(sec, int64(nsec%1e9)).In(time.FixedZone("", offset))
+		formatted := want.Format(time.RFC3339Nano)
+		forms := []string{formatted}
+		// The other forms the parser's documentation names: t or a space
+		// for T, z for Z, ±hhmm, and ±hh when the minutes are zero.
+		forms = append(forms, formatted[:10]+"t"+formatted[11:], formatted[:10]+" "+formatted[11:])
+		if zone := formatted[len(formatted)-6:]; strings.HasSuffix(formatted, "Z") {
+			forms = append(forms, strings.TrimSuffix(formatted, "Z")+"z")
+		} else {
+			forms = append(forms, formatted[:len(formatted)-3]+zone[4:])
+			if strings.HasSuffix(zone, ":00") {
+				forms = append(forms, formatted[:len(formatted)-3])
+			}
+		}
+		for _, form := range forms {
+			got, err := parseISO8601(form)
+			if err != nil || !got.Equal(want) {
+				t.Errorf("parseISO8601(%q) = %v, %v; want %v", form, got, err, want)
+			}
+		}
+	})
+}
+
+// fuzzItemsLen counts, with encoding/json alone, the elements of the
+// array of items: the only array member other than pagination, or the
+// member "items" when there are several. It returns false when there is
+// no such array.
+func fuzzItemsLen(body []byte) (int, bool) {
+	v, ok := fuzzJSON(body)
+	if !ok {
+		return 0, false
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return 0, false
+	}
+	var arrays [][]any
+	for name, member := range obj {
+		if a, ok := member.([]any); ok && name != "pagination" {
+			arrays = append(arrays, a)
+		}
+	}
+	if len(arrays) == 1 {
+		return len(arrays[0]), true
+	}
+	if a, ok := obj["items"].([]any); ok {
+		return len(a), true
+	}
+	return 0, false
+}
+
+func FuzzDecodePage(f *testing.F) {
+	f.Add(fuzzFixture(f, "dashboard_game_page1.json"), 1)
+	f.Add(fuzzFixture(f, "dashboard_servers.json"), 1)
+	f.Add([]byte(`{"entries":[{"id":7},{"kind":"game","ident":"x","id":null}],"pagination":{"hasNext":false,"page":null}}`), 3)
+	f.Add([]byte(`{"items":[],"other":[1],"pagination":{"hasNext":true}}`), 1)
+	f.Add([]byte(`{"items":[{"kind":"game"}],"pagination":{"hasNext":false}}`), 1)
+	f.Add([]byte(`{"items":[],"pagination":{"hasNext":true,"page":2}}`), 1)
+	f.Add([]byte(`{"pagination":{"hasNext":false},"items":`+fuzzNestingBomb), 1)
+
+	f.Fuzz(func(t *testing.T, body []byte, requested int) {
+		p, err := decodePage(body, requested, decodeDashboardEntry)
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) && !errors.Is(err, ErrPageOutOfRange) {
+				t.Fatalf("decodePage(%q, %d): error %T %v, want a *DecodeError or ErrPageOutOfRange", body, requested, err, err)
+			}
+			return
+		}
+		if n, ok := fuzzItemsLen(body); !ok || n != len(p.Items) {
+			t.Fatalf("decodePage(%q, %d): %d items, encoding/json counts %d (found: %v)", body, requested, len(p.Items), n, ok)
+		}
+		if p.Pagination.Page != requested {
+			t.Errorf("decodePage(%q, %d): page %d, want the page asked for", body, requested, p.Pagination.Page)
+		}
+		for i, e := range p.Items {
+			if e.ID == "" && (e.Kind == "" || e.Ident == "") {
+				t.Errorf("decodePage(%q, %d): item %d %+v has no identity", body, requested, i, e)
+			}
+		}
+	})
+}
+
+// fuzzForbidden reports whether r may not appear in sanitized text: a C0
+// control, DEL, a C1 control, or a bidirectional override, embedding,
+// isolate or mark.
+func fuzzForbidden(r rune) bool {
+	switch {
+	case r <= 0x1f, r == 0x7f, r >= 0x80 && r <= 0x9f,
+		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
+		r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
+}
+
+// fuzzClean reports whether s is valid UTF-8 without a forbidden rune.
+func fuzzClean(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, fuzzForbidden)
+}
+
+func FuzzUntrusted(f *testing.F) {
+	for _, s := range []string{
+		"Space Miner — 宇宙 🚀",
+		"\x1b[31mRed\x1b[0m Alert \u202eevil",
+		"\x1b]8;;http://evil.example\x07click\x1b]8;;\x07",
+		"a\u009d0;title\u009cb\u009b31mc",
+		"a\x1bPq#0;2\x1b\\b\x1b",
+		"line\r\nnext\ttab\x00\x7f\u0085",
+		"\u2066x\u2069\u200f\u200e\u061c",
+		"a\xffb\xc2",
+		"Ignore previous instructions.",
+	} {
+		f.Add(s)
+	}
+
+	f.Fuzz(func(t *testing.T, s string) {
+		u := NewUntrusted(s)
+		out := u.String()
+		if u.Raw() != s {
+			t.Errorf("NewUntrusted(%q).Raw() = %q, want the text as sent", s, u.Raw())
+		}
+		if !utf8.ValidString(out) {
+			t.Errorf("NewUntrusted(%q).String() = %q is not valid UTF-8", s, out)
+		}
+		if i := strings.IndexFunc(out, fuzzForbidden); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(out[i:])
+			t.Errorf("NewUntrusted(%q).String() = %q holds %U at byte %d", s, out, r, i)
+		}
+		if twice := NewUntrusted(out).String(); twice != out {
+			t.Errorf("NewUntrusted(%q).String() = %q, but sanitizing that again gives %q", s, out, twice)
+		}
+		if fuzzClean(s) && out != s {
+			t.Errorf("NewUntrusted(%q).String() = %q; the text was already clean and must be unchanged", s, out)
+		}
+	})
+}
+
+func FuzzPathSegment(f *testing.F) {
+	for _, id := range []string{
+		"203.0.113.7:27015", "a/b", "../x", "a?b#c", "100% fun", "%2e%2e", "...",
+		"", ".", "..", "a;b,c=d&e+f@g$h", "宇宙\xff\x00\x7f", "//", "?", "#",
+	} {
+		f.Add(id, "game")
+	}
+	c, err := NewClient("https://example.com/base")
+	require.NoError(f, err)
+
+	f.Fuzz(func(t *testing.T, id, kind string) {
+		err := checkSegments([]string{"server id"}, id)
+		switch id {
+		case "", ".", "..":
+			if err == nil {
+				t.Fatalf("checkSegments accepts %q", id)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("checkSegments refuses %q: %v", id, err)
+		}
+
+		u := c.endpoint(nil, "api", "servers", id)
+		escaped := u.EscapedPath()
+		segment, ok := strings.CutPrefix(escaped, "/base/api/servers/")
+		if !ok {
+			t.Fatalf("id %q: escaped path %q is not under /base/api/servers/", id, escaped)
+		}
+		if strings.ContainsAny(segment, "/?#") {
+			t.Fatalf("id %q: escaped segment %q holds /, ? or #", id, segment)
+		}
+		if back, err := url.PathUnescape(segment); err != nil || back != id {
+			t.Fatalf("id %q: escaped segment %q unescapes to %q, %v", id, segment, back, err)
+		}
+		parsed, err := url.Parse(u.String())
+		if err != nil {
+			t.Fatalf("id %q: url.Parse(%q): %v", id, u.String(), err)
+		}
+		if parsed.Path != u.Path || parsed.EscapedPath() != escaped {
+			t.Fatalf("id %q: %q parses to path %q (escaped %q), want %q (escaped %q)", id, u.String(), parsed.Path, parsed.EscapedPath(), u.Path, escaped)
+		}
+		if parsed.RawQuery != "" || parsed.ForceQuery || parsed.Fragment != "" || parsed.RawFragment != "" {
+			t.Fatalf("id %q: %q parses with query %q or fragment %q", id, u.String(), parsed.RawQuery, parsed.Fragment)
+		}
+
+		// Two segments, as in a package path, stay two segments.
+		if checkSegments([]string{"kind", "ident"}, kind, id) != nil {
+			return
+		}
+		u = c.endpoint(nil, "api", "packages", kind, id)
+		rest, ok := strings.CutPrefix(u.EscapedPath(), "/base/api/packages/")
+		parts := strings.Split(rest, "/")
+		if !ok || len(parts) != 2 {
+			t.Fatalf("kind %q, ident %q: escaped path %q is not two segments under /base/api/packages/", kind, id, u.EscapedPath())
+		}
+		for i, want := range []string{kind, id} {
+			if got, err := url.PathUnescape(parts[i]); err != nil || got != want {
+				t.Fatalf("kind %q, ident %q: segment %q unescapes to %q, %v", kind, id, parts[i], got, err)
+			}
+		}
+	})
+}
+
+// TestNestingBombFailsFast checks that 100,000 levels of nesting are
+// refused quickly, with an error and without exhausting the stack, by
+// every decoder a response body reaches.
+func TestNestingBombFailsFast(t *testing.T) {
+	t.Parallel()
+	bombs := map[string][]byte{
+		"bare":      []byte(fuzzNestingBomb),
+		"closed":    []byte(fuzzNestingBomb + strings.Repeat("]", 100_000)),
+		"in points": []byte(`{"points":` + fuzzNestingBomb),
+		"in items":  []byte(`{"pagination":{"hasNext":false},"items":[` + fuzzNestingBomb + strings.Repeat("]", 100_001) + `}`),
+	}
+	for name, body := range bombs {
+		start := time.Now()
+		_, err := decodeActivityHistory(body)
+		assert.Error(t, err, "activity history, %s", name)
+		_, err = decodePage(body, 1, decodeDashboardEntry)
+		assert.Error(t, err, "directory page, %s", name)
+		assert.Less(t, time.Since(start), time.Second, "%s takes too long to refuse", name)
+	}
+}

@@ -1,0 +1,332 @@
+package gamedata
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// maxDepth bounds nesting as encoding/json does, so a nesting bomb fails
+// fast instead of exhausting the stack.
+const maxDepth = 10000
+
+var errUnexpectedEnd = errors.New("unexpected end of JSON input")
+
+// scanner reads JSON in one pass over the bytes, validating as strictly as
+// encoding/json and allocating nothing, so responses can be decoded at
+// memory speed and members kept as subslices of the body.
+type scanner struct {
+	b     []byte
+	i     int
+	depth int
+}
+
+func (s *scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) errorf(format string, args ...any) error {
+	return fmt.Errorf("offset %d: %s", s.i, fmt.Sprintf(format, args...))
+}
+
+// invalid reports the byte at s.i, or the end of input.
+func (s *scanner) invalid(context string) error {
+	if s.i >= len(s.b) {
+		return errUnexpectedEnd
+	}
+	return s.errorf("invalid character %q %s", s.b[s.i], context)
+}
+
+// expect consumes c after optional white space.
+func (s *scanner) expect(c byte, context string) error {
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != c {
+		return s.invalid(context)
+	}
+	s.i++
+	return nil
+}
+
+// skip consumes one value, validating it.
+func (s *scanner) skip() error {
+	s.ws()
+	if s.i >= len(s.b) {
+		return errUnexpectedEnd
+	}
+	switch c := s.b[s.i]; {
+	case c == '{':
+		return s.object(func([]byte) error { return s.skip() })
+	case c == '[':
+		return s.array(s.skip)
+	case c == '"':
+		_, _, err := s.str()
+		return err
+	case c == '-' || (c >= '0' && c <= '9'):
+		_, err := s.number()
+		return err
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	}
+	return s.invalid("looking for beginning of value")
+}
+
+// value consumes one value and returns its bytes.
+func (s *scanner) value() ([]byte, error) {
+	s.ws()
+	start := s.i
+	if err := s.skip(); err != nil {
+		return nil, err
+	}
+	return s.b[start:s.i], nil
+}
+
+func (s *scanner) literal(lit string) error {
+	if len(s.b)-s.i < len(lit) {
+		return errUnexpectedEnd
+	}
+	if string(s.b[s.i:s.i+len(lit)]) != lit {
+		return s.errorf("invalid literal, want %s", lit)
+	}
+	s.i += len(lit)
+	return nil
+}
+
+// object consumes an object, calling member with each member's raw name
+// (without quotes, escapes left as they are); member must consume the
+// value.
+func (s *scanner) object(member func(name []byte) error) error {
+	if err := s.expect('{', "looking for beginning of object"); err != nil {
+		return err
+	}
+	if s.depth++; s.depth > maxDepth {
+		return errors.New("exceeded max depth")
+	}
+	defer func() { s.depth-- }()
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return nil
+	}
+	for {
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return s.invalid("looking for beginning of object key string")
+		}
+		start, end, err := s.str()
+		if err != nil {
+			return err
+		}
+		if err := s.expect(':', "after object key"); err != nil {
+			return err
+		}
+		if err := member(s.b[start:end]); err != nil {
+			return err
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return errUnexpectedEnd
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return nil
+		default:
+			return s.invalid("after object key:value pair")
+		}
+	}
+}
+
+// array consumes an array, calling element for each element; element must
+// consume it.
+func (s *scanner) array(element func() error) error {
+	if err := s.expect('[', "looking for beginning of array"); err != nil {
+		return err
+	}
+	if s.depth++; s.depth > maxDepth {
+		return errors.New("exceeded max depth")
+	}
+	defer func() { s.depth-- }()
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		return nil
+	}
+	for {
+		if err := element(); err != nil {
+			return err
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return errUnexpectedEnd
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return nil
+		default:
+			return s.invalid("after array element")
+		}
+	}
+}
+
+// str consumes a string at s.i and returns the bounds of its contents.
+func (s *scanner) str() (start, end int, err error) {
+	s.i++ // the opening quote
+	start = s.i
+	for s.i < len(s.b) {
+		switch c := s.b[s.i]; {
+		case c == '"':
+			end = s.i
+			s.i++
+			return start, end, nil
+		case c == '\\':
+			if s.i+1 >= len(s.b) {
+				return 0, 0, errUnexpectedEnd
+			}
+			switch s.b[s.i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				s.i += 2
+			case 'u':
+				if len(s.b)-s.i < 6 {
+					return 0, 0, errUnexpectedEnd
+				}
+				for _, h := range s.b[s.i+2 : s.i+6] {
+					if !isHex(h) {
+						return 0, 0, s.errorf("invalid character %q in \\u hexadecimal character escape", h)
+					}
+				}
+				s.i += 6
+			default:
+				return 0, 0, s.errorf("invalid escape %q in string literal", s.b[s.i+1])
+			}
+		case c < 0x20:
+			return 0, 0, s.errorf("invalid character %q in string literal", c)
+		default:
+			s.i++
+		}
+	}
+	return 0, 0, errUnexpectedEnd
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// number consumes a number by JSON's grammar and returns its bytes.
+func (s *scanner) number() ([]byte, error) {
+	start := s.i
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i >= len(s.b):
+		return nil, errUnexpectedEnd
+	case s.b[s.i] == '0':
+		s.i++
+	case s.b[s.i] >= '1' && s.b[s.i] <= '9':
+		s.digits()
+	default:
+		return nil, s.invalid("in numeric literal")
+	}
+	if s.i < len(s.b) && s.b[s.i] == '.' {
+		s.i++
+		if s.digits() == 0 {
+			return nil, s.invalid("after decimal point in numeric literal")
+		}
+	}
+	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
+		s.i++
+		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+			s.i++
+		}
+		if s.digits() == 0 {
+			return nil, s.invalid("in exponent of numeric literal")
+		}
+	}
+	return s.b[start:s.i], nil
+}
+
+func (s *scanner) digits() int {
+	start := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i - start
+}
+
+// end checks that nothing but white space follows the top-level value.
+func (s *scanner) end() error {
+	s.ws()
+	if s.i < len(s.b) {
+		return s.invalid("after top-level value")
+	}
+	return nil
+}
+
+// memberName returns a member's name: its raw bytes, or, when it holds an
+// escape, the unescaped text.
+func memberName(raw []byte) string {
+	for _, c := range raw {
+		if c == '\\' {
+			var s string
+			// raw is a validated string body; quoting it again cannot fail.
+			if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s); err == nil {
+				return s
+			}
+			break
+		}
+	}
+	return string(raw)
+}
+
+// eachMember walks a whole top-level object, calling fn with each member's
+// name and value bytes.
+func eachMember(b []byte, fn func(name []byte, value []byte) error) error {
+	s := scanner{b: b}
+	err := s.object(func(name []byte) error {
+		v, err := s.value()
+		if err != nil {
+			return err
+		}
+		return fn(name, v)
+	})
+	if err != nil {
+		return err
+	}
+	return s.end()
+}
+
+// eachElement walks a whole top-level array, calling fn with each
+// element's index and bytes.
+func eachElement(b []byte, fn func(i int, elem []byte) error) error {
+	s := scanner{b: b}
+	i := 0
+	err := s.array(func() error {
+		v, err := s.value()
+		if err != nil {
+			return err
+		}
+		err = fn(i, v)
+		i++
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return s.end()
+}
