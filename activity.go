@@ -105,4 +105,3 @@ func (s *ActivityService) History(ctx context.Context, opts *ActivityOptions) (*
 	}
 	return h, nil
 }
-
