@@ -1,0 +1,520 @@
+package gamedatatest
+
+import (
+	"cmp"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// referenceTime is "now" for the generated data, so that two servers with the
+// same seed serve identical bytes whatever the wall clock says.
+var referenceTime = time.Date(2026, time.November, 20, 10, 0, 0, 0, time.UTC)
+
+// Streams of the seeded PCG generators; the data, the faults and the
+// reordering each draw from their own stream so one never shifts another.
+const (
+	streamData    = 0x6461746100000001
+	streamFaults  = 0x6661756c74000002
+	streamReorder = 0x72656f7264000003
+	streamHistory = 0x6869737400000004
+)
+
+var serverRanges = []string{"192.0.2.", "198.51.100.", "203.0.113."}
+
+var serverPorts = []int{
+	27015, 27016, 27017, 27018, 27019, 27020, 27021, 27022, 27023, 27024,
+	27025, 27026, 27027, 27028, 27029, 27030, 27031, 27032, 27033, 27034, 7777, 25565,
+}
+
+// maxServers is the number of distinct canonical ids the documentation
+// address ranges and ports above allow.
+var maxServers = len(serverRanges) * 254 * len(serverPorts)
+
+// metric is a number that may be null ("unavailable", never zero).
+type metric struct {
+	v  float64
+	ok bool
+}
+
+func known(v float64) metric { return metric{v: v, ok: true} }
+
+func (m metric) value() any {
+	if !m.ok {
+		return nil
+	}
+	return m.v
+}
+
+type pkgKey struct{ kind, ident string }
+
+type pkg struct {
+	kind, ident                     string
+	title, description, updateNotes string
+	plain                           string // title before any hostile wrapping
+	org                             string // "" when the package has no organization
+	players, peak, rating           metric
+	tags                            []string
+	online                          bool
+	servers                         int
+	updatedAt, createdAt            time.Time
+}
+
+type srv struct {
+	id, name, mapName, version, region string
+	pkgKind, pkgIdent, org             string // "" when unknown
+	players                            metric
+	maxPlayers                         int
+	online                             bool
+	lastSeen                           time.Time
+}
+
+type org struct {
+	ident, name, description, website string
+	verified                          bool
+	createdAt                         time.Time
+	packages                          []pkgKey
+}
+
+// snapshot is one immutable state of the catalogue. Reordering makes a new
+// snapshot; handlers and Catalog read whichever one was current.
+type snapshot struct {
+	seed          int64
+	now           time.Time
+	historyPoints int
+	pkgs          []pkg // default order: ident, then kind
+	srvs          []srv // default order: id
+	orgs          []org // default order: ident
+	pkgIndex      map[pkgKey]int
+	srvIndex      map[string]int
+	orgIndex      map[string]int
+}
+
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func anyStrings(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}
+
+func (p *pkg) entry() map[string]any {
+	return map[string]any{
+		"kind":         p.kind,
+		"ident":        p.ident,
+		"title":        p.title,
+		"organization": nullString(p.org),
+		"players":      p.players.value(),
+		"playersPeak":  p.peak.value(),
+		"rating":       p.rating.value(),
+		"online":       p.online,
+		"servers":      float64(p.servers),
+		"updatedAt":    stamp(p.updatedAt),
+	}
+}
+
+func (p *pkg) record() map[string]any {
+	m := p.entry()
+	m["description"] = p.description
+	m["updateNotes"] = p.updateNotes
+	m["tags"] = anyStrings(p.tags)
+	m["createdAt"] = stamp(p.createdAt)
+	return m
+}
+
+func (s *srv) ref() any {
+	if s.pkgIdent == "" {
+		return nil
+	}
+	return map[string]any{"kind": s.pkgKind, "ident": s.pkgIdent}
+}
+
+func (s *srv) entry() map[string]any {
+	return map[string]any{
+		"kind":       "server",
+		"id":         s.id,
+		"name":       s.name,
+		"players":    s.players.value(),
+		"maxPlayers": float64(s.maxPlayers),
+		"online":     s.online,
+		"map":        s.mapName,
+		"package":    s.ref(),
+		"lastSeen":   stamp(s.lastSeen),
+	}
+}
+
+func (s *srv) record() map[string]any {
+	return map[string]any{
+		"id":         s.id,
+		"name":       s.name,
+		"players":    s.players.value(),
+		"maxPlayers": float64(s.maxPlayers),
+		"online":     s.online,
+		"map":        s.mapName,
+		"package":    s.ref(),
+		"lastSeen":   stamp(s.lastSeen),
+		"version":    s.version,
+		"region":     s.region,
+	}
+}
+
+func (o *org) entry() map[string]any {
+	return map[string]any{
+		"ident":       o.ident,
+		"name":        o.name,
+		"description": o.description,
+		"packages":    float64(len(o.packages)),
+		"verified":    o.verified,
+		"website":     nullString(o.website),
+	}
+}
+
+func (o *org) record() map[string]any {
+	refs := make([]any, len(o.packages))
+	for i, k := range o.packages {
+		refs[i] = map[string]any{"kind": k.kind, "ident": k.ident}
+	}
+	return map[string]any{
+		"ident":       o.ident,
+		"name":        o.name,
+		"description": o.description,
+		"packages":    refs,
+		"verified":    o.verified,
+		"website":     nullString(o.website),
+		"createdAt":   stamp(o.createdAt),
+	}
+}
+
+// hash64 derives a stable seed for one entity from the catalogue seed and
+// its identifying strings, independent of generation order.
+func hash64(seed int64, parts ...string) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	for i := range b {
+		b[i] = byte(uint64(seed) >> (8 * i))
+	}
+	h.Write(b[:])
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+func round(v float64, digits int) float64 {
+	p := math.Pow10(digits)
+	return math.Round(v*p) / p
+}
+
+// generate builds the catalogue for cfg. It is deterministic in cfg.
+func generate(cfg *config) *snapshot {
+	r := rand.New(rand.NewPCG(uint64(cfg.seed), streamData))
+	now := referenceTime
+	s := &snapshot{seed: cfg.seed, now: now, historyPoints: cfg.historyPoints}
+
+	// Organizations.
+	orgIdents := map[string]bool{}
+	for i := range cfg.organizations {
+		name := pick(r, orgPrefixes) + " " + pick(r, orgSuffixes)
+		ident := slug(name)
+		switch i {
+		case 5:
+			ident, name = "north_wind", "North Wind"
+		case 9:
+			ident, name = "1999", "1999"
+		case 13:
+			ident, name = "studio.nine", "Studio.Nine"
+		}
+		for n := 2; orgIdents[ident]; n++ {
+			ident = slug(name) + "-" + strconv.Itoa(n)
+		}
+		orgIdents[ident] = true
+		o := org{
+			ident:       ident,
+			name:        name,
+			description: prose(r, sentences, 1+r.IntN(3)),
+			verified:    r.IntN(3) > 0,
+			createdAt:   now.Add(-time.Duration(200+r.IntN(3000)) * 24 * time.Hour).Truncate(time.Second),
+		}
+		if i%11 == 6 {
+			o.name = hostile(i/11, o.name)
+		}
+		if i%5 == 2 {
+			o.description = hostile(i/5+4, o.description)
+		}
+		if r.IntN(3) > 0 {
+			o.website = "https://" + slug(name) + ".example.org/"
+		}
+		s.orgs = append(s.orgs, o)
+	}
+	// The last organization publishes nothing, so has-packages filters.
+	publishers := len(s.orgs)
+	if publishers > 1 {
+		publishers--
+	}
+
+	// Packages.
+	pkgIdents := map[pkgKey]bool{}
+	for i := range cfg.packages {
+		kind := "game"
+		switch x := r.IntN(100); {
+		case i == 1 || (i > 2 && x < 12):
+			kind = "mod"
+		case i == 2 || (i > 2 && x < 20):
+			kind = "tool"
+		}
+		base := pick(r, adjectives) + " " + pick(r, nouns)
+		title := base
+		switch kind {
+		case "mod":
+			title = base + " Overhaul"
+		case "tool":
+			title = base + " Map Editor"
+		}
+		if r.IntN(10) < 3 {
+			title += " " + strconv.Itoa(2+r.IntN(9))
+		}
+		ident := slug(title)
+		switch i {
+		case 4:
+			kind, ident = "game", "1337"
+		case 7:
+			kind, ident = "game", "hello.world"
+		case 11:
+			kind, ident = "game", "under_score"
+		case 15:
+			// The same ident as package 0 under another kind: a package is
+			// identified by kind and ident together.
+			if len(s.pkgs) > 0 {
+				kind, ident = "mod", s.pkgs[0].ident
+				if s.pkgs[0].kind == "mod" {
+					kind = "game"
+				}
+			}
+		}
+		for n := 2; pkgIdents[pkgKey{kind, ident}]; n++ {
+			ident = slug(title) + "-" + strconv.Itoa(n)
+		}
+		pkgIdents[pkgKey{kind, ident}] = true
+		p := newPackage(r, now, kind, ident, title)
+		if publishers > 0 && r.IntN(100) >= 3 {
+			p.org = s.orgs[r.IntN(publishers)].ident
+		}
+		if i%9 == 4 {
+			p.title = hostile(i/9, p.title)
+		}
+		if i%4 == 1 {
+			p.description = hostile(i/4+2, p.description)
+		}
+		if i%5 == 2 {
+			p.updateNotes = hostile(i/5+5, p.updateNotes)
+		}
+		s.pkgs = append(s.pkgs, p)
+	}
+	if cfg.awkward {
+		for i, ident := range awkwardIdents {
+			p := newPackage(r, now, "game", ident, "Awkward "+strconv.Itoa(i+1))
+			s.pkgs = append(s.pkgs, p)
+		}
+	}
+
+	// Servers.
+	nServers := min(cfg.servers, maxServers)
+	used := map[string]bool{}
+	var games []int
+	for i := range s.pkgs {
+		if s.pkgs[i].kind == "game" {
+			games = append(games, i)
+		}
+	}
+	if len(games) == 0 {
+		for i := range s.pkgs {
+			games = append(games, i)
+		}
+	}
+	next := 0 // the in-order fallback's cursor
+	for i := range nServers {
+		id := ""
+		for try := 0; try < 64 && (id == "" || used[id]); try++ {
+			port := 27015
+			if try > 0 {
+				port = pick(r, serverPorts)
+			}
+			id = pick(r, serverRanges) + strconv.Itoa(1+r.IntN(254)) + ":" + strconv.Itoa(port)
+		}
+		for ; used[id]; next++ { // in order, for crowded catalogues
+			id = serverRanges[next%3] + strconv.Itoa(1+(next/3)%254) + ":" + strconv.Itoa(serverPorts[next/(3*254)])
+		}
+		used[id] = true
+		sv := srv{
+			id:         id,
+			mapName:    pick(r, mapNames),
+			version:    fmt.Sprintf("1.%d.%d", r.IntN(20), r.IntN(10)),
+			region:     pick(r, regions),
+			maxPlayers: []int{8, 16, 24, 32, 64, 100}[r.IntN(6)],
+			online:     r.IntN(10) < 8,
+			lastSeen:   now.Add(-time.Duration(r.IntN(3600)) * time.Second),
+		}
+		label := "Server"
+		if len(games) > 0 {
+			p := &s.pkgs[games[r.IntN(len(games))]]
+			sv.pkgKind, sv.pkgIdent, sv.org = p.kind, p.ident, p.org
+			p.servers++
+			label = p.plain
+		}
+		switch r.IntN(4) {
+		case 0:
+			sv.name = "[" + sv.region + "] " + label + " #" + strconv.Itoa(1+r.IntN(20))
+		case 1:
+			sv.name = label + " | 24/7 | casual"
+		case 2:
+			sv.name = "Сервер 🎮 " + strconv.Itoa(1+r.IntN(99))
+		default:
+			sv.name = label + " official"
+		}
+		if i%7 == 3 {
+			sv.name = hostile(i/7+1, sv.name)
+		}
+		if !sv.online {
+			sv.lastSeen = sv.lastSeen.Add(-time.Duration(1+r.IntN(72)) * time.Hour)
+			sv.players = known(0)
+		} else {
+			sv.players = known(float64(r.IntN(sv.maxPlayers + 1)))
+		}
+		if r.IntN(20) == 0 {
+			sv.players = metric{}
+		}
+		s.srvs = append(s.srvs, sv)
+	}
+	for i := range s.pkgs {
+		if s.pkgs[i].servers > 0 && r.IntN(4) > 0 {
+			s.pkgs[i].online = true
+		}
+	}
+
+	slices.SortFunc(s.pkgs, func(a, b pkg) int {
+		return cmp.Or(cmp.Compare(a.ident, b.ident), cmp.Compare(a.kind, b.kind))
+	})
+	slices.SortFunc(s.srvs, func(a, b srv) int { return cmp.Compare(a.id, b.id) })
+	slices.SortFunc(s.orgs, func(a, b org) int { return cmp.Compare(a.ident, b.ident) })
+	s.index()
+	for _, p := range s.pkgs {
+		if p.org != "" {
+			o := &s.orgs[s.orgIndex[p.org]]
+			o.packages = append(o.packages, pkgKey{p.kind, p.ident})
+		}
+	}
+	return s
+}
+
+func newPackage(r *rand.Rand, now time.Time, kind, ident, title string) pkg {
+	p := pkg{
+		kind:        kind,
+		ident:       ident,
+		title:       title,
+		plain:       title,
+		description: prose(r, sentences, 1+r.IntN(4)),
+		updateNotes: prose(r, updateLines, 1+r.IntN(3)),
+		online:      r.IntN(10) < 6,
+		createdAt:   now.Add(-time.Duration(30+r.IntN(2000)) * 24 * time.Hour).Truncate(time.Second),
+	}
+	p.updatedAt = now.Add(-time.Duration(r.IntN(400*24*3600)) * time.Second)
+	if p.updatedAt.Before(p.createdAt) {
+		p.updatedAt = p.createdAt
+	}
+	p.players = known(0)
+	if p.online {
+		p.players = known(float64(int(math.Exp(r.Float64() * 9))))
+	}
+	switch x := r.IntN(100); {
+	case x < 6:
+		p.players = metric{}
+	case x < 45:
+		p.peak = metric{}
+	default:
+		p.peak = known(math.Max(p.players.v, float64(int(math.Exp(r.Float64()*10)))))
+	}
+	if r.IntN(5) > 0 {
+		p.rating = known(round(1+r.Float64()*4, 1))
+	}
+	for _, j := range r.Perm(len(tagWords))[:1+r.IntN(4)] {
+		p.tags = append(p.tags, tagWords[j])
+	}
+	return p
+}
+
+func (s *snapshot) index() {
+	s.pkgIndex = make(map[pkgKey]int, len(s.pkgs))
+	for i, p := range s.pkgs {
+		s.pkgIndex[pkgKey{p.kind, p.ident}] = i
+	}
+	s.srvIndex = make(map[string]int, len(s.srvs))
+	for i, v := range s.srvs {
+		s.srvIndex[v.id] = i
+	}
+	s.orgIndex = make(map[string]int, len(s.orgs))
+	for i, o := range s.orgs {
+		s.orgIndex[o.ident] = i
+	}
+}
+
+// reordered returns a copy of s in which the players of some packages and
+// servers have moved, so that the players-sorted order differs. step makes
+// each reordering distinct and reproducible.
+func (s *snapshot) reordered(step uint64) *snapshot {
+	r := rand.New(rand.NewPCG(uint64(s.seed)^step, streamReorder))
+	n := *s
+	n.pkgs = slices.Clone(s.pkgs)
+	n.srvs = slices.Clone(s.srvs)
+	move := func(m *metric, limit int) {
+		if m.ok {
+			*m = known(float64(r.IntN(limit + 1)))
+		}
+	}
+	for range max(1, len(n.pkgs)*15/100) {
+		if len(n.pkgs) == 0 {
+			break
+		}
+		p := &n.pkgs[r.IntN(len(n.pkgs))]
+		move(&p.players, 8000)
+	}
+	for range max(1, len(n.srvs)*15/100) {
+		if len(n.srvs) == 0 {
+			break
+		}
+		v := &n.srvs[r.IntN(len(n.srvs))]
+		move(&v.players, v.maxPlayers)
+	}
+	// The busiest package and server fall to the bottom, so that the order
+	// changes even in a tiny catalogue.
+	if top := busiest(n.pkgs, func(p pkg) metric { return p.players }); top >= 0 {
+		n.pkgs[top].players = known(0)
+	}
+	if top := busiest(n.srvs, func(v srv) metric { return v.players }); top >= 0 {
+		n.srvs[top].players = known(0)
+	}
+	return &n
+}
+
+func busiest[T any](xs []T, players func(T) metric) int {
+	top := -1
+	for i, x := range xs {
+		if m := players(x); m.ok && m.v > 0 && (top < 0 || m.v > players(xs[top]).v) {
+			top = i
+		}
+	}
+	return top
+}

@@ -1,0 +1,290 @@
+package gamedatatest
+
+import (
+	"cmp"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Directory defaults and limits.
+const (
+	defaultPageSize = 20
+	maxPageSize     = 100
+	defaultSort     = "ident"
+)
+
+// Package kinds the dashboard accepts; "server" lists dedicated servers.
+var (
+	packageKinds   = []string{"game", "mod", "tool"}
+	dashboardSorts = []string{"ident", "name", "players", "updated"}
+	orgSorts       = []string{"ident", "name", "packages"}
+)
+
+// dirQuery is a directory query after normalization.
+type dirQuery struct {
+	kind           string // "" = every package
+	sort           string
+	filters        []string
+	page, pageSize int
+}
+
+// parseDirQuery normalizes the query of a directory endpoint: an unknown
+// kind, an unsupported sort or filter falls back to the default, a bad page
+// to 1 and a bad page size to the default, never an error.
+func parseDirQuery(q url.Values, sorts []string, filterOK func(string) bool, kinds bool) dirQuery {
+	d := dirQuery{sort: defaultSort, page: 1, pageSize: defaultPageSize, filters: []string{}}
+	if kinds {
+		if k := q.Get("kind"); k == "server" || slices.Contains(packageKinds, k) {
+			d.kind = k
+		}
+	}
+	if s := q.Get("sort"); slices.Contains(sorts, s) {
+		d.sort = s
+	}
+	for _, f := range q["filter"] {
+		if filterOK(f) && !slices.Contains(d.filters, f) {
+			d.filters = append(d.filters, f)
+		}
+	}
+	if p, err := strconv.Atoi(q.Get("page")); err == nil && p >= 1 {
+		d.page = p
+	}
+	if n, err := strconv.Atoi(q.Get("pageSize")); err == nil && n >= 1 {
+		d.pageSize = min(n, maxPageSize)
+	}
+	return d
+}
+
+func dashboardFilter(f string) bool {
+	return f == "online" || f == "has-players" || (strings.HasPrefix(f, "org:") && len(f) > len("org:"))
+}
+
+func orgFilter(f string) bool { return f == "has-packages" || f == "verified" }
+
+// row is one dashboard entry: a package or a server.
+type row struct {
+	p *pkg
+	s *srv
+}
+
+func (r row) kind() string {
+	if r.p != nil {
+		return r.p.kind
+	}
+	return "server"
+}
+
+func (r row) key() string {
+	if r.p != nil {
+		return r.p.ident
+	}
+	return r.s.id
+}
+
+func (r row) name() string {
+	if r.p != nil {
+		return r.p.title
+	}
+	return r.s.name
+}
+
+func (r row) players() metric {
+	if r.p != nil {
+		return r.p.players
+	}
+	return r.s.players
+}
+
+func (r row) entry() map[string]any {
+	if r.p != nil {
+		return r.p.entry()
+	}
+	return r.s.entry()
+}
+
+func (r row) match(f string) bool {
+	switch {
+	case f == "online":
+		if r.p != nil {
+			return r.p.online
+		}
+		return r.s.online
+	case f == "has-players":
+		m := r.players()
+		return m.ok && m.v > 0
+	case strings.HasPrefix(f, "org:"):
+		if r.p != nil {
+			return r.p.org == f[len("org:"):]
+		}
+		return r.s.org == f[len("org:"):]
+	}
+	return true
+}
+
+// byKey is the default order and the tie-break of every other order.
+func byKey(a, b row) int {
+	return cmp.Or(cmp.Compare(a.key(), b.key()), cmp.Compare(a.kind(), b.kind()))
+}
+
+// dashboardRows is every entry of the dashboard for d, in order.
+func (s *snapshot) dashboardRows(d dirQuery) []row {
+	var rows []row
+	if d.kind == "server" {
+		for i := range s.srvs {
+			rows = append(rows, row{s: &s.srvs[i]})
+		}
+	} else {
+		for i := range s.pkgs {
+			if d.kind == "" || s.pkgs[i].kind == d.kind {
+				rows = append(rows, row{p: &s.pkgs[i]})
+			}
+		}
+	}
+	rows = slices.DeleteFunc(rows, func(r row) bool {
+		for _, f := range d.filters {
+			if !r.match(f) {
+				return true
+			}
+		}
+		return false
+	})
+	switch d.sort {
+	case "name":
+		slices.SortStableFunc(rows, func(a, b row) int {
+			return cmp.Or(cmp.Compare(strings.ToLower(a.name()), strings.ToLower(b.name())), byKey(a, b))
+		})
+	case "players":
+		slices.SortStableFunc(rows, func(a, b row) int {
+			pa, pb := a.players(), b.players()
+			switch {
+			case pa.ok && !pb.ok:
+				return -1
+			case !pa.ok && pb.ok:
+				return 1
+			}
+			return cmp.Or(cmp.Compare(pb.v, pa.v), byKey(a, b))
+		})
+	case "updated":
+		slices.SortStableFunc(rows, func(a, b row) int {
+			ta, tb := updated(a), updated(b)
+			return cmp.Or(tb.Compare(ta), byKey(a, b))
+		})
+	default:
+		slices.SortStableFunc(rows, byKey)
+	}
+	return rows
+}
+
+func updated(r row) time.Time {
+	if r.p != nil {
+		return r.p.updatedAt
+	}
+	return r.s.lastSeen
+}
+
+// orgRows is every entry of the organization directory for d, in order.
+func (s *snapshot) orgRows(d dirQuery) []*org {
+	var rows []*org
+	for i := range s.orgs {
+		o := &s.orgs[i]
+		keep := true
+		for _, f := range d.filters {
+			switch f {
+			case "has-packages":
+				keep = keep && len(o.packages) > 0
+			case "verified":
+				keep = keep && o.verified
+			}
+		}
+		if keep {
+			rows = append(rows, o)
+		}
+	}
+	switch d.sort {
+	case "name":
+		slices.SortStableFunc(rows, func(a, b *org) int {
+			return cmp.Or(cmp.Compare(strings.ToLower(a.name), strings.ToLower(b.name)), cmp.Compare(a.ident, b.ident))
+		})
+	case "packages":
+		slices.SortStableFunc(rows, func(a, b *org) int {
+			return cmp.Or(cmp.Compare(len(b.packages), len(a.packages)), cmp.Compare(a.ident, b.ident))
+		})
+	default:
+		slices.SortStableFunc(rows, func(a, b *org) int { return cmp.Compare(a.ident, b.ident) })
+	}
+	return rows
+}
+
+// page answers one page of a directory of total entries: the envelope, or a
+// redirect to the last page when d.page is beyond it. items returns the
+// entries with indexes [lo, hi).
+func page(r *http.Request, d dirQuery, total int, items func(lo, hi int) []any, extra map[string]any) reply {
+	totalPages := (total + d.pageSize - 1) / d.pageSize
+	if totalPages >= 1 && d.page > totalPages {
+		loc := withPage(r, totalPages)
+		return reply{
+			status: http.StatusFound,
+			header: http.Header{"Location": {loc}},
+			body: encode(map[string]any{
+				"error":    "page out of range",
+				"page":     d.page,
+				"lastPage": totalPages,
+				"location": loc,
+			}),
+		}
+	}
+	if totalPages == 0 {
+		d.page = 1
+	}
+	lo := min((d.page-1)*d.pageSize, total)
+	hi := min(lo+d.pageSize, total)
+	body := map[string]any{
+		"items": items(lo, hi),
+		"pagination": map[string]any{
+			"page":       d.page,
+			"pageSize":   d.pageSize,
+			"total":      total,
+			"totalPages": totalPages,
+			"hasNext":    d.page < totalPages,
+		},
+		"sort":    d.sort,
+		"filters": d.filters,
+	}
+	for k, v := range extra {
+		body[k] = v
+	}
+	return reply{status: http.StatusOK, body: encode(body)}
+}
+
+// withPage is the request's own path and query with every page parameter
+// replaced by one page=n, in place. It uses the path as the client sent it,
+// so it stays right when the handler is mounted under a prefix.
+func withPage(r *http.Request, n int) string {
+	path, rawQuery := r.URL.EscapedPath(), r.URL.RawQuery
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil && r.RequestURI != "" {
+		path, rawQuery = u.EscapedPath(), u.RawQuery
+	}
+	var out []string
+	done := false
+	for _, pair := range strings.Split(rawQuery, "&") {
+		if pair == "" {
+			continue
+		}
+		key, _, _ := strings.Cut(pair, "=")
+		if k, err := url.QueryUnescape(key); err == nil && k == "page" {
+			if done {
+				continue
+			}
+			pair, done = "page="+strconv.Itoa(n), true
+		}
+		out = append(out, pair)
+	}
+	if !done {
+		out = append(out, "page="+strconv.Itoa(n))
+	}
+	return path + "?" + strings.Join(out, "&")
+}

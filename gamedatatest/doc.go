@@ -1,0 +1,40 @@
+// Package gamedatatest provides an in-process twin of the gamedata service
+// for tests and offline examples, in the manner of net/http/httptest.
+//
+// NewServer starts an httptest.Server that answers the ten endpoints of the
+// service and /openapi.json from a generated, deterministic catalogue: the
+// same seed and sizes give the same bytes, whatever the clock says. The
+// catalogue exercises the corners of the service: null metrics, fractional
+// averages, snapshot points with null interval bounds, partial coverage,
+// capturedAt timestamps in several ISO 8601 forms, awkward idents, and
+// publisher text with terminal escapes, bidi overrides, control characters
+// and instruction-like sentences, which a client must treat as data.
+//
+// The twin follows the service's rules: pages are one-based, pageSize is
+// capped at 100, repeated filter parameters combine, an unsupported kind,
+// sort or filter is normalized to the default, and a page beyond the last is
+// redirected (302) to the last. Options add latency, seeded faults (5xx, 429,
+// connection resets, truncated bodies), a rate limit, and shifting directory
+// order for tests of walks over moving entries.
+//
+// Server.Catalog returns the ground truth to compare a client's results with,
+// and Server.Requests the log of what the client asked.
+//
+// # Wire format
+//
+// Responses are JSON objects, Content-Type application/json; charset=utf-8.
+// Errors are {"error": "..."} with status 404 (unknown path or record), 405
+// (any method but GET, with Allow: GET), 429 (rate limit or fault, with
+// Retry-After) or 5xx (fault). Directories answer
+//
+//	{"items": [...], "pagination": {"page", "pageSize", "total", "totalPages", "hasNext"},
+//	 "sort": "ident", "filters": [...]}
+//
+// where sort and filters are the ones applied after normalization. Dashboard
+// sorts are ident (the default), name, players (descending, nulls last, ties
+// by ident) and updated (newest first); its filters are online, has-players
+// and org:<ident>; its kinds game, mod, tool, and server for dedicated
+// servers. The organization directory sorts by ident, name or packages and
+// filters by has-packages and verified. An empty directory answers page 1 with
+// no items. Activity ranges are 24h, 7d (the default), 30d, 90d, 1y and all.
+package gamedatatest

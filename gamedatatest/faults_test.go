@@ -1,0 +1,184 @@
+package gamedatatest
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// outcome fetches path once on a fresh connection and names what happened:
+// a status code, "reset" or "truncated".
+func outcome(t *testing.T, s *Server, path string) string {
+	t.Helper()
+	tr := s.Client().Transport.(*http.Transport).Clone()
+	tr.DisableKeepAlives = true // no transparent retry on a reused connection
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := c.Get(s.URL + path)
+	if err != nil {
+		return "reset"
+	}
+	defer resp.Body.Close()
+	if _, err := io.ReadAll(resp.Body); err != nil {
+		require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+		return "truncated"
+	}
+	return strconv.Itoa(resp.StatusCode)
+}
+
+func outcomes(t *testing.T, s *Server, n int) []string {
+	t.Helper()
+	out := make([]string, n)
+	for i := range out {
+		out[i] = outcome(t, s, "/api/packages/game/1337")
+	}
+	return out
+}
+
+func TestFaultsReproducible(t *testing.T) {
+	t.Parallel()
+	f := Faults{Rate: 0.5, Seed: 7}
+	a := NewServer(WithFaults(f))
+	defer a.Close()
+	b := NewServer(WithFaults(f), WithSeed(99)) // another catalogue, same fault seed
+	defer b.Close()
+	c := NewServer(WithFaults(Faults{Rate: 0.5, Seed: 8}))
+	defer c.Close()
+
+	first := outcomes(t, a, 60)
+	assert.Equal(t, first, outcomes(t, b, 60), "same fault seed, same faults")
+	assert.NotEqual(t, first, outcomes(t, c, 60), "another fault seed, other faults")
+	assert.Contains(t, first, "200")
+	for _, want := range []string{"500", "502", "503", "429", "reset", "truncated"} {
+		assert.Contains(t, first, want)
+	}
+	a.SetFaults(f)
+	assert.Equal(t, first, outcomes(t, a, 60), "SetFaults restarts the sequence")
+
+	var logged []string
+	for _, r := range a.Requests()[60:] {
+		switch r.Fault {
+		case 0:
+			logged = append(logged, strconv.Itoa(r.Status))
+		case FaultReset:
+			assert.Zero(t, r.Status)
+			logged = append(logged, "reset")
+		case FaultTruncate:
+			logged = append(logged, "truncated")
+		default:
+			assert.Equal(t, r.Fault.String(), strconv.Itoa(r.Status))
+			logged = append(logged, strconv.Itoa(r.Status))
+		}
+	}
+	assert.Equal(t, first, logged, "the request log records each fault")
+}
+
+func TestFaultKinds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fault      Fault
+		retryAfter time.Duration
+		want       string
+		header     string
+	}{
+		{Fault500, time.Second, "500", ""},
+		{Fault502, time.Second, "502", ""},
+		{Fault503, 1500 * time.Millisecond, "503", "2"},
+		{Fault503, 0, "503", ""},
+		{Fault429, 3 * time.Second, "429", "3"},
+		{Fault429, 0, "429", ""},
+		{FaultReset, 0, "reset", ""},
+		{FaultTruncate, 0, "truncated", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fault.String()+"/"+tt.retryAfter.String(), func(t *testing.T) {
+			t.Parallel()
+			s := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{tt.fault}, RetryAfter: tt.retryAfter}))
+			defer s.Close()
+			assert.Equal(t, tt.want, outcome(t, s, "/api/dashboard"))
+			assert.Equal(t, "200", outcome(t, s, "/openapi.json"), "no faults outside /api/")
+			if tt.fault.status() != 0 {
+				r := get(t, s, "/api/search?q=x")
+				assert.Equal(t, tt.header, r.header.Get("Retry-After"))
+				assert.Contains(t, r.object(t), "error")
+			}
+		})
+	}
+}
+
+func TestFaultRate(t *testing.T) {
+	t.Parallel()
+	s := NewServer(WithFaults(Faults{Rate: 0.25, Kinds: []Fault{Fault500}}))
+	defer s.Close()
+	failed := 0
+	for range 200 {
+		if get(t, s, "/api/organizations").status == http.StatusInternalServerError {
+			failed++
+		}
+	}
+	assert.InDelta(t, 50, failed, 25, "about a quarter fail")
+	s.SetFaults(Faults{})
+	assert.Equal(t, "200", outcome(t, s, "/api/organizations"), "the zero Faults injects nothing")
+}
+
+func TestRateLimit(t *testing.T) {
+	t.Parallel()
+	s := NewServer(WithRateLimit(0.5, 2))
+	defer s.Close()
+	assert.Equal(t, http.StatusOK, get(t, s, "/api/dashboard").status)
+	assert.Equal(t, http.StatusOK, get(t, s, "/openapi.json").status)
+	r := get(t, s, "/api/dashboard")
+	require.Equal(t, http.StatusTooManyRequests, r.status)
+	assert.Equal(t, "2", r.header.Get("Retry-After"), "whole seconds until a token at 0.5/s")
+	assert.Equal(t, "application/json; charset=utf-8", r.header.Get("Content-Type"))
+	assert.Equal(t, map[string]any{"error": "rate limit exceeded"}, r.object(t))
+
+	s.SetRateLimit(1000, 5)
+	require.Eventually(t, func() bool { return get(t, s, "/api/dashboard").status == http.StatusOK },
+		time.Second, 5*time.Millisecond, "a raised limit lets requests through")
+
+	s.SetRateLimit(1, 1)
+	time.Sleep(5 * time.Millisecond)
+	statuses := map[int]int{}
+	for range 5 {
+		statuses[get(t, s, "/api/dashboard").status]++
+	}
+	assert.Positive(t, statuses[http.StatusTooManyRequests])
+	r = get(t, s, "/api/dashboard")
+	assert.Equal(t, "1", r.header.Get("Retry-After"))
+
+	s.SetRateLimit(0, 0)
+	for range 20 {
+		require.Equal(t, http.StatusOK, get(t, s, "/api/dashboard").status, "no limit")
+	}
+}
+
+func TestLatency(t *testing.T) {
+	t.Parallel()
+	s := NewServer(WithLatency(60 * time.Millisecond))
+	defer s.Close()
+	start := time.Now()
+	get(t, s, "/openapi.json")
+	assert.GreaterOrEqual(t, time.Since(start), 60*time.Millisecond)
+
+	// A request whose context ends does not wait out the latency.
+	slow := NewServer(WithLatency(time.Hour))
+	req, err := http.NewRequest(http.MethodGet, slow.URL+"/api/dashboard", nil)
+	require.NoError(t, err)
+	c := slow.Client()
+	c.Timeout = 50 * time.Millisecond
+	_, err = c.Do(req)
+	require.Error(t, err)
+	done := make(chan struct{})
+	go func() { slow.Close(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Close waits out the latency")
+	}
+}

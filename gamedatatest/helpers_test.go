@@ -1,0 +1,84 @@
+package gamedatatest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// response is one answer of the twin, read whole.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// object decodes the body as a JSON object, numbers as float64.
+func (r response) object(t *testing.T) map[string]any {
+	t.Helper()
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(r.body, &m), "body: %s", r.body)
+	return m
+}
+
+// noRedirects is a client that returns a redirect instead of following it.
+func noRedirects(s *Server) *http.Client {
+	c := *s.Client()
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &c
+}
+
+// get fetches path (with its query) from s without following redirects.
+func get(t *testing.T, s *Server, path string) response {
+	t.Helper()
+	resp, err := noRedirects(s).Get(s.URL + path)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	return response{status: resp.StatusCode, header: resp.Header, body: body}
+}
+
+// getOK fetches path and requires a 200 JSON object.
+func getOK(t *testing.T, s *Server, path string) map[string]any {
+	t.Helper()
+	r := get(t, s, path)
+	require.Equal(t, http.StatusOK, r.status, "GET %s: %s", path, r.body)
+	require.Equal(t, "application/json; charset=utf-8", r.header.Get("Content-Type"))
+	return r.object(t)
+}
+
+// decodeNumbers decodes b keeping numbers as json.Number, so a test can
+// tell integers from fractions.
+func decodeNumbers(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	require.NoError(t, dec.Decode(&m))
+	return m
+}
+
+func maps(t *testing.T, v any) []map[string]any {
+	t.Helper()
+	list, ok := v.([]any)
+	require.True(t, ok, "want an array, got %T", v)
+	out := make([]map[string]any, len(list))
+	for i, x := range list {
+		out[i], ok = x.(map[string]any)
+		require.True(t, ok, "want an object, got %T", x)
+	}
+	return out
+}
+
+func withQuery(path string, q url.Values) string {
+	if len(q) == 0 {
+		return path
+	}
+	return path + "?" + q.Encode()
+}

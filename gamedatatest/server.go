@@ -1,0 +1,285 @@
+package gamedatatest
+
+import (
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// DefaultSeed is the seed of a server made without WithSeed.
+const DefaultSeed int64 = 20261120
+
+// Default catalogue sizes, used unless WithSize says otherwise.
+const (
+	DefaultPackages      = 250
+	DefaultServers       = 120
+	DefaultOrganizations = 30
+)
+
+// Server is a running in-process twin of the service, listening on a local
+// address. Its methods are safe for concurrent use.
+type Server struct {
+	// URL is the base URL of the twin, of the form http://ipaddr:port with
+	// no trailing slash; pass it to a client as the service's base URL.
+	URL string
+
+	ts *httptest.Server
+	h  *handler
+}
+
+// Request is one request the twin answered, as recorded by Server.Requests.
+type Request struct {
+	// Method is the request method.
+	Method string
+	// Path is the request path as it arrived, still percent-encoded
+	// (for example /api/packages/game/a%2Fb).
+	Path string
+	// Query is the parsed query string.
+	Query url.Values
+	// Status is the status code sent, or 0 when the connection was closed
+	// before any response (FaultReset).
+	Status int
+	// Fault is the fault injected into this response, or 0 for none.
+	Fault Fault
+}
+
+// Option configures a Server made by NewServer.
+type Option func(*config)
+
+type config struct {
+	seed                             int64
+	packages, servers, organizations int
+	latency                          time.Duration
+	faults                           Faults
+	perSecond                        float64
+	burst                            int
+	historyPoints                    int
+	awkward                          bool
+}
+
+// WithSeed sets the seed the catalogue (and, unless Faults.Seed is set, the
+// fault injection) is generated from. Servers with the same seed and sizes
+// serve identical data.
+func WithSeed(seed int64) Option { return func(c *config) { c.seed = seed } }
+
+// WithSize sets the number of packages, dedicated servers and organizations
+// in the catalogue. Negative numbers count as zero; servers are capped at the
+// number of distinct ids the documentation address ranges allow (16764).
+func WithSize(packages, servers, organizations int) Option {
+	return func(c *config) {
+		c.packages, c.servers, c.organizations = max(packages, 0), max(servers, 0), max(organizations, 0)
+	}
+}
+
+// WithLatency adds d to every response, before anything is written. A
+// request whose context ends meanwhile is answered at once.
+func WithLatency(d time.Duration) Option { return func(c *config) { c.latency = max(d, 0) } }
+
+// WithFaults starts the server with fault injection f; see Server.SetFaults.
+func WithFaults(f Faults) Option { return func(c *config) { c.faults = f } }
+
+// WithRateLimit starts the server with a rate limit; see Server.SetRateLimit.
+func WithRateLimit(perSecond float64, burst int) Option {
+	return func(c *config) { c.perSecond, c.burst = perSecond, burst }
+}
+
+// WithHistoryPoints makes every activity-history range answer exactly n
+// points spread over the range, instead of its natural resolution (1440 for
+// 24h up to 35040 for all), for benchmarks and tests of large bodies. n <= 0
+// keeps the natural resolution.
+func WithHistoryPoints(n int) Option { return func(c *config) { c.historyPoints = max(n, 0) } }
+
+// WithAwkwardIdents adds game packages whose idents need escaping in a URL
+// path: "a/b", "with space", "100%", "q?x=1", "frag#1", "..", "plus+sign"
+// and "ünïcode". A client that does not escape path segments, or that
+// cleans dot segments, fails to fetch them.
+func WithAwkwardIdents() Option { return func(c *config) { c.awkward = true } }
+
+// NewServer starts a twin of the service on a local address with an
+// httptest.Server. The caller must call Close when done.
+func NewServer(opts ...Option) *Server {
+	cfg := config{
+		seed:          DefaultSeed,
+		packages:      DefaultPackages,
+		servers:       DefaultServers,
+		organizations: DefaultOrganizations,
+	}
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
+	}
+	h := newHandler(&cfg)
+	ts := httptest.NewServer(h)
+	return &Server{URL: ts.URL, ts: ts, h: h}
+}
+
+// Close ends pending latency waits and shuts the server down, blocking until
+// all outstanding requests have completed.
+func (s *Server) Close() {
+	s.h.closeOnce.Do(func() { close(s.h.done) })
+	s.ts.Close()
+}
+
+// Client returns an HTTP client configured for the server (the httptest
+// server's client). It is closed with the server.
+func (s *Server) Client() *http.Client { return s.ts.Client() }
+
+// Handler returns the handler that serves the twin, for mounting it on a
+// server of one's own. It shares the catalogue, faults, rate limit and
+// request log with s. Mounted under a prefix with http.StripPrefix, its
+// redirects keep the prefix.
+func (s *Server) Handler() http.Handler { return s.h }
+
+// Requests returns the log of the requests answered so far, in the order
+// their responses were finished.
+func (s *Server) Requests() []Request {
+	s.h.logMu.Lock()
+	defer s.h.logMu.Unlock()
+	out := make([]Request, len(s.h.log))
+	copy(out, s.h.log)
+	return out
+}
+
+// Catalog returns the data the server holds right now, the ground truth to
+// compare a client's results with.
+func (s *Server) Catalog() *Catalog { return newCatalog(s.h.snap.Load()) }
+
+// SetRateLimit limits the server to perSecond requests a second with bursts
+// of up to burst (a token bucket; burst < 1 counts as 1). A request beyond
+// the limit is answered 429 with a Retry-After header in whole seconds (at
+// least 1) and a JSON error body. perSecond <= 0 removes the limit, the
+// default. The limit applies to every path. Tokens already saved are kept,
+// up to the new burst.
+func (s *Server) SetRateLimit(perSecond float64, burst int) {
+	s.h.bucket.set(perSecond, burst, time.Now())
+}
+
+// SetFaults replaces the fault injection, and restarts its random sequence
+// from the fault seed, so that the same requests in the same order meet the
+// same faults.
+func (s *Server) SetFaults(f Faults) { s.h.setFaults(f) }
+
+// ReorderEvery makes the dashboard shift: after every n dashboard requests,
+// the players of some packages and servers change, so the players-sorted
+// order moves between pages of a walk. Every request reaching
+// /api/dashboard counts, whatever its query. n <= 0 stops it (the default).
+// Each shift is reproducible for the seed.
+func (s *Server) ReorderEvery(n int) {
+	s.h.reorderMu.Lock()
+	defer s.h.reorderMu.Unlock()
+	s.h.reorderEvery, s.h.dirCount = max(n, 0), 0
+}
+
+// handler serves the twin.
+type handler struct {
+	latency time.Duration
+	done    chan struct{}
+
+	snap atomic.Pointer[snapshot]
+
+	reorderMu    sync.Mutex
+	reorderEvery int
+	dirCount     int
+	reorderStep  uint64
+
+	faults faultState
+	bucket bucket
+
+	logMu sync.Mutex
+	log   []Request
+
+	closeOnce sync.Once
+}
+
+func newHandler(cfg *config) *handler {
+	h := &handler{latency: cfg.latency, done: make(chan struct{})}
+	h.snap.Store(generate(cfg))
+	h.faults.seed = cfg.seed
+	h.setFaults(cfg.faults)
+	h.bucket.set(cfg.perSecond, cfg.burst, time.Now())
+	return h
+}
+
+// countDirectoryRequest counts a dashboard request and shifts the order
+// when ReorderEvery says so, before the request reads the catalogue.
+func (h *handler) countDirectoryRequest() {
+	h.reorderMu.Lock()
+	defer h.reorderMu.Unlock()
+	if h.reorderEvery <= 0 {
+		return
+	}
+	h.dirCount++
+	if h.dirCount > h.reorderEvery {
+		h.dirCount = 1
+		h.reorderStep++
+		h.snap.Store(h.snap.Load().reordered(h.reorderStep))
+	}
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.Query()}
+	defer func() {
+		h.logMu.Lock()
+		h.log = append(h.log, rec)
+		h.logMu.Unlock()
+	}()
+	if h.latency > 0 {
+		t := time.NewTimer(h.latency)
+		select {
+		case <-t.C:
+		case <-r.Context().Done():
+			t.Stop()
+		case <-h.done:
+			t.Stop()
+		}
+	}
+
+	var rep reply
+	switch ok, wait := h.bucket.take(time.Now()); {
+	case r.Method != http.MethodGet:
+		rep = errorReply(http.StatusMethodNotAllowed, "method not allowed")
+		rep.header = http.Header{"Allow": {http.MethodGet}}
+	case !ok:
+		rep = errorReply(http.StatusTooManyRequests, "rate limit exceeded")
+		secs := max(int(math.Ceil(wait.Seconds())), 1)
+		rep.header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
+	default:
+		if strings.HasPrefix(r.URL.EscapedPath(), "/api/") {
+			rec.Fault = h.faults.draw()
+		}
+		switch rec.Fault {
+		case Fault500, Fault502, Fault503, Fault429:
+			rep = h.faults.reply(rec.Fault)
+		case FaultReset:
+			rec.Status = 0
+			closeConn(w, true)
+			return
+		default:
+			rep = h.route(r)
+		}
+	}
+
+	for k, v := range rep.header {
+		w.Header()[k] = v
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+	rec.Status = rep.status
+	w.WriteHeader(rep.status)
+	if rec.Fault == FaultTruncate {
+		w.Write(rep.body[:len(rep.body)/2])
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		closeConn(w, false)
+		return
+	}
+	w.Write(rep.body)
+}
