@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/gamedatatest"
+)
+
+// unsafe reports the first rune a terminal could act on: C0 controls but
+// newline, DEL, C1 controls and bidi controls.
+func unsafe(s string) (rune, bool) {
+	for _, r := range s {
+		switch {
+		case r == '\n':
+		case r < 0x20, r >= 0x7f && r < 0xa0,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+func TestTourOffline(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), nil, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "in-process twin")
+	out := stdout.String()
+	for _, section := range []string{
+		"== Dashboard: top games", "== Dashboard: dedicated servers", `== Search "miner"`, "== Package game/",
+		"== Server ", "== Organizations", "== Organization ", "== Activity history, 7d", `== Analytics search "neon"`,
+		"== Package analytics", "== Organization analytics", "== OpenAPI document: version 3.1.0, 10 paths",
+	} {
+		assert.Contains(t, out, section)
+	}
+	r, bad := unsafe(out)
+	assert.False(t, bad, "output carries %U", r)
+}
+
+func TestTourSanitizes(t *testing.T) {
+	twin := gamedatatest.NewServer()
+	defer twin.Close()
+	var titles []string
+	hostile := 0
+	for _, p := range twin.Catalog().Search("miner")["packages"].([]any)[:3] {
+		title := p.(map[string]any)["title"].(string)
+		titles = append(titles, title)
+		if _, bad := unsafe(title); bad {
+			hostile++
+		}
+	}
+	require.Positive(t, hostile, "the search hits the tour prints include hostile titles")
+
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-base-url", twin.URL}, &stdout, &stderr))
+	assert.NotContains(t, stderr.String(), "in-process twin", "a given base URL is used")
+	assert.NotEmpty(t, twin.Requests(), "the tour went to the given base URL")
+	r, bad := unsafe(stdout.String())
+	assert.False(t, bad, "output carries %U", r)
+	for _, title := range titles {
+		assert.Contains(t, stdout.String(), gamedata.NewUntrusted(title).String(), "printed through Untrusted.String")
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	for _, args := range [][]string{{"-no-such-flag"}, {"extra"}, {"-base-url", "::not a url"}} {
+		var stdout, stderr bytes.Buffer
+		assert.Error(t, run(context.Background(), args, &stdout, &stderr), "%q", args)
+		assert.Empty(t, stdout.String())
+	}
+}

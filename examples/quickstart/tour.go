@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+)
+
+// tour calls every endpoint once (the organization directory through a
+// whole walk) and prints what came back.
+func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
+	// Directory first: the service recommends obtaining identifiers there.
+	games, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame, Sort: "players", PageSize: 5})
+	if err != nil {
+		return fmt.Errorf("dashboard: %w", err)
+	}
+	fmt.Fprintf(w, "== Dashboard: top games by players (page %d, more pages: %t)\n", games.Pagination.Page, games.Pagination.HasNext)
+	for _, e := range games.Items {
+		fmt.Fprintf(w, "  %-28s %-32s players %s\n", e.Kind+"/"+e.Ident, text(e.Fields, "title"), metric(e.Fields, "players"))
+	}
+	if len(games.Items) == 0 {
+		return errors.New("dashboard: no games to tour")
+	}
+	game := games.Items[0]
+
+	servers, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: "server", PageSize: 3})
+	if err != nil {
+		return fmt.Errorf("dashboard servers: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Dashboard: dedicated servers (first %d)\n", len(servers.Items))
+	for _, e := range servers.Items {
+		fmt.Fprintf(w, "  %-22s %s\n", e.ID, text(e.Fields, "name"))
+	}
+
+	found, err := c.Search(ctx, &gamedata.SearchOptions{Query: "miner"})
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Search %q: %d packages, %d servers, %d organizations\n",
+		"miner", len(found.Packages), len(found.Servers), len(found.Organizations))
+	for _, p := range first(found.Packages, 3) {
+		fmt.Fprintf(w, "  %-28s %s\n", p.Kind+"/"+p.Ident, text(p.Fields, "title"))
+	}
+
+	pkg, err := c.Packages.Get(ctx, game.Kind, game.Ident)
+	if err != nil {
+		return fmt.Errorf("package: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Package %s/%s\n", pkg.Kind, pkg.Ident)
+	fmt.Fprintf(w, "  title:        %s\n", text(pkg.Fields, "title"))
+	fmt.Fprintf(w, "  players:      %s (peak %s)\n", metric(pkg.Fields, "players"), metric(pkg.Fields, "playersPeak"))
+	fmt.Fprintf(w, "  description:  %s\n", clip(text(pkg.Fields, "description"), 70))
+	fmt.Fprintf(w, "  update notes: %s\n", clip(text(pkg.Fields, "updateNotes"), 70))
+
+	if len(servers.Items) > 0 {
+		srv, err := c.Servers.Get(ctx, servers.Items[0].ID)
+		if err != nil {
+			return fmt.Errorf("server: %w", err)
+		}
+		fmt.Fprintf(w, "\n== Server %s\n", srv.ID)
+		fmt.Fprintf(w, "  name:    %s\n", text(srv.Fields, "name"))
+		fmt.Fprintf(w, "  players: %s of %s\n", metric(srv.Fields, "players"), metric(srv.Fields, "maxPlayers"))
+	}
+
+	orgs, err := c.Organizations.List(ctx, &gamedata.ListOptions{PageSize: 3})
+	if err != nil {
+		return fmt.Errorf("organizations: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Organizations (first page of %d)\n", len(orgs.Items))
+	for _, o := range orgs.Items {
+		fmt.Fprintf(w, "  %-22s %s\n", o.Ident, text(o.Fields, "name"))
+	}
+	walked := 0
+	for _, err := range c.Organizations.All(ctx, &gamedata.ListOptions{PageSize: 100}) {
+		if err != nil {
+			return fmt.Errorf("organizations walk: %w", err)
+		}
+		walked++
+	}
+	fmt.Fprintf(w, "  a walk of every page found %d organizations\n", walked)
+
+	var orgIdent string
+	if raw, ok := pkg.Fields.Raw("organization"); ok {
+		_ = json.Unmarshal(raw, &orgIdent) // null leaves it empty
+	}
+	if orgIdent == "" && len(orgs.Items) > 0 {
+		orgIdent = orgs.Items[0].Ident
+	}
+	if orgIdent != "" {
+		org, err := c.Organizations.Get(ctx, orgIdent)
+		if err != nil {
+			return fmt.Errorf("organization: %w", err)
+		}
+		var detail struct{ Packages []json.RawMessage }
+		if err := org.Fields.Decode(&detail); err != nil {
+			return fmt.Errorf("organization: %w", err)
+		}
+		fmt.Fprintf(w, "\n== Organization %s\n  name: %s, %d packages\n", org.Ident, text(org.Fields, "name"), len(detail.Packages))
+	}
+
+	if err := activity(ctx, c, w); err != nil {
+		return err
+	}
+
+	hits, err := c.Analytics.Search(ctx, &gamedata.SearchOptions{Query: "neon"})
+	if err != nil {
+		return fmt.Errorf("analytics search: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Analytics search %q: %d packages, %d organizations\n", "neon", len(hits.Packages), len(hits.Organizations))
+
+	report, err := c.Analytics.Package(ctx, game.Kind, game.Ident)
+	if err != nil {
+		return fmt.Errorf("package analytics: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Package analytics %s/%s\n", report.Kind, report.Ident)
+	printHistory(w, report.History, report.Fields)
+
+	if orgIdent != "" {
+		orgReport, err := c.Analytics.Organization(ctx, orgIdent)
+		if err != nil {
+			return fmt.Errorf("organization analytics: %w", err)
+		}
+		fmt.Fprintf(w, "\n== Organization analytics %s\n", orgReport.Ident)
+		printHistory(w, orgReport.History, orgReport.Fields)
+	}
+
+	doc, err := c.OpenAPI(ctx)
+	if err != nil {
+		return fmt.Errorf("openapi: %w", err)
+	}
+	var spec struct {
+		OpenAPI string         `json:"openapi"`
+		Paths   map[string]any `json:"paths"`
+	}
+	if err := json.Unmarshal(doc, &spec); err != nil {
+		return fmt.Errorf("openapi: %w", err)
+	}
+	fmt.Fprintf(w, "\n== OpenAPI document: version %s, %d paths\n", spec.OpenAPI, len(spec.Paths))
+	return nil
+}
+
+func activity(ctx context.Context, c *gamedata.Client, w io.Writer) error {
+	h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: gamedata.Range7d})
+	if err != nil {
+		return fmt.Errorf("activity: %w", err)
+	}
+	var nulls, averages, partial int
+	for _, p := range h.Points {
+		if p.Players.IsNull() {
+			nulls++
+		}
+		if p.Aggregation == gamedata.AggregationAverage {
+			averages++
+		}
+		if p.PartialCoverage {
+			partial++
+		}
+	}
+	fmt.Fprintf(w, "\n== Activity history, %s: %d points (%d averages, %d with partial coverage, %d unavailable)\n",
+		gamedata.Range7d, len(h.Points), averages, partial, nulls)
+	if n := len(h.Points); n > 0 {
+		last := h.Points[n-1]
+		fmt.Fprintf(w, "  latest: %s players at %s (current: %t)\n", nullable(last.Players), last.Time.Format(time.RFC3339), last.Current)
+	}
+	return nil
+}
+
+func printHistory(w io.Writer, history []gamedata.HistoryEntry, report gamedata.Fields) {
+	var partial int
+	for _, e := range history {
+		if e.PartialCoverage {
+			partial++
+		}
+	}
+	fmt.Fprintf(w, "  %d history entries, %d with partial coverage\n", len(history), partial)
+	if n := len(history); n > 0 {
+		e := history[n-1]
+		fmt.Fprintf(w, "  latest: %s players at %s\n", metric(e.Fields, "players"), e.CapturedAt.UTC().Format(time.RFC3339))
+	}
+	var summary map[string]struct {
+		Average         gamedata.Nullable[float64] `json:"average"`
+		PartialCoverage bool                       `json:"partialCoverage"`
+	}
+	if raw, ok := report.Raw("summary"); ok && json.Unmarshal(raw, &summary) == nil {
+		if s, ok := summary[gamedata.Range7d]; ok {
+			note := ""
+			if s.PartialCoverage {
+				note = " (partial coverage: a lower bound)"
+			}
+			fmt.Fprintf(w, "  7-day average: %s%s\n", nullable(s.Average), note)
+		}
+	}
+}
+
+// text is a member as safe text: untrusted publisher text goes through
+// Untrusted.String, always.
+func text(f gamedata.Fields, name string) string {
+	u, ok := f.Text(name)
+	if !ok {
+		return "-"
+	}
+	return u.String()
+}
+
+// metric formats a numeric member; null is "unavailable", never zero.
+func metric(f gamedata.Fields, name string) string { return nullable(f.Metric(name)) }
+
+func nullable(n gamedata.Nullable[float64]) string {
+	if v, ok := n.Get(); ok {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	if n.IsNull() {
+		return "unavailable"
+	}
+	return "-"
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return strings.TrimSpace(string(r[:n-1])) + "…"
+}
+
+func first[T any](xs []T, n int) []T { return xs[:min(n, len(xs))] }
