@@ -99,10 +99,10 @@ func nameIs(raw []byte, want string) bool {
 }
 
 func isArrayOfArrays(v []byte) bool {
-	s := scanner{b: v}
-	if s.expect('[', "") != nil {
+	if v[0] != '[' {
 		return false
 	}
+	s := scanner{b: v, i: 1}
 	s.ws()
 	return s.i < len(v) && v[s.i] == '['
 }
@@ -113,13 +113,13 @@ func markPartial(points []ActivityPoint, listed []time.Time) {
 	if len(listed) == 0 {
 		return
 	}
-	ms := make([]int64, len(listed))
-	for i, t := range listed {
-		ms[i] = t.UnixMilli()
+	byTime := func(a, b time.Time) int { return a.Compare(b) }
+	if !slices.IsSortedFunc(listed, byTime) {
+		// The service lists them in order; a copy is the price of not.
+		listed = slices.SortedFunc(slices.Values(listed), byTime)
 	}
-	slices.Sort(ms)
 	for i := range points {
-		if _, ok := slices.BinarySearch(ms, points[i].Time.UnixMilli()); ok {
+		if _, ok := slices.BinarySearchFunc(listed, points[i].Time, byTime); ok {
 			points[i].PartialCoverage = true
 		}
 	}
@@ -140,11 +140,22 @@ func (s *scanner) points(member string, hint int) ([]ActivityPoint, error) {
 	}
 	out := make([]ActivityPoint, 0, max(hint-1, 0))
 	err := s.array(func() error {
-		p, err := s.point(member, len(out))
-		if err != nil {
-			return err
+		// make has zeroed the capacity already: grow the length into it
+		// rather than append a zero point.
+		if len(out) < cap(out) {
+			out = out[:len(out)+1]
+		} else {
+			out = append(out, ActivityPoint{})
 		}
-		out = append(out, p)
+		p := &out[len(out)-1]
+		if start := s.i; !s.fastPoint(p) {
+			s.i, *p = start, ActivityPoint{}
+			var err error
+			if *p, err = s.point(member, len(out)-1); err != nil {
+				out = out[:len(out)-1]
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -155,6 +166,81 @@ func (s *scanner) points(member string, hint int) ([]ActivityPoint, error) {
 		return nil, &DecodeError{Member: fmt.Sprintf("%s[%d]", member, len(out)), Index: len(out), Err: err}
 	}
 	return out, nil
+}
+
+// fastPoint parses a point written the usual way, into p: seven elements,
+// integers for times and flags, numbers of at most 15 digits. It reports
+// false, having consumed some of the input, for anything else; point then
+// reads it again and says exactly what is wrong.
+func (s *scanner) fastPoint(p *ActivityPoint) bool {
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '[' {
+		return false
+	}
+	s.i++
+	s.ws()
+	ms, ok := s.fastInt()
+	if !ok || !s.comma() {
+		return false
+	}
+	p.Time = time.UnixMilli(ms).UTC()
+	if s.isNull() {
+		p.Players = Null[float64]()
+	} else if f, ok := s.fastNumber(); ok {
+		p.Players = Value(f)
+	} else {
+		return false
+	}
+	if !s.comma() || !s.fastFlag(&p.Current) || !s.comma() ||
+		!s.fastNullableMillis(&p.IntervalStart) || !s.comma() ||
+		!s.fastNullableMillis(&p.IntervalEnd) || !s.comma() {
+		return false
+	}
+	var avg bool
+	if !s.fastFlag(&avg) || !s.comma() || !s.fastFlag(&p.PartialCoverage) {
+		return false
+	}
+	if avg {
+		p.Aggregation = AggregationAverage
+	}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != ']' {
+		return false
+	}
+	s.i++
+	return true
+}
+
+// comma consumes a comma and the white space around it.
+func (s *scanner) comma() bool {
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != ',' {
+		return false
+	}
+	s.i++
+	s.ws()
+	return true
+}
+
+func (s *scanner) fastFlag(dst *bool) bool {
+	if s.i+1 >= len(s.b) || (s.b[s.i] != '0' && s.b[s.i] != '1') || isNumberByte(s.b[s.i+1]) {
+		return false
+	}
+	*dst = s.b[s.i] == '1'
+	s.i++
+	return true
+}
+
+func (s *scanner) fastNullableMillis(dst *Nullable[time.Time]) bool {
+	if s.isNull() {
+		*dst = Null[time.Time]()
+		return true
+	}
+	ms, ok := s.fastInt()
+	if ok {
+		*dst = Value(time.UnixMilli(ms).UTC())
+	}
+	return ok
 }
 
 // point parses one seven-element point, the i-th of member.
@@ -253,6 +339,9 @@ func (s *scanner) nullableNumber() (Nullable[float64], error) {
 	if s.isNull() {
 		return Null[float64](), nil
 	}
+	if f, ok := s.fastNumber(); ok {
+		return Value(f), nil
+	}
 	if !s.isNumberStart() {
 		return Nullable[float64]{}, s.wrongValue("a number")
 	}
@@ -269,6 +358,9 @@ func (s *scanner) nullableNumber() (Nullable[float64], error) {
 
 func (s *scanner) millis() (time.Time, error) {
 	s.ws()
+	if ms, ok := s.fastInt(); ok {
+		return time.UnixMilli(ms).UTC(), nil
+	}
 	if !s.isNumberStart() {
 		return time.Time{}, s.wrongValue("a number")
 	}
@@ -309,6 +401,71 @@ func (s *scanner) flag() (bool, error) {
 
 func isNumberByte(c byte) bool {
 	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
+}
+
+// fastInt scans and parses, in the same pass, an integer of at most 15
+// digits without fraction or exponent, the usual form of a time. It
+// consumes nothing and reports false for anything else, which the general
+// path then reads.
+func (s *scanner) fastInt() (int64, bool) {
+	i, neg := s.i, false
+	if i < len(s.b) && s.b[i] == '-' {
+		i, neg = i+1, true
+	}
+	start := i
+	var n int64
+	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' && i-start < 15 {
+		n = n*10 + int64(s.b[i]-'0')
+		i++
+	}
+	if i == start || (s.b[start] == '0' && i-start > 1) || (i < len(s.b) && isNumberByte(s.b[i])) {
+		return 0, false
+	}
+	s.i = i
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// fastNumber is fastInt for numbers with an optional fraction, at most 15
+// significant digits in all; see parseFloat for why that is exact.
+func (s *scanner) fastNumber() (float64, bool) {
+	i, neg := s.i, false
+	if i < len(s.b) && s.b[i] == '-' {
+		i, neg = i+1, true
+	}
+	start := i
+	var mant uint64
+	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' {
+		mant = mant*10 + uint64(s.b[i]-'0')
+		i++
+	}
+	intDigits := i - start
+	if intDigits == 0 || (s.b[start] == '0' && intDigits > 1) {
+		return 0, false
+	}
+	frac := 0
+	if i < len(s.b) && s.b[i] == '.' {
+		i++
+		for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' {
+			mant = mant*10 + uint64(s.b[i]-'0')
+			i++
+			frac++
+		}
+		if frac == 0 {
+			return 0, false
+		}
+	}
+	if intDigits+frac > 15 || (i < len(s.b) && isNumberByte(s.b[i])) {
+		return 0, false
+	}
+	s.i = i
+	f := float64(mant) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,8 +59,18 @@ func fuzzJSON(b []byte) (any, bool) {
 // 0/1, partial 0/1]. It is written from the documented form, not from the
 // decoder, so a point that cannot be written back (absent players, an
 // aggregation other than 0 and 1) fails to decode again.
-func fuzzEncodePoint(p ActivityPoint) string {
-	millis := func(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) }
+//
+// With respell, the same values are written in another valid spelling:
+// white space around every element, times with a ".0" fraction and
+// players in exponent form, which the decoder documents as equivalent.
+func fuzzEncodePoint(p ActivityPoint, respell bool) string {
+	millis := func(t time.Time) string {
+		s := strconv.FormatInt(t.UnixMilli(), 10)
+		if respell {
+			s += ".0"
+		}
+		return s
+	}
 	bound := func(n Nullable[time.Time]) string {
 		if t, ok := n.Get(); ok {
 			return millis(t)
@@ -73,12 +85,49 @@ func fuzzEncodePoint(p ActivityPoint) string {
 	}
 	players := "null"
 	if v, ok := p.Players.Get(); ok {
-		players = strconv.FormatFloat(v, 'g', -1, 64)
+		format := byte('g')
+		if respell {
+			format = 'e'
+		}
+		players = strconv.FormatFloat(v, format, -1, 64)
 	}
-	return "[" + strings.Join([]string{
+	elems := []string{
 		millis(p.Time), players, bit(p.Current), bound(p.IntervalStart), bound(p.IntervalEnd),
 		strconv.Itoa(int(p.Aggregation)), bit(p.PartialCoverage),
-	}, ",") + "]"
+	}
+	if respell {
+		return "[ " + strings.Join(elems, " ,\n\t") + "\r\n]"
+	}
+	return "[" + strings.Join(elems, ",") + "]"
+}
+
+// fuzzAllocated returns the bytes the program allocated on the heap so
+// far.
+func fuzzAllocated() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+// fuzzBigBody is the size from which a decoder's allocations are checked
+// against the body's size: below it, the runtime's per-span accounting is
+// too coarse for the check to be fair.
+const fuzzBigBody = 64 << 10
+
+// fuzzCheckAllocations fails when decoding a large body allocated more
+// than 32 bytes per byte of body: a hostile body (a nesting bomb, a string
+// full of brackets) must not turn into gigabytes of allocation.
+func fuzzCheckAllocations(t *testing.T, what string, body []byte, decode func()) {
+	t.Helper()
+	if len(body) < fuzzBigBody {
+		decode()
+		return
+	}
+	before := fuzzAllocated()
+	decode()
+	if n := fuzzAllocated() - before; n > 32*uint64(len(body)) {
+		t.Errorf("%s of a %d-byte body starting %q allocated %d bytes, more than 32 per byte of body", what, len(body), body[:64], n)
+	}
 }
 
 // fuzzPointsLen counts, with encoding/json alone, the elements of the
@@ -125,10 +174,14 @@ func FuzzActivityHistory(f *testing.F) {
 	f.Add([]byte(`{"points":[[1.7632e12,-0,0,-9007199254740992,9007199254740992,0,0]]}`))
 	f.Add([]byte(`{"points":[[1000,1,0,null,null,0]]}`))
 	f.Add([]byte(`{"points":null}`))
-	f.Add([]byte(`{"points":` + fuzzNestingBomb))
+	f.Add([]byte(`{"range":` + fuzzNestingBomb))
+
+	pointSize := int(reflect.TypeFor[ActivityPoint]().Size())
 
 	f.Fuzz(func(t *testing.T, body []byte) {
-		h, err := decodeActivityHistory(body)
+		var h *ActivityHistory
+		var err error
+		fuzzCheckAllocations(t, "decodeActivityHistory", body, func() { h, err = decodeActivityHistory(body) })
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) {
@@ -139,20 +192,28 @@ func FuzzActivityHistory(f *testing.F) {
 		if n, ok := fuzzPointsLen(body); !ok || n != len(h.Points) {
 			t.Fatalf("decodeActivityHistory(%q): %d points, encoding/json counts %d (found: %v)", body, len(h.Points), n, ok)
 		}
+		// A point takes at least 16 bytes of body ("[0,0,0,0,0,0,0],"), so
+		// even with append's doubling the points need no more than twice
+		// their size for every 16 bytes of body.
+		if room := cap(h.Points) * pointSize; room > 2*pointSize*len(body)/16+1024 {
+			t.Fatalf("decodeActivityHistory(%q): %d points hold room for %d (%d bytes) from a %d-byte body", body, len(h.Points), cap(h.Points), room, len(body))
+		}
 		for i, p := range h.Points {
 			if p.Time.Location() != time.UTC {
 				t.Errorf("decodeActivityHistory(%q): point %d time %v is not in UTC", body, i, p.Time)
 			}
-			enc := fuzzEncodePoint(p)
-			again, err := decodeActivityHistory([]byte(`{"points":[` + enc + `]}`))
-			if err != nil {
-				t.Fatalf("decodeActivityHistory(%q): point %d %+v re-encodes to %s, which does not decode: %v", body, i, p, enc, err)
-			}
-			q := again.Points[0]
-			got, _ := q.Players.Get()
-			want, _ := p.Players.Get()
-			if q != p || math.Float64bits(got) != math.Float64bits(want) {
-				t.Fatalf("decodeActivityHistory(%q): point %d %+v re-encodes to %s, which decodes to %+v", body, i, p, enc, q)
+			for _, respell := range []bool{false, true} {
+				enc := fuzzEncodePoint(p, respell)
+				again, err := decodeActivityHistory([]byte(`{"points":[` + enc + `]}`))
+				if err != nil {
+					t.Fatalf("decodeActivityHistory(%q): point %d %+v re-encodes to %q, which does not decode: %v", body, i, p, enc, err)
+				}
+				q := again.Points[0]
+				got, _ := q.Players.Get()
+				want, _ := p.Players.Get()
+				if q != p || math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("decodeActivityHistory(%q): point %d %+v re-encodes to %q, which decodes to %+v", body, i, p, enc, q)
+				}
 			}
 		}
 	})
@@ -252,7 +313,9 @@ func FuzzDecodePage(f *testing.F) {
 	f.Add([]byte(`{"pagination":{"hasNext":false},"items":`+fuzzNestingBomb), 1)
 
 	f.Fuzz(func(t *testing.T, body []byte, requested int) {
-		p, err := decodePage(body, requested, decodeDashboardEntry)
+		var p *Page[DashboardEntry]
+		var err error
+		fuzzCheckAllocations(t, "decodePage", body, func() { p, err = decodePage(body, requested, decodeDashboardEntry) })
 		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) && !errors.Is(err, ErrPageOutOfRange) {
