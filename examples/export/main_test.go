@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
+)
+
+// lines decodes JSON Lines.
+func lines(t *testing.T, b []byte) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &m), "line %q", sc.Text())
+		out = append(out, m)
+	}
+	require.NoError(t, sc.Err())
+	return out
+}
+
+func TestExportOffline(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-kind", "game", "-format", "jsonl"}, &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "in-process twin")
+
+	twin := gamedatatest.NewServer() // the same seed as the in-process twin
+	defer twin.Close()
+	want := twin.Catalog().Directory("game")
+	require.NotEmpty(t, want)
+	assert.Equal(t, want, lines(t, stdout.Bytes()), "every game once, in order, as sent")
+	for _, r := range stdout.String() {
+		assert.False(t, dangerous(r) || (r < 0x20 && r != '\n'), "raw %U in the output", r)
+	}
+}
+
+func TestExportQuery(t *testing.T) {
+	twin := gamedatatest.NewServer()
+	defer twin.Close()
+	c := twin.Catalog()
+	tests := []struct {
+		args []string
+		want []map[string]any
+	}{
+		{[]string{}, c.Packages},
+		{[]string{"-kind", "server", "-sort", "players", "-filter", "online", "-filter", "has-players", "-page-size", "9"},
+			c.DirectoryQuery(url.Values{"kind": {"server"}, "sort": {"players"}, "filter": {"online", "has-players"}})},
+		{[]string{"-kind", "mod", "-details", "-page-size", "4"}, detailRecords(t, c, c.Directory("mod"))},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"-base-url", twin.URL, "-rate", "0"}, tt.args...)
+			require.NoError(t, run(context.Background(), args, &stdout, &stderr), stderr.String())
+			assert.Equal(t, tt.want, lines(t, stdout.Bytes()))
+			assert.Contains(t, stderr.String(), "export: done: "+strconv.Itoa(len(tt.want))+" entries")
+		})
+	}
+}
+
+func detailRecords(t *testing.T, c *gamedatatest.Catalog, entries []map[string]any) []map[string]any {
+	t.Helper()
+	out := make([]map[string]any, len(entries))
+	for i, e := range entries {
+		out[i] = c.Package(e["kind"].(string), e["ident"].(string))
+		require.NotNil(t, out[i])
+	}
+	return out
+}
+
+func TestExportCSV(t *testing.T) {
+	twin := gamedatatest.NewServer()
+	defer twin.Close()
+	out := filepath.Join(t.TempDir(), "packages.csv")
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-base-url", twin.URL, "-rate", "0", "-format", "csv", "-o", out, "-details"}, &stdout, &stderr))
+	assert.Empty(t, stdout.String(), "-o takes the output")
+	rows := readCSV(t, out)
+	require.NotEmpty(t, rows)
+	assert.Equal(t, []string{"kind", "ident", "id", "name", "players", "updated", "organization", "description"}, rows[0])
+	want := twin.Catalog().Packages
+	require.Len(t, rows[1:], len(want))
+	for i, row := range rows[1:] {
+		assert.Equal(t, want[i]["kind"], row[0])
+		assert.Equal(t, want[i]["ident"], row[1])
+		if want[i]["players"] == nil {
+			assert.Empty(t, row[4], "null is an empty cell, not 0")
+		} else {
+			assert.Equal(t, strconv.FormatFloat(want[i]["players"].(float64), 'f', -1, 64), row[4])
+		}
+		for _, cell := range row {
+			for _, r := range cell {
+				assert.False(t, dangerous(r) || r < 0x20, "raw %U in a cell", r)
+			}
+		}
+	}
+}
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	return rows
+}
+
+var resumeRE = regexp.MustCompile(`-resume-page (\d+)`)
+
+// TestExportResume interrupts an export (as Ctrl-C would: its context is
+// cancelled) and resumes it from the page it names: the file ends up with
+// every entry exactly once.
+func TestExportResume(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		format string
+		// stop says whether a request is where the interruption happens.
+		stop func(r *http.Request, n int64) bool
+	}{
+		{"at a page", []string{"-page-size", "20"}, "jsonl",
+			func(r *http.Request, _ int64) bool { return r.URL.Query().Get("page") == "4" }},
+		{"inside a page, fetching details", []string{"-page-size", "25", "-details"}, "jsonl",
+			func(r *http.Request, n int64) bool { return strings.HasPrefix(r.URL.Path, "/api/packages/") && n == 40 }},
+		{"csv", []string{"-page-size", "30", "-kind", "game"}, "csv",
+			func(r *http.Request, _ int64) bool { return r.URL.Query().Get("page") == "2" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			twin := gamedatatest.NewServer()
+			defer twin.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var n atomic.Int64
+			var stopped atomic.Bool
+			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if !stopped.Load() && tt.stop(r, n.Add(1)) {
+					stopped.Store(true)
+					cancel()
+					http.Error(w, `{"error":"interrupted"}`, http.StatusServiceUnavailable)
+					return
+				}
+				twin.Handler().ServeHTTP(w, r)
+			}))
+			defer front.Close()
+
+			out := filepath.Join(t.TempDir(), "export."+tt.format)
+			args := append([]string{"-base-url", front.URL, "-rate", "0", "-format", tt.format, "-o", out}, tt.args...)
+			var stderr bytes.Buffer
+			require.Error(t, run(ctx, args, new(bytes.Buffer), &stderr))
+			m := resumeRE.FindStringSubmatch(stderr.String())
+			require.NotNil(t, m, "says where to resume: %s", stderr.String())
+			assert.NotEqual(t, "1", m[1], "the interruption came after some pages")
+
+			stderr.Reset()
+			require.NoError(t, run(context.Background(), append(args, "-resume-page", m[1]), new(bytes.Buffer), &stderr), stderr.String())
+
+			kind := ""
+			if i := indexOf(tt.args, "-kind"); i >= 0 {
+				kind = tt.args[i+1]
+			}
+			want := twin.Catalog().Directory(kind)
+			var got []string
+			if tt.format == "csv" {
+				rows := readCSV(t, out)
+				assert.Equal(t, "kind", rows[0][0], "one header")
+				for _, row := range rows[1:] {
+					got = append(got, row[0]+"/"+row[1])
+				}
+			} else {
+				b, err := os.ReadFile(out)
+				require.NoError(t, err)
+				for _, e := range lines(t, b) {
+					got = append(got, e["kind"].(string)+"/"+e["ident"].(string))
+				}
+			}
+			var keys []string
+			for _, e := range want {
+				keys = append(keys, e["kind"].(string)+"/"+e["ident"].(string))
+			}
+			assert.Equal(t, keys, got, "every entry exactly once, in order")
+		})
+	}
+}
+
+func indexOf(xs []string, x string) int {
+	for i, y := range xs {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+func TestBadArguments(t *testing.T) {
+	for _, args := range [][]string{
+		{"-format", "xml"}, {"-resume-page", "0"}, {"-rate", "-1"}, {"-page-size", "101"}, {"-page-size", "0"}, {"extra"}, {"-nope"},
+	} {
+		var stdout, stderr bytes.Buffer
+		assert.Error(t, run(context.Background(), args, &stdout, &stderr), "%q", args)
+		assert.Empty(t, stdout.String())
+	}
+}
+
+func TestEscapeControls(t *testing.T) {
+	in := []byte(`{"t":"a` + "\u202e\u009b\u2066\x7f\u2028" + `b ünï 🎮"}`)
+	got := escapeControls(in)
+	assert.Equal(t, `{"t":"a\u202e\u009b\u2066\u007f\u2028b ünï 🎮"}`, string(got))
+	var a, b map[string]any
+	require.NoError(t, json.Unmarshal(in, &a))
+	require.NoError(t, json.Unmarshal(got, &b))
+	assert.Equal(t, a, b, "the data is unchanged")
+}
