@@ -25,6 +25,7 @@ type Client struct {
 	limiter   *rate.Limiter
 	userAgent string
 	maxBytes  int64
+	prefetch  int
 
 	// Dashboard lists packages and dedicated servers.
 	Dashboard *DashboardService
@@ -65,6 +66,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		limiter:   rate.NewLimiter(cfg.rateLimit, cfg.rateBurst),
 		userAgent: cfg.userAgent,
 		maxBytes:  cfg.maxResponseBytes,
+		prefetch:  cfg.prefetch,
 	}
 	user := cfg.httpClient
 	if user == nil {

@@ -116,7 +116,7 @@ func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter
 	if opts != nil {
 		o = *opts
 	}
-	return walk(ctx, o.Page, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
+	return walk(ctx, o.Page, s.client.prefetch, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
 		o.Page = page
 		return s.List(ctx, &o)
 	}, dashboardIdentity)

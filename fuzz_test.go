@@ -133,7 +133,8 @@ func fuzzCheckAllocations(t *testing.T, what string, body []byte, decode func())
 // fuzzPointsLen counts, with encoding/json alone, the elements of the
 // array that holds the points: the member "points" or, without it, the
 // only member other than partialCoverage that is a non-empty array whose
-// first element is an array. It returns false when the body names no
+// first element is an array. A name sent twice means its last value, as
+// in encoding/json and in Fields. It returns false when the body names no
 // such array.
 func fuzzPointsLen(body []byte) (int, bool) {
 	v, ok := fuzzJSON(body)
@@ -277,7 +278,8 @@ func FuzzParseISO8601(f *testing.F) {
 
 // fuzzItemsLen counts, with encoding/json alone, the elements of the
 // array of items: the only array member other than pagination, or the
-// member "items" when there are several. It returns false when there is
+// member "items" when there are several. A name sent twice means its last
+// value, as in encoding/json and in Fields. It returns false when there is
 // no such array.
 func fuzzItemsLen(body []byte) (int, bool) {
 	v, ok := fuzzJSON(body)

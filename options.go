@@ -24,6 +24,7 @@ type config struct {
 	userAgent        string
 	logger           *slog.Logger
 	maxResponseBytes int64
+	prefetch         int
 }
 
 func defaultConfig() config {
@@ -35,6 +36,7 @@ func defaultConfig() config {
 		rateBurst:        5,
 		userAgent:        "gamedata-go/" + Version,
 		maxResponseBytes: 32 << 20,
+		prefetch:         1,
 	}
 }
 
@@ -122,6 +124,21 @@ func WithMaxResponseBytes(n int64) Option {
 			return fmt.Errorf("WithMaxResponseBytes: %d bytes, want more than 0", n)
 		}
 		c.maxResponseBytes = n
+		return nil
+	}
+}
+
+// WithPrefetch sets how many pages a directory walk (All) fetches ahead of
+// the caller, so the next page is on the wire while the caller works on
+// this one. The default is 1; 0 fetches each page only when it is needed.
+// Prefetched pages wait on the rate limiter like any request, and breaking
+// out of the walk cancels them.
+func WithPrefetch(n int) Option {
+	return func(c *config) error {
+		if n < 0 {
+			return fmt.Errorf("WithPrefetch: %d pages, want 0 or more", n)
+		}
+		c.prefetch = n
 		return nil
 	}
 }

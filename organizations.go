@@ -114,7 +114,7 @@ func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.
 	if opts != nil {
 		o = *opts
 	}
-	return walk(ctx, o.Page, func(ctx context.Context, page int) (*Page[Organization], error) {
+	return walk(ctx, o.Page, s.client.prefetch, func(ctx context.Context, page int) (*Page[Organization], error) {
 		o.Page = page
 		return s.List(ctx, &o)
 	}, organizationIdentity)

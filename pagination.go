@@ -127,21 +127,29 @@ func itemsMember(arrays []span) (span, error) {
 }
 
 // walk yields every item of a directory from page first on, following
-// hasNext. It stops at the first error, yielded as a *PageError so the
-// caller can resume at that page. A redirect after the first page means
-// the directory shrank since the previous page promised more: the walk
-// ends there without an error. A page with the same items as the page
-// before means the service ignores the page parameter: the walk ends with
-// ErrPageNotAdvancing instead of looping forever.
-func walk[T any](ctx context.Context, first int, fetch func(context.Context, int) (*Page[T], error), identity func(T) string) iter.Seq2[T, error] {
+// hasNext, with prefetch pages fetched ahead of the caller. It stops at the
+// first error, yielded as a *PageError so the caller can resume at that
+// page. A redirect after the first page means the directory shrank since
+// the previous page promised more: the walk ends there without an error. A
+// page with the same items as the page before means the service ignores
+// the page parameter: the walk ends with ErrPageNotAdvancing instead of
+// looping forever. Breaking out of the loop cancels pages in flight and
+// returns only once they have stopped.
+func walk[T any](ctx context.Context, first int, prefetch int, fetch func(context.Context, int) (*Page[T], error), identity func(T) string) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		var previous []string
-		page := first
-		if page == 0 {
-			page = 1
+		if first == 0 {
+			first = 1
 		}
-		for ; ; page++ {
-			p, err := fetch(ctx, page)
+		ctx, cancel := context.WithCancel(ctx)
+		next, wait := pages(ctx, first, prefetch, fetch)
+		defer func() {
+			cancel()
+			wait()
+		}()
+
+		var previous []string
+		for page := first; ; page++ {
+			p, err := next()
 			if err != nil {
 				var redirected *pageRedirectError
 				if errors.As(err, &redirected) && previous != nil {
@@ -171,6 +179,54 @@ func walk[T any](ctx context.Context, first int, fetch func(context.Context, int
 			previous = ids
 		}
 	}
+}
+
+// pages returns the pages from first on, in order, through next. With
+// prefetch > 0 a goroutine fetches up to prefetch pages ahead; it stops
+// after a page that fails or has no next, or when ctx is cancelled. wait
+// waits for it to end; cancel ctx first.
+func pages[T any](ctx context.Context, first, prefetch int, fetch func(context.Context, int) (*Page[T], error)) (next func() (*Page[T], error), wait func()) {
+	if prefetch == 0 {
+		page := first
+		return func() (*Page[T], error) {
+			p, err := fetch(ctx, page)
+			page++
+			return p, err
+		}, func() {}
+	}
+	type result struct {
+		page *Page[T]
+		err  error
+	}
+	// An unbuffered channel already holds one page ahead: the goroutine
+	// fetches page N+1 while the caller works on page N.
+	results := make(chan result, prefetch-1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(results)
+		for page := first; ; page++ {
+			p, err := fetch(ctx, page)
+			select {
+			case results <- result{p, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil || !p.Pagination.HasNext {
+				return
+			}
+		}
+	}()
+	return func() (*Page[T], error) {
+			r, ok := <-results
+			if !ok {
+				// Only a cancelled walk asks past the last page.
+				return nil, ctx.Err()
+			}
+			return r.page, r.err
+		}, func() {
+			<-done
+		}
 }
 
 // getPage reads one directory page.

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -162,7 +163,7 @@ func TestAllStopsOnErrorAndResumes(t *testing.T) {
 func TestAllBreakStopsFetching(t *testing.T) {
 	t.Parallel()
 	srv, log := newServer(t, directory(idents(50), 10))
-	c := newTestClient(t, srv.URL)
+	c := newTestClient(t, srv.URL, WithPrefetch(0))
 	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}) {
 		require.NoError(t, err)
 		if e.Ident == "g012" {
@@ -254,7 +255,7 @@ func TestAllGuards(t *testing.T) {
 				p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 				w.Write([]byte(tt.serve(p)))
 			})
-			c := newTestClient(t, srv.URL)
+			c := newTestClient(t, srv.URL, WithPrefetch(0))
 			got, err := collect(c.Dashboard.All(context.Background(), nil))
 			assert.Equal(t, tt.want, got)
 			if tt.wantErr == nil {
@@ -266,6 +267,11 @@ func TestAllGuards(t *testing.T) {
 			assert.Equal(t, 2, pe.Page)
 			assert.ErrorIs(t, err, tt.wantErr)
 			assert.Equal(t, 2, log.len())
+
+			prefetching := newTestClient(t, srv.URL, WithPrefetch(3))
+			got, err = collect(prefetching.Dashboard.All(context.Background(), nil))
+			assert.Equal(t, tt.want, got, "the same with prefetch")
+			assert.ErrorIs(t, err, tt.wantErr, "the same with prefetch")
 		})
 	}
 }
@@ -318,4 +324,62 @@ func TestDecodePageNamesTheItem(t *testing.T) {
 	require.True(t, errors.As(err, &de))
 	assert.Equal(t, 2, de.Index)
 	assert.Equal(t, "items[2]", de.Member)
+}
+
+func TestPrefetchOverlapsTheNextPage(t *testing.T) {
+	t.Parallel()
+	dir := directory(idents(30), 10)
+	asked := make(chan string, 10)
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		asked <- r.URL.Query().Get("page")
+		dir(w, r)
+	})
+	for _, prefetch := range []int{0, 1} {
+		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
+		var overlapped bool
+		var got []string
+		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}) {
+			require.NoError(t, err)
+			if e.Ident == "g000" {
+				require.Equal(t, "1", <-asked)
+				select {
+				case page := <-asked:
+					overlapped = page == "2"
+				case <-time.After(map[int]time.Duration{0: 50 * time.Millisecond, 1: 10 * time.Second}[prefetch]):
+				}
+			}
+			got = append(got, e.Ident)
+		}
+		for len(asked) > 0 {
+			<-asked
+		}
+		assert.Equal(t, prefetch > 0, overlapped, "prefetch %d: page 2 asked for while page 1 is worked on", prefetch)
+		assert.Equal(t, idents(30), got, "prefetch %d", prefetch)
+	}
+}
+
+func TestBreakCancelsPrefetchedPages(t *testing.T) {
+	t.Parallel()
+	dir := directory(idents(30), 10)
+	arrived, cancelled := make(chan struct{}), make(chan struct{})
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") == "2" {
+			close(arrived)
+			<-r.Context().Done()
+			close(cancelled)
+			return
+		}
+		dir(w, r)
+	})
+	c := newTestClient(t, srv.URL, WithPrefetch(1))
+	for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}) {
+		require.NoError(t, err)
+		<-arrived // page 2 is in flight
+		break
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the prefetched page was not cancelled when the caller broke out")
+	}
 }
