@@ -1,0 +1,133 @@
+package gamedata
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"sync"
+)
+
+// PackageRef identifies a package: what Client.Packages.Get and GetMany
+// need.
+type PackageRef struct {
+	Kind, Ident string
+}
+
+// PackageRef returns the entry's package identifiers; for a server entry
+// it is the zero PackageRef.
+func (e DashboardEntry) PackageRef() PackageRef {
+	if e.IsServer() {
+		return PackageRef{}
+	}
+	return PackageRef{Kind: e.Kind, Ident: e.Ident}
+}
+
+// ItemError is the error for one item of a GetMany: the walk yields it in
+// the item's place and goes on with the next.
+type ItemError struct {
+	// Index is the item's index in the input.
+	Index int
+	// Err is the underlying error.
+	Err error
+}
+
+func (e *ItemError) Error() string { return fmt.Sprintf("gamedata: item %d: %v", e.Index, e.Err) }
+
+// Unwrap returns the underlying error.
+func (e *ItemError) Unwrap() error { return e.Err }
+
+// GetMany reads many packages with up to concurrency requests at a time,
+// every one waiting on the client's rate limiter, and yields them in the
+// order of refs. A package that cannot be read is yielded as a nil
+// package and an *ItemError, and the walk goes on. Breaking out of the
+// loop cancels the requests in flight.
+func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concurrency int) iter.Seq2[*Package, error] {
+	return fanOut(ctx, refs, concurrency, func(ctx context.Context, r PackageRef) (*Package, error) {
+		return s.Get(ctx, r.Kind, r.Ident)
+	})
+}
+
+// GetMany reads many dedicated servers with up to concurrency requests at
+// a time, every one waiting on the client's rate limiter, and yields them
+// in the order of ids. A server that cannot be read is yielded as a nil
+// server and an *ItemError, and the walk goes on. Breaking out of the loop
+// cancels the requests in flight.
+func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency int) iter.Seq2[*Server, error] {
+	return fanOut(ctx, ids, concurrency, s.Get)
+}
+
+// fanOut runs get over inputs with bounded concurrency and yields the
+// results in input order. Workers run at most 2·concurrency items ahead of
+// the caller, so a slow caller holds a bounded number of results.
+func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get func(context.Context, In) (Out, error)) iter.Seq2[Out, error] {
+	return func(yield func(Out, error) bool) {
+		var zero Out
+		if concurrency < 1 {
+			yield(zero, fmt.Errorf("gamedata: concurrency %d, want 1 or more", concurrency))
+			return
+		}
+		if len(inputs) == 0 {
+			return
+		}
+		type result struct {
+			out Out
+			err error
+		}
+		ctx, cancel := context.WithCancel(ctx)
+		results := make([]chan result, len(inputs))
+		for i := range results {
+			results[i] = make(chan result, 1)
+		}
+		window := make(chan struct{}, 2*concurrency)
+		indexes := make(chan int)
+		var wg sync.WaitGroup
+		defer func() {
+			cancel()
+			wg.Wait()
+		}()
+
+		wg.Go(func() {
+			defer close(indexes)
+			for i := range inputs {
+				select {
+				case window <- struct{}{}:
+				case <-ctx.Done():
+					return
+				}
+				select {
+				case indexes <- i:
+				case <-ctx.Done():
+					return
+				}
+			}
+		})
+		for range min(concurrency, len(inputs)) {
+			wg.Go(func() {
+				for i := range indexes {
+					out, err := get(ctx, inputs[i])
+					results[i] <- result{out, err}
+				}
+			})
+		}
+
+		for i := range inputs {
+			var r result
+			select {
+			case r = <-results[i]:
+			case <-ctx.Done():
+				yield(zero, &ItemError{Index: i, Err: ctx.Err()})
+				return
+			}
+			<-window
+			if r.err != nil {
+				if !yield(zero, &ItemError{Index: i, Err: r.err}) {
+					return
+				}
+				continue
+			}
+			if !yield(r.out, nil) {
+				return
+			}
+		}
+	}
+}
