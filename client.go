@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/time/rate"
@@ -227,27 +228,59 @@ func requestError(method string, u *url.URL, err error) error {
 	return fmt.Errorf("gamedata: %s %s: %w", method, u, err)
 }
 
-// readBody reads a whole body of at most limit bytes, presizing the buffer
-// from Content-Length.
+// readBody reads a whole body of at most limit bytes into one buffer of
+// exactly its size: with a Content-Length directly, without one (a chunked
+// or compressed body) through pooled chunks, so a large body is neither
+// regrown nor copied more than once.
 func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	defer resp.Body.Close()
-	if resp.ContentLength > limit {
-		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrResponseTooLarge, resp.ContentLength, limit)
+	if n := resp.ContentLength; n > limit {
+		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrResponseTooLarge, n, limit)
+	} else if n >= 0 {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
 	}
-	size := int64(512)
-	if resp.ContentLength > 0 {
-		size = resp.ContentLength + 1 // +1 lets io.ReadAll see EOF without growing
+	var chunks []*[]byte
+	defer func() {
+		for _, c := range chunks {
+			chunkPool.Put(c)
+		}
+	}()
+	var total int64
+	r := io.LimitReader(resp.Body, limit+1)
+	for {
+		c := chunkPool.Get().(*[]byte)
+		chunks = append(chunks, c)
+		n, err := io.ReadFull(r, *c)
+		total += int64(n)
+		*c = (*c)[:n]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	n, err := buf.ReadFrom(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if n > limit {
+	if total > limit {
 		return nil, fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, limit)
 	}
-	return buf.Bytes(), nil
+	buf := make([]byte, 0, total)
+	for _, c := range chunks {
+		buf = append(buf, *c...)
+		*c = (*c)[:cap(*c)]
+	}
+	return buf, nil
 }
+
+// chunkPool holds the buffers that bodies of unknown length are read
+// into.
+var chunkPool = sync.Pool{New: func() any {
+	b := make([]byte, 256<<10)
+	return &b
+}}
 
 // getJSON performs a GET and hands the body to decode. A decode failure is
 // a *DecodeError that names the URL.
