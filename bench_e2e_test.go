@@ -239,7 +239,8 @@ func BenchmarkWalkHeap(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if n++; n%5000 == 500 {
+					// Ten samples in both walks, at the same points of each.
+					if n++; n%(bc.entries/10) == bc.entries/20 {
 						runtime.GC()
 						runtime.ReadMemStats(&ms)
 						peak = max(peak, ms.HeapInuse-min(ms.HeapInuse, before))
