@@ -82,6 +82,8 @@ type DashboardOptions struct {
 	// Params carries query parameters the service takes but does not
 	// document. It may not repeat a parameter that a field above sends.
 	Params url.Values `url:"-"`
+	// Stats, when set, receives the counts of a walk by All.
+	Stats *WalkStats `url:"-"`
 }
 
 // DashboardService lists public packages and dedicated servers. Use it
@@ -116,7 +118,7 @@ func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter
 	if opts != nil {
 		o = *opts
 	}
-	return walk(ctx, o.Page, s.client.prefetch, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
+	return walk(ctx, o.Page, s.client.prefetch, o.Stats, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
 		o.Page = page
 		return s.List(ctx, &o)
 	}, dashboardIdentity)

@@ -23,9 +23,9 @@ var (
 	// for.
 	ErrPageOutOfRange = errors.New("gamedata: page out of range")
 
-	// ErrPageNotAdvancing reports that a walk got the same items again for
-	// the next page: the service ignored the page parameter, and following
-	// hasNext would loop forever.
+	// ErrPageNotAdvancing reports that a walk got only items it had already
+	// yielded, page after page, while hasNext stayed true: the service
+	// ignores the page parameter, and following hasNext would loop forever.
 	ErrPageNotAdvancing = errors.New("gamedata: directory page did not advance")
 
 	// ErrRedirectRefused reports a redirect to another origin (scheme, host

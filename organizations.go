@@ -55,6 +55,8 @@ type ListOptions struct {
 	// Params carries query parameters the service takes but does not
 	// document. It may not repeat a parameter that a field above sends.
 	Params url.Values `url:"-"`
+	// Stats, when set, receives the counts of a walk by All.
+	Stats *WalkStats `url:"-"`
 }
 
 // OrganizationsService reads and lists organizations. Use it through
@@ -114,7 +116,7 @@ func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.
 	if opts != nil {
 		o = *opts
 	}
-	return walk(ctx, o.Page, s.client.prefetch, func(ctx context.Context, page int) (*Page[Organization], error) {
+	return walk(ctx, o.Page, s.client.prefetch, o.Stats, func(ctx context.Context, page int) (*Page[Organization], error) {
 		o.Page = page
 		return s.List(ctx, &o)
 	}, organizationIdentity)

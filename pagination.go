@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"iter"
 	"net/url"
 	"slices"
@@ -126,20 +127,43 @@ func itemsMember(arrays []span) (span, error) {
 	return span{}, fmt.Errorf("directory response has several arrays (%s) and none is named items", strings.Join(names, ", "))
 }
 
+// WalkStats counts what a directory walk did. Pass one in the options of
+// All to read it after the walk; each walk resets it.
+type WalkStats struct {
+	// Pages is the number of pages read.
+	Pages int
+	// Items is the number of items yielded.
+	Items int
+	// Duplicates is the number of items dropped because the walk had
+	// already yielded an item of the same identity (kind and ident, or
+	// server id): entries moved between pages while the walk ran, as they
+	// do under a sort by live player counts. A walk that must see every
+	// entry exactly once should use a stable sort, such as the default.
+	Duplicates int
+}
+
+// maxStalePages is how many non-empty pages in a row may bring nothing new
+// before a walk decides the service ignores the page parameter.
+const maxStalePages = 3
+
 // walk yields every item of a directory from page first on, following
-// hasNext, with prefetch pages fetched ahead of the caller. It stops at the
-// first error, yielded as a *PageError so the caller can resume at that
-// page. A redirect after the first page means the directory shrank since
-// the previous page promised more: the walk ends there without an error. A
-// page with the same items as the page before means the service ignores
-// the page parameter: the walk ends with ErrPageNotAdvancing instead of
-// looping forever. Breaking out of the loop cancels pages in flight and
-// returns only once they have stopped.
-func walk[T any](ctx context.Context, first int, prefetch int, fetch func(context.Context, int) (*Page[T], error), identity func(T) string) iter.Seq2[T, error] {
+// hasNext, with prefetch pages fetched ahead of the caller, and each
+// identity at most once. It stops at the first error, yielded as a
+// *PageError so the caller can resume at that page. A redirect after the
+// first page means the directory shrank since the previous page promised
+// more: the walk ends there without an error. Pages that bring nothing new
+// mean the service ignores the page parameter: the walk ends with
+// ErrPageNotAdvancing instead of looping forever. Breaking out of the loop
+// cancels pages in flight and returns only once they have stopped.
+func walk[T any](ctx context.Context, first, prefetch int, stats *WalkStats, fetch func(context.Context, int) (*Page[T], error), identity func(T) string) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		if first == 0 {
 			first = 1
 		}
+		if stats == nil {
+			stats = &WalkStats{}
+		}
+		*stats = WalkStats{}
 		ctx, cancel := context.WithCancel(ctx)
 		next, wait := pages(ctx, first, prefetch, fetch)
 		defer func() {
@@ -147,38 +171,69 @@ func walk[T any](ctx context.Context, first int, prefetch int, fetch func(contex
 			wait()
 		}()
 
-		var previous []string
+		var zero T
+		seen := newIdentitySet()
+		stale := 0
 		for page := first; ; page++ {
 			p, err := next()
 			if err != nil {
 				var redirected *pageRedirectError
-				if errors.As(err, &redirected) && previous != nil {
+				if errors.As(err, &redirected) && page > first {
 					return
 				}
-				var zero T
 				yield(zero, &PageError{Page: page, Err: err})
 				return
 			}
-			ids := make([]string, len(p.Items))
-			for i, it := range p.Items {
-				ids[i] = identity(it)
-			}
-			if len(ids) > 0 && slices.Equal(ids, previous) {
-				var zero T
-				yield(zero, &PageError{Page: page, Err: ErrPageNotAdvancing})
-				return
-			}
+			stats.Pages++
+			fresh := 0
 			for _, it := range p.Items {
+				if !seen.add(identity(it)) {
+					stats.Duplicates++
+					continue
+				}
+				fresh++
+				stats.Items++
 				if !yield(it, nil) {
 					return
 				}
 			}
+			if stale = stale + 1; fresh > 0 || len(p.Items) == 0 {
+				stale = 0
+			}
+			if stale == maxStalePages && p.Pagination.HasNext {
+				yield(zero, &PageError{Page: page, Err: ErrPageNotAdvancing})
+				return
+			}
 			if !p.Pagination.HasNext {
 				return
 			}
-			previous = ids
 		}
 	}
+}
+
+// identitySet remembers the identities a walk has yielded, as 128-bit
+// hashes: 16 bytes an entry whatever the identity's length, and a chance
+// of two identities colliding below 10^-28 for a million entries.
+type identitySet struct {
+	seeds [2]maphash.Seed
+	seen  map[[2]uint64]struct{}
+}
+
+func newIdentitySet() *identitySet {
+	return &identitySet{
+		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		seen:  make(map[[2]uint64]struct{}),
+	}
+}
+
+// add reports whether id is new.
+func (s *identitySet) add(id string) bool {
+	key := [2]uint64{maphash.String(s.seeds[0], id), maphash.String(s.seeds[1], id)}
+	if _, ok := s.seen[key]; ok {
+		return false
+	}
+	s.seen[key] = struct{}{}
+	return true
 }
 
 // pages returns the pages from first on, in order, through next. With

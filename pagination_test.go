@@ -217,22 +217,37 @@ func TestAllGuards(t *testing.T) {
 		return fmt.Sprintf(`{"items":[%s],"pagination":{"page":%d,"hasNext":%t}}`, items, pageNo, hasNext)
 	}
 	tests := []struct {
-		name    string
-		serve   func(page int) string
-		want    []string
-		wantErr error
+		name     string
+		serve    func(page int) string
+		want     []string
+		wantErr  error
+		wantPage int
 	}{
 		{
-			name:    "ignores page without saying so",
-			serve:   func(int) string { return `{"items":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":true}}` },
-			want:    []string{"a"},
-			wantErr: ErrPageNotAdvancing,
+			name:     "ignores page without saying so",
+			serve:    func(int) string { return `{"items":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":true}}` },
+			want:     []string{"a"},
+			wantErr:  ErrPageNotAdvancing,
+			wantPage: 1 + maxStalePages,
 		},
 		{
-			name:    "serves page 1 for every page",
-			serve:   func(int) string { return page(`{"kind":"game","ident":"a"}`, 1, true) },
-			want:    []string{"a"},
-			wantErr: ErrPageOutOfRange,
+			name: "ignores page and shuffles",
+			serve: func(p int) string {
+				if p%2 == 0 {
+					return `{"items":[{"kind":"game","ident":"a"},{"kind":"game","ident":"b"}],"pagination":{"hasNext":true}}`
+				}
+				return `{"items":[{"kind":"game","ident":"b"},{"kind":"game","ident":"a"}],"pagination":{"hasNext":true}}`
+			},
+			want:     []string{"b", "a"},
+			wantErr:  ErrPageNotAdvancing,
+			wantPage: 1 + maxStalePages,
+		},
+		{
+			name:     "serves page 1 for every page",
+			serve:    func(int) string { return page(`{"kind":"game","ident":"a"}`, 1, true) },
+			want:     []string{"a"},
+			wantErr:  ErrPageOutOfRange,
+			wantPage: 2,
 		},
 		{
 			name: "empty page with hasNext continues",
@@ -264,9 +279,9 @@ func TestAllGuards(t *testing.T) {
 			}
 			var pe *PageError
 			require.ErrorAs(t, err, &pe)
-			assert.Equal(t, 2, pe.Page)
+			assert.Equal(t, tt.wantPage, pe.Page)
 			assert.ErrorIs(t, err, tt.wantErr)
-			assert.Equal(t, 2, log.len())
+			assert.Equal(t, tt.wantPage, log.len())
 
 			prefetching := newTestClient(t, srv.URL, WithPrefetch(3))
 			got, err = collect(prefetching.Dashboard.All(context.Background(), nil))
@@ -382,4 +397,27 @@ func TestBreakCancelsPrefetchedPages(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the prefetched page was not cancelled when the caller broke out")
 	}
+}
+
+func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
+	t.Parallel()
+	// Page 2 is served after "c" moved up from page 2 to page 1's range:
+	// the boundary shifts and "b" shows up again on page 2.
+	bodies := map[string]string{
+		"1": `{"items":[{"kind":"game","ident":"a"},{"kind":"game","ident":"b"}],"pagination":{"page":1,"hasNext":true}}`,
+		"2": `{"items":[{"kind":"game","ident":"b"},{"kind":"game","ident":"d"}],"pagination":{"page":2,"hasNext":true}}`,
+		"3": `{"items":[{"id":"203.0.113.7:27015"},{"kind":"game","ident":"a"}],"pagination":{"page":3,"hasNext":false}}`,
+	}
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(bodies[r.URL.Query().Get("page")]))
+	})
+	c := newTestClient(t, srv.URL)
+	var stats WalkStats
+	var got []string
+	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{Stats: &stats}) {
+		require.NoError(t, err)
+		got = append(got, dashboardIdentity(e))
+	}
+	assert.Equal(t, []string{"game/a", "game/b", "game/d", "server:203.0.113.7:27015"}, got)
+	assert.Equal(t, WalkStats{Pages: 3, Items: 4, Duplicates: 2}, stats)
 }
