@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/time/rate"
@@ -24,6 +25,7 @@ type Client struct {
 	base      *url.URL
 	http      *retryablehttp.Client
 	limiter   *rate.Limiter
+	adaptive  *adaptiveRate
 	userAgent string
 	maxBytes  int64
 	prefetch  int
@@ -77,9 +79,10 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
+	c.adaptive = newAdaptiveRate(c.limiter, cfg.adaptiveRate, cfg.logger)
 	c.http = &retryablehttp.Client{
 		HTTPClient: &http.Client{
-			Transport:     &limitedTransport{limiter: c.limiter, next: transport},
+			Transport:     &limitedTransport{limiter: c.limiter, adaptive: c.adaptive, next: transport},
 			CheckRedirect: redirectPolicy(user.CheckRedirect),
 			Jar:           user.Jar,
 			Timeout:       user.Timeout,
@@ -135,13 +138,16 @@ func parseBaseURL(raw string) (*url.URL, error) {
 var errLimiterDeadline = fmt.Errorf("%w: the rate limit allows no request before the context deadline", context.DeadlineExceeded)
 
 // limitedTransport makes every attempt wait on the limiter, retries and
-// redirects included, because it sits under retryablehttp.
+// redirects included, because it sits under retryablehttp, and shows every
+// response to the adaptive rate.
 type limitedTransport struct {
-	limiter *rate.Limiter
-	next    http.RoundTripper
+	limiter  *rate.Limiter
+	adaptive *adaptiveRate
+	next     http.RoundTripper
 }
 
 func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	epoch := t.adaptive.currentEpoch()
 	if err := t.limiter.Wait(req.Context()); err != nil {
 		if ctxErr := req.Context().Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -150,7 +156,12 @@ func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		// context's deadline; to the caller that is the deadline.
 		return nil, errLimiterDeadline
 	}
-	return t.next.RoundTrip(req)
+	t.adaptive.sent(time.Now())
+	resp, err := t.next.RoundTrip(req)
+	if err == nil {
+		t.adaptive.observe(time.Now(), epoch, isThrottle(resp))
+	}
+	return resp, err
 }
 
 // endpoint builds the URL of an endpoint under the base URL. Each segment

@@ -57,8 +57,10 @@ func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency 
 }
 
 // fanOut runs get over inputs with bounded concurrency and yields the
-// results in input order. Workers run at most 2·concurrency items ahead of
-// the caller, so a slow caller holds a bounded number of results.
+// results in input order. Workers run at most fanOutWindow(concurrency)
+// items ahead of the caller, so a slow caller holds a bounded number of
+// results, yet one item waiting out a Retry-After does not idle the other
+// workers for long.
 func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get func(context.Context, In) (Out, error)) iter.Seq2[Out, error] {
 	return func(yield func(Out, error) bool) {
 		var zero Out
@@ -78,7 +80,7 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 		for i := range results {
 			results[i] = make(chan result, 1)
 		}
-		window := make(chan struct{}, 2*concurrency)
+		window := make(chan struct{}, fanOutWindow(concurrency))
 		indexes := make(chan int)
 		var wg sync.WaitGroup
 		defer func() {
@@ -131,3 +133,8 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 		}
 	}
 }
+
+// fanOutWindow is how far ahead of the caller a fan-out may run: far
+// enough that the other workers keep busy for a few seconds while the
+// item the caller waits for is retried.
+func fanOutWindow(concurrency int) int { return max(16*concurrency, 128) }

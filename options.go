@@ -25,6 +25,7 @@ type config struct {
 	logger           *slog.Logger
 	maxResponseBytes int64
 	prefetch         int
+	adaptiveRate     bool
 }
 
 func defaultConfig() config {
@@ -37,6 +38,7 @@ func defaultConfig() config {
 		userAgent:        "gamedata-go/" + Version,
 		maxResponseBytes: 32 << 20,
 		prefetch:         1,
+		adaptiveRate:     true,
 	}
 }
 
@@ -84,7 +86,9 @@ func WithBackoff(min, max time.Duration) Option {
 // WithRateLimit sets the client-side rate limit that every request, every
 // retry and every redirect waits on, shared by all goroutines using the
 // client. The default is 5 requests a second with a burst of 5; rate.Inf
-// turns the limit off.
+// turns the limit off. Unless WithAdaptiveRate(false) is given, r is a
+// ceiling: the client lowers its rate when the service throttles it and
+// raises it back when the service stops.
 func WithRateLimit(r rate.Limit, burst int) Option {
 	return func(c *config) error {
 		if r != rate.Inf && (r <= 0 || burst < 1) {
@@ -139,6 +143,19 @@ func WithPrefetch(n int) Option {
 			return fmt.Errorf("WithPrefetch: %d pages, want 0 or more", n)
 		}
 		c.prefetch = n
+		return nil
+	}
+}
+
+// WithAdaptiveRate turns the learning of the service's rate limit on or
+// off. On, the default, each throttling response (429, or 503 with
+// Retry-After) lowers the client's rate and quiet periods raise it back
+// towards the WithRateLimit ceiling; Client.Stats shows the rate in force.
+// Off, the client keeps the configured rate whatever the service says.
+// Retry-After decides the wait before a retry either way.
+func WithAdaptiveRate(on bool) Option {
+	return func(c *config) error {
+		c.adaptiveRate = on
 		return nil
 	}
 }

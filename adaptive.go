@@ -1,0 +1,191 @@
+package gamedata
+
+import (
+	"log/slog"
+	"math"
+	"net/http"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// The service does not publish its rate limits, so by default the client
+// learns them from its throttling, as the AWS SDKs' "adaptive" retry mode
+// does: each throttling response lowers the client's rate multiplicatively,
+// and quiet periods raise it back along a CUBIC curve (the TCP congestion
+// control of the same name) towards the configured ceiling. The decrease
+// starts from the rate in force, but never from more than twice the rate
+// the client really achieved: a client far below its limit is brought
+// down to what it really sends. (Starting from the achieved rate itself,
+// as AWS does, undershoots badly when the achieved rate was low because
+// the client's own workers were waiting out Retry-After.) CUBIC climbs fast while far below the last rate that
+// was throttled, slows as it nears it, then probes beyond it: the rate the
+// service tolerates is found again quickly, and a higher one if the
+// service's limit was raised.
+const (
+	cubicBeta    = 0.7 // the rate kept after a throttle
+	cubicScale   = 0.4 // the cubic's steepness, in requests/s per s³
+	minRate      = 0.5 // never slower than one request every 2 s
+	rateBucket   = 500 * time.Millisecond
+	rateSmoothed = 0.8 // weight of the newest bucket in the measured rate
+)
+
+// adaptiveRate drives the client's limiter from the responses it sees.
+// Its methods take the time as an argument, so tests run it on a fake
+// clock.
+type adaptiveRate struct {
+	mu      sync.Mutex
+	limiter *rate.Limiter
+	ceiling rate.Limit
+	adapt   bool
+	logger  *slog.Logger
+
+	// sentRate is the rate of requests really sent; acceptedRate that of
+	// the responses that were not throttling, which, while the client is
+	// throttled, is the rate the service allows.
+	sentRate, acceptedRate meter
+
+	lastMax      float64   // the rate at the last throttle
+	lastThrottle time.Time // zero until the first throttle
+	// epoch counts decreases. A request carries the epoch it started
+	// waiting on the limiter in; a throttle of a request from an earlier
+	// epoch is an echo of a rate already lowered (its slot was reserved,
+	// or it was in flight, before the decrease) and lowers nothing.
+	epoch  uint64
+	k      float64 // seconds the cubic takes to climb back to lastMax
+	logged float64 // the rate last logged
+
+	requests, throttled int64
+}
+
+func newAdaptiveRate(limiter *rate.Limiter, adapt bool, logger *slog.Logger) *adaptiveRate {
+	a := &adaptiveRate{limiter: limiter, ceiling: limiter.Limit(), adapt: adapt, logger: logger}
+	a.logged = float64(a.ceiling)
+	if adapt && limiter.Burst() < 1 {
+		// rate.Inf needs no burst, but a learned finite rate does.
+		limiter.SetBurst(1)
+	}
+	return a
+}
+
+// meter measures a rate of events in buckets of rateBucket, smoothed.
+type meter struct {
+	rate  float64 // 0 until a bucket is complete
+	start time.Time
+	count int
+}
+
+func (m *meter) add(now time.Time) {
+	if m.start.IsZero() {
+		m.start = now
+	}
+	m.count++
+	if elapsed := now.Sub(m.start); elapsed >= rateBucket {
+		current := float64(m.count) / elapsed.Seconds()
+		if m.rate == 0 {
+			m.rate = current
+		} else {
+			m.rate = rateSmoothed*current + (1-rateSmoothed)*m.rate
+		}
+		m.start, m.count = now, 0
+	}
+}
+
+// currentEpoch is the epoch a request starts in, before it waits.
+func (a *adaptiveRate) currentEpoch() uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.epoch
+}
+
+// sent counts a request leaving at now.
+func (a *adaptiveRate) sent(now time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.requests++
+	a.sentRate.add(now)
+}
+
+// observe adjusts the rate for a response received at now to a request
+// that started waiting in epoch.
+func (a *adaptiveRate) observe(now time.Time, epoch uint64, throttled bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if throttled {
+		a.throttled++
+	} else {
+		a.acceptedRate.add(now)
+	}
+	if !a.adapt {
+		return
+	}
+	current := float64(a.limiter.Limit())
+	var next float64
+	switch {
+	case throttled:
+		if epoch != a.epoch {
+			return
+		}
+		base := current
+		if m := a.sentRate.rate; m > 0 && 2*m < base {
+			base = 2 * m
+		}
+		a.epoch++
+		a.lastMax, a.lastThrottle = base, now
+		a.k = math.Cbrt(base * (1 - cubicBeta) / cubicScale)
+		next = base * cubicBeta
+	case a.lastThrottle.IsZero():
+		return // never throttled: the ceiling stands
+	default:
+		t := now.Sub(a.lastThrottle).Seconds() - a.k
+		next = cubicScale*t*t*t + a.lastMax
+		if a.sentRate.rate > 0 {
+			next = min(next, 2*a.sentRate.rate)
+		}
+		next = max(next, current) // a quiet period never lowers the rate
+	}
+	next = max(minRate, min(next, float64(a.ceiling)))
+	a.limiter.SetLimitAt(now, rate.Limit(next))
+	a.log(next, throttled)
+}
+
+func (a *adaptiveRate) log(next float64, throttled bool) {
+	if a.logger == nil {
+		return
+	}
+	if throttled || math.Abs(next-a.logged) >= 0.1*a.logged || (next == float64(a.ceiling) && a.logged != next) {
+		a.logger.Debug("gamedata: client rate adjusted", "rate", next, "ceiling", float64(a.ceiling),
+			"sent", a.sentRate.rate, "accepted", a.acceptedRate.rate, "throttled", throttled, "throttledTotal", a.throttled)
+		a.logged = next
+	}
+}
+
+func (a *adaptiveRate) stats() Stats {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return Stats{Rate: a.limiter.Limit(), Ceiling: a.ceiling, Requests: a.requests, Throttled: a.throttled}
+}
+
+// isThrottle tells a throttling response: 429, or 503 with Retry-After.
+func isThrottle(resp *http.Response) bool {
+	return resp.StatusCode == http.StatusTooManyRequests ||
+		(resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "")
+}
+
+// Stats are the client's request counts and its current rate.
+type Stats struct {
+	// Rate is the client-side rate limit now in force: the ceiling, or
+	// the rate learned from the service's throttling.
+	Rate rate.Limit
+	// Ceiling is the rate set with WithRateLimit.
+	Ceiling rate.Limit
+	// Requests counts attempts sent, retries and redirects included.
+	Requests int64
+	// Throttled counts throttling responses: 429, or 503 with
+	// Retry-After.
+	Throttled int64
+}
+
+// Stats returns the client's request counts and current rate.
+func (c *Client) Stats() Stats { return c.adaptive.stats() }

@@ -1,0 +1,171 @@
+package gamedata
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
+)
+
+// clock is a fake clock for the rate controller.
+type clock struct{ now time.Time }
+
+func (c *clock) advance(d time.Duration) time.Time {
+	c.now = c.now.Add(d)
+	return c.now
+}
+
+func newController(ceiling rate.Limit, adapt bool) (*adaptiveRate, *clock) {
+	clk := &clock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
+	return newAdaptiveRate(rate.NewLimiter(ceiling, 1), adapt, nil), clk
+}
+
+// send sends n requests evenly over d and returns the epoch they started
+// in.
+func send(a *adaptiveRate, clk *clock, n int, d time.Duration) uint64 {
+	epoch := a.currentEpoch()
+	for range n {
+		a.sent(clk.advance(d / time.Duration(n)))
+	}
+	return epoch
+}
+
+func TestAdaptiveRateStaysAtTheCeilingUntilThrottled(t *testing.T) {
+	t.Parallel()
+	a, clk := newController(100, true)
+	for range 10 {
+		epoch := send(a, clk, 50, time.Second)
+		a.observe(clk.advance(time.Millisecond), epoch, false)
+	}
+	assert.Equal(t, rate.Limit(100), a.stats().Rate)
+	assert.Equal(t, int64(500), a.stats().Requests)
+}
+
+func TestAdaptiveRateDecreasesFromTheAchievedRate(t *testing.T) {
+	t.Parallel()
+	a, clk := newController(100, true)
+	epoch := send(a, clk, 40, 2*time.Second) // 20 requests/s really sent
+	a.observe(clk.advance(time.Millisecond), epoch, true)
+	assert.InDelta(t, 2*20*cubicBeta, float64(a.stats().Rate), 1, "from twice the 20/s achieved, not from the ceiling of 100/s")
+	assert.Equal(t, int64(1), a.stats().Throttled)
+	lowered := a.stats().Rate
+
+	// Throttles of requests that started before that decrease are echoes
+	// of the old rate: counted, but they lower nothing.
+	a.observe(clk.advance(time.Millisecond), epoch, true)
+	a.observe(clk.advance(time.Millisecond), epoch, true)
+	assert.Equal(t, lowered, a.stats().Rate)
+	assert.Equal(t, int64(3), a.stats().Throttled)
+
+	// A request of the new epoch lowers it again.
+	later := send(a, clk, 14, time.Second)
+	a.observe(clk.advance(time.Millisecond), later, true)
+	assert.InDelta(t, float64(lowered)*cubicBeta, float64(a.stats().Rate), 0.5)
+}
+
+func TestAdaptiveRateWithoutAMeasureDecreasesFromTheRateInForce(t *testing.T) {
+	t.Parallel()
+	a, clk := newController(100, true)
+	epoch := send(a, clk, 3, 30*time.Millisecond) // too soon for a measure
+	a.observe(clk.now, epoch, true)
+	assert.InDelta(t, 100*cubicBeta, float64(a.stats().Rate), 0.01)
+}
+
+func TestAdaptiveRateClimbsBackAlongTheCubic(t *testing.T) {
+	t.Parallel()
+	a, clk := newController(30, true)
+	epoch := send(a, clk, 60, 2*time.Second) // 30/s, the ceiling
+	a.observe(clk.now, epoch, true)
+	a.ceiling = 100 // let it climb past the old ceiling
+	throttledAt := clk.now
+	require.InDelta(t, 21, float64(a.stats().Rate), 0.5)
+	assert.InDelta(t, 30, a.lastMax, 0.5)
+	assert.InDelta(t, 2.8, a.k, 0.05, "K = cbrt(30·0.3/0.4)")
+
+	var rates []float64
+	for range 12 {
+		// The client sends at whatever rate it is allowed.
+		epoch := send(a, clk, int(a.stats().Rate), time.Second)
+		a.observe(clk.now, epoch, false)
+		rates = append(rates, float64(a.stats().Rate))
+	}
+	for i := 1; i < len(rates); i++ {
+		assert.GreaterOrEqual(t, rates[i], rates[i-1], "quiet periods never lower the rate")
+	}
+	assert.Less(t, rates[0], 30.0, "within K of the throttle the rate stays below the throttled one")
+	assert.Greater(t, rates[5], 30.0, "after K it probes beyond it")
+	assert.Equal(t, 100.0, rates[len(rates)-1], "back at the ceiling, and no higher")
+	assert.Greater(t, clk.now.Sub(throttledAt).Seconds(), a.k)
+}
+
+func TestAdaptiveRateIsCappedByTwiceTheAchievedRate(t *testing.T) {
+	t.Parallel()
+	a, clk := newController(1000, true)
+	epoch := send(a, clk, 20, 2*time.Second) // 10/s
+	a.observe(clk.now, epoch, true)
+	// Long quiet: the cubic would allow far more, but the client has only
+	// shown it sends 10/s.
+	clk.advance(time.Minute)
+	epoch = send(a, clk, 50, 5*time.Second)
+	a.observe(clk.now, epoch, false)
+	assert.InDelta(t, 20, float64(a.stats().Rate), 1)
+}
+
+func TestAdaptiveRateFloor(t *testing.T) {
+	t.Parallel()
+	a, clk := newController(100, true)
+	for range 40 {
+		epoch := send(a, clk, 2, time.Second)
+		a.observe(clk.advance(time.Millisecond), epoch, true)
+	}
+	assert.Equal(t, rate.Limit(minRate), a.stats().Rate)
+}
+
+func TestAdaptiveRateOff(t *testing.T) {
+	t.Parallel()
+	a, clk := newController(100, false)
+	epoch := send(a, clk, 60, 2*time.Second)
+	a.observe(clk.now, epoch, true)
+	assert.Equal(t, Stats{Rate: 100, Ceiling: 100, Requests: 60, Throttled: 1}, a.stats())
+}
+
+// TestAdaptiveRateAgainstASimulatedService runs the controller on the fake
+// clock against a service that allows 30 requests/s (a token bucket with a
+// burst of 5), with a client allowed 100/s that always has a request
+// ready, as many workers would.
+func TestAdaptiveRateAgainstASimulatedService(t *testing.T) {
+	t.Parallel()
+	for _, adapt := range []bool{true, false} {
+		a, clk := newController(100, adapt)
+		start := clk.now
+		service := rate.NewLimiter(30, 5)
+		service.SetLimitAt(start, 30)
+		done, attempts, throttled := 0, 0, 0
+		for done < 500 {
+			epoch := a.currentEpoch()
+			r := a.limiter.ReserveN(clk.now, 1)
+			now := clk.advance(r.DelayFrom(clk.now))
+			attempts++
+			a.sent(now)
+			ok := service.AllowN(now, 1)
+			a.observe(now.Add(5*time.Millisecond), epoch, !ok)
+			if ok {
+				done++
+			} else {
+				throttled++
+			}
+		}
+		elapsed := clk.now.Sub(start)
+		ideal := 500 / 30.0
+		t.Logf("adaptive=%v: %d attempts, %d throttled (%.1f%%), %.1fs for 500 (%.2fx ideal)",
+			adapt, attempts, throttled, 100*float64(throttled)/float64(attempts), elapsed.Seconds(), elapsed.Seconds()/ideal)
+		if adapt {
+			assert.LessOrEqual(t, float64(throttled)/float64(attempts), 0.05)
+			assert.LessOrEqual(t, elapsed.Seconds(), 1.15*ideal)
+		} else {
+			assert.Greater(t, float64(throttled)/float64(attempts), 0.5, "a fixed 100/s against 30/s is mostly refused")
+		}
+	}
+}
