@@ -33,7 +33,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 			}
 			found = true
 			var err error
-			h.Points, err = s.points("points", bytes.Count(body[s.i:], []byte{'['}))
+			h.Points, err = s.points("points", pointsHint(body[s.i:]))
 			return err
 		case nameIs(name, "partialCoverage"):
 			var err error
@@ -42,10 +42,19 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 		}
 		start := s.i
 		v, err := s.value()
-		if err == nil && isArrayOfArrays(v) {
-			arrays = append(arrays, span{name: memberName(name), start: start, end: s.i})
+		if err != nil {
+			return err
 		}
-		return err
+		// A name sent twice means its last value, as encoding/json and
+		// Fields read it.
+		if isArrays := isArrayOfArrays(v); isArrays || len(arrays) > 0 {
+			n := memberName(name)
+			arrays = slices.DeleteFunc(arrays, func(a span) bool { return a.name == n })
+			if isArrays {
+				arrays = append(arrays, span{name: n, start: start, end: s.i})
+			}
+		}
+		return nil
 	})
 	if err == nil {
 		err = s.end()
@@ -68,7 +77,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 		}
 		a := arrays[0]
 		sub := scanner{b: body[:a.end], i: a.start}
-		if h.Points, err = sub.points(a.name, bytes.Count(body[a.start:a.end], []byte{'['})); err != nil {
+		if h.Points, err = sub.points(a.name, pointsHint(body[a.start:a.end])); err != nil {
 			return nil, err
 		}
 	}
@@ -83,6 +92,14 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 
 // span is a member found in a pass over an object: its name and either
 // its value or its bounds in the body.
+// pointsHint estimates how many points b holds, to presize the result: one
+// a '[' (less the outer one), but never more than the bytes allow, since a
+// point takes at least 15 ("[0,0,0,0,0,0,0]") and a hostile body can hold
+// a '[' in every byte.
+func pointsHint(b []byte) int {
+	return min(bytes.Count(b, []byte{'['})-1, len(b)/15+1)
+}
+
 type span struct {
 	name       string
 	value      []byte
@@ -138,7 +155,10 @@ func (s *scanner) points(member string, hint int) ([]ActivityPoint, error) {
 		}
 		return nil, &DecodeError{Member: member, Index: -1, Err: fmt.Errorf("got %s, want an array of seven-element arrays", clip(v))}
 	}
-	out := make([]ActivityPoint, 0, max(hint-1, 0))
+	if s.isNull() {
+		return nil, nil // no history, not an empty one
+	}
+	out := make([]ActivityPoint, 0, max(hint, 0))
 	err := s.array(func() error {
 		// make has zeroed the capacity already: grow the length into it
 		// rather than append a zero point.
@@ -516,7 +536,9 @@ func parseFloat(b []byte) (float64, error) {
 // parseMillis parses whole Unix milliseconds, written with or without a
 // fraction or exponent.
 func parseMillis(b []byte) (int64, error) {
-	if len(b) <= 16 && bytes.IndexAny(b, ".eE") < 0 {
+	if len(b) <= 15 && bytes.IndexAny(b, ".eE") < 0 {
+		// At most 15 characters: below 2^53 whatever they are, so the
+		// bound below holds whichever way the number is written.
 		n, neg, i := int64(0), b[0] == '-', 0
 		if neg {
 			i = 1
@@ -547,7 +569,8 @@ func decodeCoverage(raw []byte) ([]time.Time, error) {
 	if raw[0] != '[' {
 		return nil, &DecodeError{Member: "partialCoverage", Index: -1, Err: errors.New("want an array of timestamps")}
 	}
-	out := make([]time.Time, 0, bytes.Count(raw, []byte{','})+1)
+	// One a comma, but a timestamp takes at least two bytes with its comma.
+	out := make([]time.Time, 0, min(bytes.Count(raw, []byte{','})+1, len(raw)/2))
 	err := eachElement(raw, func(i int, v []byte) error {
 		var t time.Time
 		var err error

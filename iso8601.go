@@ -7,8 +7,9 @@ import (
 )
 
 // parseISO8601 parses the timestamp forms a real service emits: a date and
-// a time separated by T, t or a space; seconds with 0 to 9 fractional
-// digits; and a zone of Z, z, ±hh:mm, ±hhmm or ±hh. A timestamp without a
+// a time separated by T, t or a space; seconds with or without a fraction
+// (digits past the ninth, below a nanosecond, are dropped); and a zone of
+// Z, z, ±hh:mm, ±hhmm or ±hh. A timestamp without a
 // zone is refused: its instant cannot be known without guessing.
 func parseISO8601(s string) (time.Time, error) {
 	if len(s) < len("2006-01-02T15:04:05Z") {

@@ -46,11 +46,16 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 	var pagination []byte
 	var arrays []span
 	err := eachMember(body, func(name, value []byte) error {
-		switch {
-		case nameIs(name, "pagination"):
+		if nameIs(name, "pagination") {
 			pagination = value
-		case value[0] == '[':
-			arrays = append(arrays, span{name: memberName(name), value: value})
+			return nil
+		}
+		// A name sent twice means its last value, as encoding/json and
+		// Fields read it.
+		n := memberName(name)
+		arrays = slices.DeleteFunc(arrays, func(a span) bool { return a.name == n })
+		if value[0] == '[' {
+			arrays = append(arrays, span{name: n, value: value})
 		}
 		return nil
 	})

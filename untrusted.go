@@ -24,9 +24,11 @@ func (u Untrusted) Raw() string { return u.raw }
 // String returns a rendering that is safe to show: terminal escape
 // sequences (CSI, OSC, DCS and the like, in their 7-bit and 8-bit forms) are
 // removed whole, other C0 and C1 control characters and DEL are removed,
-// tab, newline and carriage return become a space, bidirectional overrides,
-// embeddings, isolates and marks are removed, and invalid UTF-8 becomes
-// U+FFFD. Applying it to its own output changes nothing.
+// tab, newline, carriage return and the line and paragraph separators
+// become a space, bidirectional overrides, embeddings, isolates and marks
+// are removed, so are invisible characters (zero-width spaces and joiners,
+// the byte-order mark, tag characters), and invalid UTF-8 becomes U+FFFD.
+// Applying it to its own output changes nothing.
 func (u Untrusted) String() string { return sanitize(u.raw) }
 
 // MarshalJSON writes the text as the service sent it, so a record
@@ -54,10 +56,10 @@ func sanitize(s string) string {
 			// The 8-bit forms of CSI, DCS, OSC, SOS, PM and APC start a
 			// sequence just like ESC [ and friends do.
 			i += size + sequenceBodyLen(s[i+size:], r == 0x9b)
-		case r == '\t' || r == '\n' || r == '\r':
+		case r == '\t' || r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029:
 			b.WriteByte(' ')
 			i += size
-		case isControl(r) || isBidi(r):
+		case isControl(r) || isBidi(r) || isInvisible(r):
 			i += size
 		default:
 			b.WriteString(s[i : i+size])
@@ -72,7 +74,7 @@ func sanitize(s string) string {
 func isSafe(s string) bool {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || isControl(r) || isBidi(r) {
+		if (r == utf8.RuneError && size == 1) || isControl(r) || isBidi(r) || isInvisible(r) || r == 0x2028 || r == 0x2029 {
 			return false
 		}
 		i += size
@@ -87,6 +89,21 @@ func isBidi(r rune) bool {
 	case r >= 0x202a && r <= 0x202e, // LRE, RLE, PDF, LRO, RLO
 		r >= 0x2066 && r <= 0x2069,            // LRI, RLI, FSI, PDI
 		r == 0x200e, r == 0x200f, r == 0x061c: // LRM, RLM, ALM
+		return true
+	}
+	return false
+}
+
+// isInvisible reports the format characters that show nothing yet carry
+// text a reader cannot see: zero-width spaces and joiners, the word
+// joiner and invisible operators, the byte-order mark, and the tag
+// characters, which can spell out hidden instructions for a model.
+func isInvisible(r rune) bool {
+	switch {
+	case r >= 0x200b && r <= 0x200d, // ZWSP, ZWNJ, ZWJ
+		r >= 0x2060 && r <= 0x2064,   // WJ, invisible operators
+		r == 0xfeff,                  // BOM, ZWNBSP
+		r >= 0xe0000 && r <= 0xe007f: // tags
 		return true
 	}
 	return false
