@@ -87,10 +87,7 @@ type ActivityService service
 // /api/activity-history). A point that is not exactly the seven documented
 // elements is a *DecodeError naming its index.
 func (s *ActivityService) History(ctx context.Context, opts *ActivityOptions) (*ActivityHistory, error) {
-	o := ActivityOptions{}
-	if opts != nil {
-		o = *opts
-	}
+	o := valueOf(opts)
 	q, err := encodeQuery(o, o.Params)
 	if err != nil {
 		return nil, err

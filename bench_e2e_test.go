@@ -273,3 +273,39 @@ func syntheticDirectory(n, size int) http.HandlerFunc {
 		w.Write(buf)
 	}
 }
+
+// BenchmarkAdaptiveRate runs a 500-request job (GetMany, concurrency 8)
+// with a ceiling of 100/s against a twin that allows 30/s, adaptation on
+// and off, and reports the throttled share and the time against the ideal
+// 500/30 s.
+func BenchmarkAdaptiveRate(b *testing.B) {
+	for _, bc := range []struct {
+		name  string
+		adapt bool
+	}{{"adaptive=on", true}, {"baseline=adaptive-off", false}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				twin := gamedatatest.NewServer(gamedatatest.WithSize(500, 0, 0), gamedatatest.WithRateLimit(30, 5))
+				var refs []PackageRef
+				for _, e := range twin.Catalog().Directory("") {
+					refs = append(refs, PackageRef{Kind: e["kind"].(string), Ident: e["ident"].(string)})
+				}
+				c, err := NewClient(twin.URL, WithRateLimit(100, 1), WithAdaptiveRate(bc.adapt), WithRetryMax(10))
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				for _, err := range c.Packages.GetMany(context.Background(), refs, 8) {
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				elapsed := time.Since(start)
+				twin.Close()
+				s := c.Stats()
+				b.ReportMetric(100*float64(s.Throttled)/float64(s.Requests), "throttled-%")
+				b.ReportMetric(elapsed.Seconds()/(500/30.0), "x-ideal")
+			}
+		})
+	}
+}

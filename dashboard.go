@@ -94,19 +94,11 @@ type DashboardService service
 // service redirects, because it is out of range, is ErrPageOutOfRange:
 // another page's items are never returned.
 func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*Page[DashboardEntry], error) {
-	o := DashboardOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	if err := checkPaging(o.Page, o.PageSize); err != nil {
-		return nil, err
-	}
-	o.Page = max(o.Page, 1)
-	q, err := encodeQuery(o, o.Params)
-	if err != nil {
-		return nil, err
-	}
-	return getPage(ctx, s.client, s.client.endpoint(q, "api", "dashboard"), o.Page, decodeDashboardEntry)
+	o := valueOf(opts)
+	return listPage(ctx, s.client, o.Page, o.PageSize, func(page int) (url.Values, error) {
+		o.Page = page
+		return encodeQuery(o, o.Params)
+	}, decodeDashboardEntry, "api", "dashboard")
 }
 
 // All walks the dashboard from opts.Page (0 means 1), following
@@ -114,12 +106,10 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*P
 // the first error, yielded as a *PageError whose Page lets a later walk
 // resume there. Breaking out of the loop stops all fetching.
 func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter.Seq2[DashboardEntry, error] {
-	o := DashboardOptions{}
-	if opts != nil {
-		o = *opts
-	}
+	o := valueOf(opts)
 	return walk(ctx, o.Page, s.client.prefetch, o.Stats, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
-		o.Page = page
-		return s.List(ctx, &o)
+		p := o
+		p.Page = page
+		return s.List(ctx, &p)
 	}, dashboardIdentity)
 }

@@ -90,20 +90,11 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 // /api/organizations). A page the service redirects, because it is out of
 // range, is ErrPageOutOfRange: another page's items are never returned.
 func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Page[Organization], error) {
-	o := ListOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	if err := checkPaging(o.Page, o.PageSize); err != nil {
-		return nil, err
-	}
-	o.Page = max(o.Page, 1)
-	q, err := encodeQuery(o, o.Params)
-	if err != nil {
-		return nil, err
-	}
-	return getPage(ctx, s.client, s.client.endpoint(q, "api", "organizations"), o.Page,
-		listed(decodeOrganization, organizationIdentity, "organization"))
+	o := valueOf(opts)
+	return listPage(ctx, s.client, o.Page, o.PageSize, func(page int) (url.Values, error) {
+		o.Page = page
+		return encodeQuery(o, o.Params)
+	}, listed(decodeOrganization, organizationIdentity, "organization"), "api", "organizations")
 }
 
 // All walks the organization directory from opts.Page (0 means 1),
@@ -112,12 +103,10 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Pa
 // lets a later walk resume there. Breaking out of the loop stops all
 // fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
-	o := ListOptions{}
-	if opts != nil {
-		o = *opts
-	}
+	o := valueOf(opts)
 	return walk(ctx, o.Page, s.client.prefetch, o.Stats, func(ctx context.Context, page int) (*Page[Organization], error) {
-		o.Page = page
-		return s.List(ctx, &o)
+		p := o
+		p.Page = page
+		return s.List(ctx, &p)
 	}, organizationIdentity)
 }

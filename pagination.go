@@ -289,6 +289,30 @@ func pages[T any](ctx context.Context, first, prefetch int, fetch func(context.C
 		}
 }
 
+// listPage checks the paging, encodes the query for the page (0 means 1)
+// and reads that page of the directory at path.
+func listPage[T any](ctx context.Context, c *Client, page, pageSize int, encode func(page int) (url.Values, error), item func([]byte) (T, error), path ...string) (*Page[T], error) {
+	if err := checkPaging(page, pageSize); err != nil {
+		return nil, err
+	}
+	page = max(page, 1)
+	q, err := encode(page)
+	if err != nil {
+		return nil, err
+	}
+	return getPage(ctx, c, c.endpoint(q, path...), page, item)
+}
+
+// valueOf returns *p, or the zero T for a nil p: nil options mean the
+// defaults.
+func valueOf[T any](p *T) T {
+	var v T
+	if p != nil {
+		v = *p
+	}
+	return v
+}
+
 // getPage reads one directory page.
 func getPage[T any](ctx context.Context, c *Client, u *url.URL, page int, item func([]byte) (T, error)) (*Page[T], error) {
 	var p *Page[T]
