@@ -421,3 +421,20 @@ func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
 	assert.Equal(t, []string{"game/a", "game/b", "game/d", "server:203.0.113.7:27015"}, got)
 	assert.Equal(t, WalkStats{Pages: 3, Items: 4, Duplicates: 2}, stats)
 }
+
+func TestOneWalkSequenceIteratedTwiceAtOnce(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, directory(idents(35), 10))
+	c := newTestClient(t, srv.URL)
+	seq := c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10})
+	results := make(chan []string, 2)
+	for range 2 {
+		go func() {
+			got, err := collect(seq)
+			assert.NoError(t, err)
+			results <- got
+		}()
+	}
+	assert.Equal(t, idents(35), <-results)
+	assert.Equal(t, idents(35), <-results)
+}
