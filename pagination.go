@@ -161,10 +161,11 @@ const maxStalePages = 3
 // ErrPageNotAdvancing instead of looping forever. Breaking out of the loop
 // cancels pages in flight and returns only once they have stopped.
 func walk[T any](ctx context.Context, first, prefetch int, stats *WalkStats, fetch func(context.Context, int) (*Page[T], error), identity func(T) string) iter.Seq2[T, error] {
+	if first == 0 {
+		first = 1
+	}
 	return func(yield func(T, error) bool) {
-		if first == 0 {
-			first = 1
-		}
+		stats := stats // each iteration counts on its own unless the caller shares one
 		if stats == nil {
 			stats = &WalkStats{}
 		}
