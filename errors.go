@@ -58,6 +58,8 @@ type APIError struct {
 	RetryAfter time.Duration
 }
 
+// Error describes the request, the status, any Retry-After and the start
+// of the body.
 func (e *APIError) Error() string {
 	msg := fmt.Sprintf("gamedata: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
 	if e.RetryAfter > 0 {
@@ -90,6 +92,7 @@ type PageError struct {
 	Err error
 }
 
+// Error names the page and the underlying error.
 func (e *PageError) Error() string { return fmt.Sprintf("gamedata: page %d: %v", e.Page, e.Err) }
 
 // Unwrap returns the underlying error.
@@ -111,6 +114,7 @@ type DecodeError struct {
 	Err error
 }
 
+// Error names the URL, the member at fault and what was wrong.
 func (e *DecodeError) Error() string {
 	if e.Member == "" {
 		return fmt.Sprintf("gamedata: decode %s: %v", e.URL, e.Err)

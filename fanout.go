@@ -31,6 +31,7 @@ type ItemError struct {
 	Err error
 }
 
+// Error names the item's index and the underlying error.
 func (e *ItemError) Error() string { return fmt.Sprintf("gamedata: item %d: %v", e.Index, e.Err) }
 
 // Unwrap returns the underlying error.
