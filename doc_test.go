@@ -1,0 +1,253 @@
+package gamedata_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDocComments fails when an exported identifier of a library package
+// of this module (the root, gamedatatest, internal/...) has no doc
+// comment, or one that does not start with its name, as go doc shows it.
+// Types, functions, methods of exported types, constants and variables are
+// checked; in a parenthesized const or var group, a comment on the group
+// covers the names in it that have none of their own.
+func TestDocComments(t *testing.T) {
+	t.Parallel()
+	dirs := libraryDirs(t, ".")
+	if !slices.Contains(dirs, ".") || !slices.Contains(dirs, "gamedatatest") {
+		t.Fatalf("library packages found: %q; want the root and gamedatatest among them", dirs)
+	}
+	for _, dir := range dirs {
+		for _, problem := range undocumented(t, dir) {
+			t.Error(problem)
+		}
+	}
+}
+
+// TestDocCommentsCatches checks the checker on a package written to break
+// every rule once.
+func TestDocCommentsCatches(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := `// Package bad breaks every rule once.
+package bad
+
+type T struct{}
+
+// the comment does not start with the name.
+type U struct{}
+
+// A V starts with an article, which go doc reads well.
+type V struct{}
+
+func F() {}
+
+// M is documented.
+func (T) M() {}
+
+func (T) N() {}
+
+func (*U) O() {}
+
+type unexported struct{}
+
+func (unexported) Exported() {}
+
+// G is documented as a group.
+const (
+	G1 = 1
+	G2 = 2
+)
+
+const (
+	// H1 is documented.
+	H1 = 1
+	H2 = 2
+)
+
+var Lonely = 1
+
+// Wrong names something else.
+var Right = 1
+
+var a, B = 1, 2
+`
+	if err := os.WriteFile(filepath.Join(dir, "bad.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := undocumented(t, dir)
+	want := []string{"type T", "type U", "func F", "method T.N", "method U.O", "const H2", "var Lonely", "var Right", "var B"}
+	if len(got) != len(want) {
+		t.Fatalf("got %d problems, want %d:\n%s", len(got), len(want), strings.Join(got, "\n"))
+	}
+	for i, w := range want {
+		if !strings.Contains(got[i], ": "+w+":") {
+			t.Errorf("problem %d = %q, want one about %s", i, got[i], w)
+		}
+	}
+}
+
+// libraryDirs returns the directories under root, relative to it, that
+// hold a package other than main, leaving out testdata and hidden
+// directories.
+func libraryDirs(t *testing.T, root string) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		files := sourceFiles(t, path)
+		if len(files) == 0 {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), files[0], nil, parser.PackageClauseOnly)
+		if err != nil {
+			return err
+		}
+		if f.Name.Name != "main" {
+			dirs = append(dirs, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs
+}
+
+// sourceFiles returns the non-test Go files of dir.
+func sourceFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.DeleteFunc(files, func(f string) bool { return strings.HasSuffix(f, "_test.go") })
+}
+
+// undocumented returns one line for each exported identifier of the
+// package in dir whose doc comment is missing or does not start with its
+// name, in source order.
+func undocumented(t *testing.T, dir string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	var problems []string
+	report := func(pos token.Pos, what, name string, doc *ast.CommentGroup, articles bool) {
+		text := ""
+		if doc != nil {
+			text = doc.Text()
+		}
+		if startsWithName(text, name, articles) {
+			return
+		}
+		p := fset.Position(pos)
+		if text == "" {
+			problems = append(problems, p.String()+": "+what+": no doc comment")
+			return
+		}
+		first, _, _ := strings.Cut(text, "\n")
+		problems = append(problems, p.String()+": "+what+": doc comment should start with "+`"`+name+` ", not "`+first+`"`)
+	}
+	for _, file := range sourceFiles(t, dir) {
+		f, err := parser.ParseFile(fset, file, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if !d.Name.IsExported() {
+					continue
+				}
+				if d.Recv == nil {
+					report(d.Pos(), "func "+d.Name.Name, d.Name.Name, d.Doc, false)
+					continue
+				}
+				recv := receiverType(d.Recv.List[0].Type)
+				if ast.IsExported(recv) {
+					report(d.Pos(), "method "+recv+"."+d.Name.Name, d.Name.Name, d.Doc, false)
+				}
+			case *ast.GenDecl:
+				grouped := d.Lparen.IsValid()
+				for _, spec := range d.Specs {
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if !s.Name.IsExported() {
+							continue
+						}
+						doc := s.Doc
+						if !grouped {
+							doc = d.Doc
+						}
+						report(s.Pos(), "type "+s.Name.Name, s.Name.Name, doc, true)
+					case *ast.ValueSpec:
+						kind := d.Tok.String()
+						for _, n := range s.Names {
+							if !n.IsExported() {
+								continue
+							}
+							doc := s.Doc
+							switch {
+							case !grouped:
+								doc = d.Doc
+							case doc == nil && d.Doc != nil:
+								continue // the group's comment covers it
+							}
+							report(n.Pos(), kind+" "+n.Name, n.Name, doc, false)
+						}
+					}
+				}
+			}
+		}
+	}
+	return problems
+}
+
+// receiverType returns the name of a method's receiver type, without a
+// pointer or type parameters.
+func receiverType(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.ParenExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
+// startsWithName reports whether a doc comment's text starts with name as
+// a word; for a type, after an optional "A", "An" or "The", as go doc
+// conventions allow.
+func startsWithName(text, name string, articles bool) bool {
+	if articles {
+		for _, a := range []string{"A ", "An ", "The "} {
+			text = strings.TrimPrefix(text, a)
+		}
+	}
+	rest, ok := strings.CutPrefix(text, name)
+	return ok && (rest == "" || strings.IndexAny(rest[:1], " \n.,:;'") == 0)
+}
