@@ -536,7 +536,7 @@ func parseFloat(b []byte) (float64, error) {
 // parseMillis parses whole Unix milliseconds, written with or without a
 // fraction or exponent.
 func parseMillis(b []byte) (int64, error) {
-	if len(b) <= 15 && bytes.IndexAny(b, ".eE") < 0 {
+	if len(b) <= 15 && !bytes.ContainsAny(b, ".eE") {
 		// At most 15 characters: below 2^53 whatever they are, so the
 		// bound below holds whichever way the number is written.
 		n, neg, i := int64(0), b[0] == '-', 0
