@@ -2,6 +2,7 @@ package gamedata
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -434,6 +435,12 @@ func (s *scanner) fastInt() (int64, bool) {
 	}
 	start := i
 	var n int64
+	// Times are 13 digits: take the first 8 in one step.
+	if len(s.b)-i >= 8 {
+		if v, ok := eightDigits(s.b[i:]); ok {
+			n, i = int64(v), i+8
+		}
+	}
 	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' && i-start < 15 {
 		n = n*10 + int64(s.b[i]-'0')
 		i++
@@ -446,6 +453,20 @@ func (s *scanner) fastInt() (int64, bool) {
 		n = -n
 	}
 	return n, true
+}
+
+// eightDigits parses the 8 bytes at the start of b when all are digits,
+// with a few multiplications on one 64-bit word instead of a loop
+// (Lemire, "Fast numeric string parsing in C++", 2022).
+func eightDigits(b []byte) (uint64, bool) {
+	v := binary.LittleEndian.Uint64(b)
+	if (v&0xf0f0f0f0f0f0f0f0)|((v+0x0606060606060606)&0xf0f0f0f0f0f0f0f0)>>4 != 0x3333333333333333 {
+		return 0, false
+	}
+	v -= 0x3030303030303030
+	v = v*10 + v>>8
+	v = ((v&0x000000ff000000ff)*(100+1000000<<32) + (v>>16&0x000000ff000000ff)*(1+10000<<32)) >> 32
+	return v, true
 }
 
 // fastNumber is fastInt for numbers with an optional fraction, at most 15

@@ -165,3 +165,26 @@ func TestDecodeActivityAllocations(t *testing.T) {
 	// times: nothing per point.
 	assert.LessOrEqual(t, allocs, 4.0)
 }
+
+func TestEightDigits(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"12345678", 12345678, true},
+		{"00000000", 0, true},
+		{"99999999", 99999999, true},
+		{"17632008", 17632008, true},
+		{"1234567a", 0, false},
+		{"/2345678", 0, false}, // the byte before '0'
+		{"1234567:", 0, false}, // the byte after '9'
+		{"1234 678", 0, false},
+		{"-1234567", 0, false},
+	} {
+		got, ok := eightDigits([]byte(tt.in))
+		assert.Equal(t, tt.ok, ok, tt.in)
+		assert.Equal(t, tt.want, got, tt.in)
+	}
+}
