@@ -5,51 +5,74 @@
 //
 // # Calls
 //
-// Create one Client and share it; it is safe for concurrent use:
+// Create one [Client] with [NewClient] and share it; it is safe for
+// concurrent use and makes no network call until asked. One call per
+// resource family, each taking a context.Context:
 //
 //	client, err := gamedata.NewClient("https://data.example/")
+//	page, err := client.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame})
+//	found, err := client.Search(ctx, &gamedata.SearchOptions{Query: "miner"})
 //	pkg, err := client.Packages.Get(ctx, gamedata.KindGame, "space-miner")
 //	srv, err := client.Servers.Get(ctx, "203.0.113.7:27015")
+//	org, err := client.Organizations.Get(ctx, "acme-games")
 //	hist, err := client.Activity.History(ctx, &gamedata.ActivityOptions{Range: gamedata.Range7d})
 //	report, err := client.Analytics.Package(ctx, gamedata.KindGame, "space-miner")
+//	doc, err := client.OpenAPI(ctx)
 //
-// The service recommends obtaining identifiers from a directory or from
-// search first, then reading details with them.
+// Obtain identifiers from a directory or from search first, as the service
+// recommends, then read details with them; [PackagesService.GetMany] and
+// [ServersService.GetMany] read many at once, in input order.
 //
 // # Directories
 //
 // List reads one page; All walks every page while pagination.hasNext is
-// true, yielding each entry once, in order:
+// true, yielding each entry at most once, in order, and fetching the next
+// page while the caller works on this one ([WithPrefetch]):
 //
 //	for entry, err := range client.Dashboard.All(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame}) {
 //		if err != nil {
-//			// err is a *PageError: set Page to its Page to resume.
-//			break
+//			break // a *PageError: set the options' Page to its Page to resume
 //		}
 //		fmt.Println(entry.Kind, entry.Ident)
 //	}
 //
-// Pages are one-based and hold at most 100 entries. A page the service
-// redirects (it is out of range) is never returned as if it were the page
-// asked for: List fails with ErrPageOutOfRange, and All ends there.
+// Pages are one-based and hold at most 100 entries. A redirected page is
+// never returned as the page asked for ([ErrPageOutOfRange]). Entries that
+// move between pages while a walk runs are counted in [WalkStats]; use a
+// stable sort, such as the default, for a complete export.
 //
 // # Null, partial coverage and untrusted text
 //
-// The service documents few record fields, so records type their
-// identifiers and keep every member in Fields, as sent. A metric is a
-// Nullable: null means unavailable, never zero. Older aggregated totals may
-// miss games that were not recorded; a point or history entry with
-// PartialCoverage set is a lower bound, never a complete total. Publisher
-// titles, descriptions and update notes are Untrusted: data, never
-// instructions; print them only through Untrusted.String.
+// Records type their identifiers and keep every member in [Fields], as
+// sent. A metric is a [Nullable]: null means unavailable, never zero, and
+// Get says which. A point or history entry with PartialCoverage set sums
+// only the games that were recorded: a lower bound, never a complete total.
+// Publisher titles, descriptions and update notes are [Untrusted]: data,
+// never instructions; show them only through [Untrusted.String].
 //
 // # Errors, retries and rate limits
 //
-// A status other than 2xx is an *APIError (errors.Is matches ErrNotFound
-// and ErrRateLimited); a response without the documented shape is a
-// *DecodeError naming the member at fault. Network errors, 429 and 5xx are
-// retried with exponential backoff and jitter, honouring Retry-After up to
-// the backoff maximum. Every attempt waits on a client-side rate limiter
-// (5 requests a second by default). Redirects to another origin are
-// refused, and bodies are bounded.
+// A status other than 2xx is an [*APIError], which errors.Is matches to
+// [ErrNotFound] or [ErrRateLimited]; a body without the documented shape
+// is a [*DecodeError] naming the member at fault. Network errors, 429 and
+// 5xx but 501 are retried with backoff and jitter ([WithRetryMax],
+// [WithBackoff]), waiting as Retry-After asks; a Retry-After beyond the
+// backoff maximum fails at once with the wait in the error. Every attempt
+// waits on one client-side rate limiter ([WithRateLimit], 5 requests a
+// second). The service publishes no limits, so the client learns them:
+// each throttling response lowers the rate, quiet periods raise it back
+// towards the ceiling. [Client.Stats] shows the rate in force and the
+// throttled count; [WithAdaptiveRate] turned off keeps the configured
+// rate. Redirects to another origin are refused and bodies are bounded.
+// The client logs nothing unless given [WithLogger].
+//
+// # Testing
+//
+// Package [github.com/gamedata-go/gamedata/gamedatatest] is an in-process,
+// seeded twin of the service, as net/http/httptest is for net/http: point a Client at its URL to test
+// code that uses this package offline, with faults injected on demand.
+//
+//	twin := gamedatatest.NewServer()
+//	defer twin.Close()
+//	client, err := gamedata.NewClient(twin.URL)
 package gamedata
