@@ -1,0 +1,194 @@
+package gamedata_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/internal/coverage"
+)
+
+// Placeholders for path parameters, recognised in the paths requested.
+const (
+	kindArg  = "KIND-ARG"
+	identArg = "IDENT-ARG"
+	idArg    = "ID-ARG"
+)
+
+// coverageCalls makes, for each exported method of the client and of its
+// services that requests something, one call with every option set.
+var coverageCalls = map[string]func(context.Context, *gamedata.Client){
+	"OpenAPI": func(ctx context.Context, c *gamedata.Client) { c.OpenAPI(ctx) },
+	"Search": func(ctx context.Context, c *gamedata.Client) {
+		c.Search(ctx, filled(&gamedata.SearchOptions{}))
+	},
+	"Dashboard.List": func(ctx context.Context, c *gamedata.Client) {
+		c.Dashboard.List(ctx, filled(&gamedata.DashboardOptions{}))
+	},
+	"Dashboard.All": func(ctx context.Context, c *gamedata.Client) {
+		for range c.Dashboard.All(ctx, filled(&gamedata.DashboardOptions{})) {
+			break
+		}
+	},
+	"Packages.Get": func(ctx context.Context, c *gamedata.Client) { c.Packages.Get(ctx, kindArg, identArg) },
+	"Packages.GetMany": func(ctx context.Context, c *gamedata.Client) {
+		for range c.Packages.GetMany(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, 1) {
+			break
+		}
+	},
+	"Servers.Get": func(ctx context.Context, c *gamedata.Client) { c.Servers.Get(ctx, idArg) },
+	"Servers.GetMany": func(ctx context.Context, c *gamedata.Client) {
+		for range c.Servers.GetMany(ctx, []string{idArg}, 1) {
+			break
+		}
+	},
+	"Organizations.Get": func(ctx context.Context, c *gamedata.Client) { c.Organizations.Get(ctx, identArg) },
+	"Organizations.List": func(ctx context.Context, c *gamedata.Client) {
+		c.Organizations.List(ctx, filled(&gamedata.ListOptions{}))
+	},
+	"Organizations.All": func(ctx context.Context, c *gamedata.Client) {
+		for range c.Organizations.All(ctx, filled(&gamedata.ListOptions{})) {
+			break
+		}
+	},
+	"Activity.History": func(ctx context.Context, c *gamedata.Client) {
+		c.Activity.History(ctx, filled(&gamedata.ActivityOptions{}))
+	},
+	"Analytics.Search": func(ctx context.Context, c *gamedata.Client) {
+		c.Analytics.Search(ctx, filled(&gamedata.SearchOptions{}))
+	},
+	"Analytics.Package":      func(ctx context.Context, c *gamedata.Client) { c.Analytics.Package(ctx, kindArg, identArg) },
+	"Analytics.Organization": func(ctx context.Context, c *gamedata.Client) { c.Analytics.Organization(ctx, identArg) },
+}
+
+// noRequest lists the exported methods that send nothing.
+var noRequest = []string{"Stats"}
+
+// TestCoverage checks internal/coverage, the list of paths and parameters
+// the drift check (examples/drift) compares with the service's
+// description, against what the client really sends: every method, every
+// option set.
+func TestCoverage(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	seen := map[string]map[string]bool{} // path → params
+	calls := map[string][]string{}       // path → calls
+	var current string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		path := template(strings.TrimPrefix(r.URL.EscapedPath(), "/prefix"))
+		if seen[path] == nil {
+			seen[path] = map[string]bool{}
+		}
+		for name := range r.URL.Query() {
+			seen[path][name] = true
+		}
+		if !slices.Contains(calls[path], current) {
+			calls[path] = append(calls[path], current)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write([]byte(`{}`))
+	}))
+	defer srv.Close()
+	client, err := gamedata.NewClient(srv.URL+"/prefix/", gamedata.WithRetryMax(0), gamedata.WithRateLimit(rate.Inf, 1), gamedata.WithPrefetch(0))
+	require.NoError(t, err)
+
+	for _, name := range exportedMethods(client) {
+		call, ok := coverageCalls[name]
+		if slices.Contains(noRequest, name) {
+			continue
+		}
+		if !assert.True(t, ok, "method %s: add it to coverageCalls (coverage_test.go), and what it sends to internal/coverage", name) {
+			continue
+		}
+		mu.Lock()
+		current = name
+		mu.Unlock()
+		call(context.Background(), client)
+	}
+
+	var got []coverage.Endpoint
+	for path, params := range seen {
+		e := coverage.Endpoint{Path: path, Calls: calls[path]}
+		for p := range params {
+			e.Params = append(e.Params, p)
+		}
+		slices.Sort(e.Params)
+		slices.Sort(e.Calls)
+		got = append(got, e)
+	}
+	slices.SortFunc(got, func(a, b coverage.Endpoint) int { return strings.Compare(a.Path, b.Path) })
+	assert.Equal(t, coverage.Endpoints, got, "internal/coverage.Endpoints (expected) differs from what the client sends (actual)")
+}
+
+// exportedMethods names the exported methods of the client ("Search") and
+// of its services ("Packages.Get").
+func exportedMethods(c *gamedata.Client) []string {
+	var names []string
+	ct := reflect.TypeOf(c)
+	for m := range ct.Methods() {
+		names = append(names, m.Name)
+	}
+	cv := reflect.ValueOf(c).Elem()
+	for i := range cv.NumField() {
+		f := cv.Type().Field(i)
+		if !f.IsExported() || f.Type.Kind() != reflect.Pointer {
+			continue
+		}
+		for m := range f.Type.Methods() {
+			names = append(names, f.Name+"."+m.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// template turns a requested path back into its OpenAPI form.
+func template(path string) string {
+	seg := strings.Split(path, "/")
+	for i, s := range seg {
+		switch s {
+		case kindArg:
+			seg[i] = "{kind}"
+		case identArg:
+			seg[i] = "{ident}"
+		case idArg:
+			seg[i] = "{id}"
+		}
+	}
+	return strings.Join(seg, "/")
+}
+
+// filled sets every field of an options struct that has a url tag, so
+// that every parameter it can send is sent.
+func filled[T any](opts *T) *T {
+	v := reflect.ValueOf(opts).Elem()
+	for i := range v.NumField() {
+		tag := v.Type().Field(i).Tag.Get("url")
+		if tag == "" || tag == "-" {
+			continue
+		}
+		switch f := v.Field(i); f.Kind() {
+		case reflect.String:
+			f.SetString("x")
+		case reflect.Int:
+			f.SetInt(2)
+		case reflect.Slice:
+			f.Set(reflect.ValueOf([]string{"a", "b"}))
+		default:
+			panic("filled: a field of kind " + f.Kind().String() + "; teach filled to set it")
+		}
+	}
+	return opts
+}

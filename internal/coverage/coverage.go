@@ -1,0 +1,39 @@
+// Package coverage lists what the SDK asks of the service: every path,
+// the named query parameters it sends there, and the calls that send them.
+//
+// The list is written by hand, for the drift check (examples/drift) to
+// compare with the service's OpenAPI description, and it cannot drift
+// from the SDK silently: TestCoverage in the root package drives every
+// exported method of the client against a test server, with every option
+// set, and fails unless the paths and parameters it sees are exactly
+// these.
+package coverage
+
+// Endpoint is one path the SDK requests, always with GET.
+type Endpoint struct {
+	// Path is the path under the base URL, with path parameters written
+	// as in OpenAPI: "/api/packages/{kind}/{ident}".
+	Path string
+	// Params are the names of the query parameters the SDK sends, sorted.
+	// Parameters a caller passes through Params (those the service does
+	// not document) are not listed.
+	Params []string
+	// Calls are the client's methods that request Path, as
+	// "Service.Method", or "Method" for one of the Client itself, sorted.
+	Calls []string
+}
+
+// Endpoints are the paths the SDK requests, sorted by path.
+var Endpoints = []Endpoint{
+	{Path: "/api/activity-history", Params: []string{"range"}, Calls: []string{"Activity.History"}},
+	{Path: "/api/analytics/organizations/{ident}", Calls: []string{"Analytics.Organization"}},
+	{Path: "/api/analytics/packages", Params: []string{"q"}, Calls: []string{"Analytics.Search"}},
+	{Path: "/api/analytics/packages/{kind}/{ident}", Calls: []string{"Analytics.Package"}},
+	{Path: "/api/dashboard", Params: []string{"filter", "kind", "page", "pageSize", "sort"}, Calls: []string{"Dashboard.All", "Dashboard.List"}},
+	{Path: "/api/organizations", Params: []string{"filter", "page", "pageSize", "sort"}, Calls: []string{"Organizations.All", "Organizations.List"}},
+	{Path: "/api/organizations/{ident}", Calls: []string{"Organizations.Get"}},
+	{Path: "/api/packages/{kind}/{ident}", Calls: []string{"Packages.Get", "Packages.GetMany"}},
+	{Path: "/api/search", Params: []string{"q"}, Calls: []string{"Search"}},
+	{Path: "/api/servers/{id}", Calls: []string{"Servers.Get", "Servers.GetMany"}},
+	{Path: "/openapi.json", Calls: []string{"OpenAPI"}},
+}
