@@ -1,0 +1,107 @@
+// Command drift compares the service's OpenAPI description with what this
+// SDK covers, and prints them side by side: every operation and named query
+// parameter the service publishes, every one the SDK sends, and which side
+// has it. A user sees at once when the service has grown something the SDK
+// does not yet type.
+//
+//	go run ./examples/drift
+//	go run ./examples/drift -base-url https://data.example/
+//
+// Without -base-url it starts an in-process twin of the service
+// (gamedatatest) and says so on stderr, so it runs offline.
+//
+// It exits with status 1 when the service publishes an operation or a
+// query parameter that the SDK does not cover, so it can run in CI. What
+// the SDK sends and the service does not publish (the sort parameter, which
+// the service's description does not name) is shown but is no drift.
+//
+// The SDK's side comes from internal/coverage, which a test in the SDK
+// checks against the requests the client really makes. The description is
+// the service's text: names from it are printed through Untrusted.String.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"golang.org/x/time/rate"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/gamedatatest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "drift:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// run is the whole program, with its arguments and outputs passed in. It
+// returns an error wrapping errDrift when the service publishes something
+// the SDK does not cover.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("drift", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	baseURL := fs.String("base-url", "", "base URL of the service; empty starts an in-process twin")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	client, stop, err := connect(*baseURL, stderr)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	doc, err := client.OpenAPI(ctx)
+	if err != nil {
+		return err
+	}
+	published, err := parseOpenAPI(doc)
+	if err != nil {
+		return fmt.Errorf("the service's OpenAPI description: %w", err)
+	}
+	report := compare(published, covered())
+	if err := report.print(stdout); err != nil {
+		return err
+	}
+	if n := report.missing(); n > 0 {
+		return fmt.Errorf("%w: the service publishes %d operations or query parameters the SDK does not cover", errDrift, n)
+	}
+	return nil
+}
+
+// errDrift is the error run returns when the service has grown something
+// the SDK does not cover.
+var errDrift = errors.New("drift")
+
+// connect returns a client for baseURL or, when it is empty, for an
+// in-process twin of the service, which stop shuts down.
+func connect(baseURL string, stderr io.Writer) (client *gamedata.Client, stop func(), err error) {
+	if baseURL != "" {
+		client, err = gamedata.NewClient(baseURL)
+		return client, func() {}, err
+	}
+	twin := gamedatatest.NewServer()
+	fmt.Fprintf(stderr, "drift: no -base-url given; using the in-process twin of the service (gamedatatest) at %s\n", twin.URL)
+	client, err = gamedata.NewClient(twin.URL,
+		gamedata.WithHTTPClient(twin.Client()),
+		gamedata.WithRateLimit(rate.Inf, 1))
+	if err != nil {
+		twin.Close()
+		return nil, nil, err
+	}
+	return client, twin.Close, nil
+}
