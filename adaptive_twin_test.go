@@ -25,8 +25,10 @@ func packageRefs(t *testing.T, twin *gamedatatest.Server) []gamedata.PackageRef 
 // TestAdaptiveRateAgainstTheTwin runs a 500-request job with a ceiling of
 // 100/s against a twin that allows 30/s: the client must learn the limit,
 // be throttled rarely, and finish close to the ideal 500/30 s.
+//
+// It measures wall-clock throughput, so it does not run in parallel with
+// the package's other tests, which would take the CPU it is timed on.
 func TestAdaptiveRateAgainstTheTwin(t *testing.T) {
-	t.Parallel()
 	twin := gamedatatest.NewServer(gamedatatest.WithSize(500, 0, 0), gamedatatest.WithRateLimit(30, 5))
 	defer twin.Close()
 	refs := packageRefs(t, twin)
@@ -51,8 +53,8 @@ func TestAdaptiveRateAgainstTheTwin(t *testing.T) {
 // TestAdaptiveRateClimbsWhenTheLimitRises raises the twin's limit from
 // 30/s to 60/s under load: within 10 s the client must achieve at least
 // 80% of the new limit.
+// Like the test above, it does not run in parallel.
 func TestAdaptiveRateClimbsWhenTheLimitRises(t *testing.T) {
-	t.Parallel()
 	twin := gamedatatest.NewServer(gamedatatest.WithSize(100, 0, 0), gamedatatest.WithRateLimit(30, 5))
 	defer twin.Close()
 	refs := packageRefs(t, twin)
