@@ -131,14 +131,22 @@ func markPartial(points []ActivityPoint, listed []time.Time) {
 	if len(listed) == 0 {
 		return
 	}
-	byTime := func(a, b time.Time) int { return a.Compare(b) }
-	if !slices.IsSortedFunc(listed, byTime) {
-		// The service lists them in order; a copy is the price of not.
-		listed = slices.SortedFunc(slices.Values(listed), byTime)
+	// Search Unix milliseconds, not times: a short list fits on the stack.
+	var small [64]int64
+	ms := small[:0]
+	if len(listed) > len(small) {
+		ms = make([]int64, 0, len(listed))
 	}
+	for _, t := range listed {
+		ms = append(ms, t.UnixMilli())
+	}
+	slices.Sort(ms)
+	lo, hi := ms[0], ms[len(ms)-1]
 	for i := range points {
-		if _, ok := slices.BinarySearchFunc(listed, points[i].Time, byTime); ok {
-			points[i].PartialCoverage = true
+		if t := points[i].Time.UnixMilli(); t >= lo && t <= hi {
+			if _, ok := slices.BinarySearch(ms, t); ok {
+				points[i].PartialCoverage = true
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package gamedata
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -186,5 +187,31 @@ func TestEightDigits(t *testing.T) {
 		got, ok := eightDigits([]byte(tt.in))
 		assert.Equal(t, tt.ok, ok, tt.in)
 		assert.Equal(t, tt.want, got, tt.in)
+	}
+}
+
+func TestPartialCoverageLongUnsortedList(t *testing.T) {
+	t.Parallel()
+	// 100 listed times, more than fit on the stack, in reverse order; every
+	// third point is listed.
+	body := []byte(`{"points":[`)
+	var listed []byte
+	for i := 299; i >= 0; i-- {
+		if i%3 == 0 {
+			listed = fmt.Appendf(listed, "%d,", 1000+i)
+		}
+	}
+	for i := range 300 {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = fmt.Appendf(body, "[%d,1,0,null,null,0,0]", 1000+i)
+	}
+	body = fmt.Appendf(body, `],"partialCoverage":[%s]}`, listed[:len(listed)-1])
+	h, err := decodeActivityHistory(body)
+	require.NoError(t, err)
+	require.Len(t, h.PartialCoverage, 100)
+	for i, p := range h.Points {
+		assert.Equal(t, i%3 == 0, p.PartialCoverage, "point %d", i)
 	}
 }
