@@ -1,0 +1,852 @@
+package gamedata_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
+)
+
+// fastClient returns a client for baseURL with no client-side rate limit
+// and backoffs of a few milliseconds, so retries cost no test time, unless
+// opts say otherwise. The adaptive rate is off: it would turn the
+// unlimited rate into a finite one at the first 429.
+func fastClient(t *testing.T, baseURL string, opts ...gamedata.Option) *gamedata.Client {
+	t.Helper()
+	defaults := []gamedata.Option{
+		gamedata.WithRateLimit(rate.Inf, 0),
+		gamedata.WithAdaptiveRate(false),
+		gamedata.WithBackoff(time.Millisecond, 20*time.Millisecond),
+	}
+	c, err := gamedata.NewClient(baseURL, append(defaults, opts...)...)
+	require.NoError(t, err)
+	return c
+}
+
+// asJSON turns v (raw JSON bytes, or a Go value such as a catalogue entry)
+// into the generic value encoding/json decodes it to, so that a client's
+// result and the twin's ground truth compare with assert.Equal.
+func asJSON(t *testing.T, v any) any {
+	t.Helper()
+	raw, ok := v.([]byte)
+	if rm, isRaw := v.(json.RawMessage); isRaw {
+		raw, ok = rm, true
+	}
+	if !ok {
+		var err error
+		raw, err = json.Marshal(v)
+		require.NoError(t, err)
+	}
+	var out any
+	require.NoError(t, json.Unmarshal(raw, &out))
+	return out
+}
+
+// entriesJSON is the JSON array of the records' bodies, as sent.
+func entriesJSON[T interface{ JSON() json.RawMessage }](items []T) []byte {
+	parts := make([][]byte, len(items))
+	for i, it := range items {
+		parts[i] = it.JSON()
+	}
+	return append(append([]byte("["), bytes.Join(parts, []byte(","))...), ']')
+}
+
+// transportFunc is an http.RoundTripper made of a function.
+type transportFunc func(*http.Request) (*http.Response, error)
+
+func (f transportFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The fault matrix serves every endpoint family from the twin through a
+// proxy that replaces the answer to one URL with a hand-made fault, the
+// first few times it is asked for or every time. What the client returns
+// is compared with the twin's ground truth.
+
+// shape is how an endpoint family answers: one response, one page of a
+// directory, or a walk of a whole directory.
+type shape int
+
+const (
+	shapeOne shape = iota
+	shapePage
+	shapeWalk
+)
+
+// The matrix's twin is small, and its directories are three pages long:
+// 25 packages by 10 and 12 organizations by 5.
+const (
+	matrixPackages      = 25
+	matrixServers       = 10
+	matrixOrganizations = 12
+	matrixPageSize      = 10
+	matrixOrgPageSize   = 5
+)
+
+// matrixFixture is the twin behind every proxy of the matrix, and the
+// identifiers the families ask for.
+type matrixFixture struct {
+	twin        *gamedatatest.Server
+	answers     sync.Map // request URI → *realAnswer
+	cat         *gamedatatest.Catalog
+	openAPI     []byte
+	kind, ident string // a package
+	serverID    string
+	org         string
+	query       string
+}
+
+// endpointFamily calls one endpoint and returns what it read, as JSON: the
+// whole response for shapeOne, {"items": [...]} for shapePage, and for a
+// walk the items it yielded, with the error that ended it.
+type endpointFamily struct {
+	name  string
+	shape shape
+	call  func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error)
+	// truth is the ground truth, from the twin's catalogue. For a walk it
+	// is the whole directory; the first page is its first pageSize items.
+	truth    func(fx *matrixFixture) any
+	pageSize int
+}
+
+func walkJSON[T interface{ JSON() json.RawMessage }](seq func(func(T, error) bool)) ([]byte, error) {
+	var items []T
+	var err error
+	for it, e := range seq {
+		if e != nil {
+			err = e
+			break
+		}
+		items = append(items, it)
+	}
+	return entriesJSON(items), err
+}
+
+func pageTruth(all []map[string]any, page, size int) map[string]any {
+	lo := min((page-1)*size, len(all))
+	hi := min(page*size, len(all))
+	return map[string]any{"items": all[lo:hi]}
+}
+
+var endpointFamilies = []endpointFamily{
+	{
+		name: "dashboard List", shape: shapePage,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			p, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Page: 2, PageSize: matrixPageSize})
+			if err != nil {
+				return nil, err
+			}
+			return json.Marshal(map[string]json.RawMessage{"items": entriesJSON(p.Items)})
+		},
+		truth: func(fx *matrixFixture) any { return pageTruth(fx.cat.Directory(""), 2, matrixPageSize) },
+	},
+	{
+		name: "dashboard All", shape: shapeWalk, pageSize: matrixPageSize,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			return walkJSON(c.Dashboard.All(ctx, &gamedata.DashboardOptions{PageSize: matrixPageSize}))
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.Directory("") },
+	},
+	{
+		name: "search", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			r, err := c.Search(ctx, &gamedata.SearchOptions{Query: fx.query})
+			if err != nil {
+				return nil, err
+			}
+			return r.JSON(), nil
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.Search(fx.query) },
+	},
+	{
+		name: "packages Get", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			p, err := c.Packages.Get(ctx, fx.kind, fx.ident)
+			if err != nil {
+				return nil, err
+			}
+			return p.JSON(), nil
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.Package(fx.kind, fx.ident) },
+	},
+	{
+		name: "servers Get", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			s, err := c.Servers.Get(ctx, fx.serverID)
+			if err != nil {
+				return nil, err
+			}
+			return s.JSON(), nil
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.Server(fx.serverID) },
+	},
+	{
+		name: "organizations Get", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			o, err := c.Organizations.Get(ctx, fx.org)
+			if err != nil {
+				return nil, err
+			}
+			return o.JSON(), nil
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.Organization(fx.org) },
+	},
+	{
+		name: "organizations List", shape: shapePage,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			p, err := c.Organizations.List(ctx, &gamedata.ListOptions{Page: 2, PageSize: matrixOrgPageSize})
+			if err != nil {
+				return nil, err
+			}
+			return json.Marshal(map[string]json.RawMessage{"items": entriesJSON(p.Items)})
+		},
+		truth: func(fx *matrixFixture) any {
+			return pageTruth(fx.cat.OrganizationsQuery(url.Values{}), 2, matrixOrgPageSize)
+		},
+	},
+	{
+		name: "organizations All", shape: shapeWalk, pageSize: matrixOrgPageSize,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			return walkJSON(c.Organizations.All(ctx, &gamedata.ListOptions{PageSize: matrixOrgPageSize}))
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.OrganizationsQuery(url.Values{}) },
+	},
+	{
+		name: "activity", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: gamedata.Range7d})
+			if err != nil {
+				return nil, err
+			}
+			var whole struct{ Points []json.RawMessage }
+			if err := json.Unmarshal(h.JSON(), &whole); err != nil || len(whole.Points) != len(h.Points) {
+				return nil, fmt.Errorf("decoded %d points of %d (%v)", len(h.Points), len(whole.Points), err)
+			}
+			return h.JSON(), nil
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.ActivityHistory(gamedata.Range7d) },
+	},
+	{
+		name: "analytics search", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			r, err := c.Analytics.Search(ctx, &gamedata.SearchOptions{Query: fx.query})
+			if err != nil {
+				return nil, err
+			}
+			return r.JSON(), nil
+		},
+		// The twin's analytics search is its search without servers.
+		truth: func(fx *matrixFixture) any {
+			s := fx.cat.Search(fx.query)
+			delete(s, "servers")
+			return s
+		},
+	},
+	{
+		name: "analytics package", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			r, err := c.Analytics.Package(ctx, fx.kind, fx.ident)
+			if err != nil {
+				return nil, err
+			}
+			return r.JSON(), nil
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.PackageReport(fx.kind, fx.ident) },
+	},
+	{
+		name: "analytics organization", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			r, err := c.Analytics.Organization(ctx, fx.org)
+			if err != nil {
+				return nil, err
+			}
+			return r.JSON(), nil
+		},
+		truth: func(fx *matrixFixture) any { return fx.cat.OrganizationReport(fx.org) },
+	},
+	{
+		name: "openapi", shape: shapeOne,
+		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
+			return c.OpenAPI(ctx)
+		},
+		truth: func(fx *matrixFixture) any { return json.RawMessage(fx.openAPI) },
+	},
+}
+
+// faultedRequest says whether the fault applies to r: every request of a
+// single-response family, and page 2 of a directory, so that a walk shows
+// what it yielded before the fault and where it stopped.
+func faultedRequest(s shape, r *http.Request) bool {
+	return s == shapeOne || r.URL.Query().Get("page") == "2"
+}
+
+// movedPrefix marks the target of a same-origin redirect: the proxy strips
+// it and serves the real answer.
+const movedPrefix = "/moved"
+
+// faultEnv is what a fault's answer may need besides the real one.
+type faultEnv struct {
+	otherURL string // a server of another host
+}
+
+// realAnswer is the twin's answer to a request, untouched.
+type realAnswer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func (a *realAnswer) write(w http.ResponseWriter) {
+	for k, v := range a.header {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(a.status)
+	w.Write(a.body)
+}
+
+// faultAnswer answers a faulted request by hand; a is the real answer.
+type faultAnswer func(w http.ResponseWriter, r *http.Request, a *realAnswer, env *faultEnv)
+
+// The hand-made answers.
+
+func statusFault(status int, retryAfter func() string) faultAnswer {
+	return func(w http.ResponseWriter, r *http.Request, _ *realAnswer, _ *faultEnv) {
+		w.Header().Set("Content-Type", "application/json")
+		if retryAfter != nil {
+			w.Header().Set("Retry-After", retryAfter())
+		}
+		w.WriteHeader(status)
+		w.Write([]byte(`{"error":"injected fault"}`))
+	}
+}
+
+// hijack takes the connection from the server; hard closes it with a TCP
+// reset instead of a clean close.
+func hijack(w http.ResponseWriter, hard bool) {
+	conn, _, err := w.(http.Hijacker).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tc, ok := conn.(*net.TCPConn); ok && hard {
+		tc.SetLinger(0)
+	}
+	conn.Close()
+}
+
+func resetBeforeHeaders(w http.ResponseWriter, _ *http.Request, _ *realAnswer, _ *faultEnv) {
+	hijack(w, true)
+}
+
+func closedMidBody(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(a.body[:len(a.body)/2])
+	w.(http.Flusher).Flush()
+	hijack(w, false)
+}
+
+func contentLengthTooLong(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)+100))
+	w.WriteHeader(http.StatusOK)
+	w.Write(a.body) // the server closes the connection 100 bytes short
+}
+
+func okBody(contentType string, body func(a *realAnswer) []byte) faultAnswer {
+	return func(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+		b := body(a)
+		w.Header().Set("Content-Type", contentType)
+		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(b)
+	}
+}
+
+func slowBody(w http.ResponseWriter, r *http.Request, a *realAnswer, _ *faultEnv) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(a.body[:len(a.body)/2])
+	w.(http.Flusher).Flush()
+	select { // the rest never comes while the client waits
+	case <-r.Context().Done():
+	case <-time.After(10 * time.Second):
+	}
+}
+
+func redirectTo(target func(r *http.Request, env *faultEnv) string) faultAnswer {
+	return func(w http.ResponseWriter, r *http.Request, _ *realAnswer, env *faultEnv) {
+		http.Redirect(w, r, target(r, env), http.StatusFound)
+	}
+}
+
+// otherPage is the same URL with another page: 1 for page 2.
+func otherPage(r *http.Request, _ *faultEnv) string {
+	u := *r.URL
+	q := u.Query()
+	q.Set("page", "1")
+	u.RawQuery = q.Encode()
+	return u.RequestURI()
+}
+
+// matrixCap is the body size limit of the over-the-cap rows: larger than
+// every real body of the matrix, smaller than the padded one.
+const matrixCap = 256 << 10
+
+// overCap is the real body padded with white space to one byte over
+// matrixCap: valid JSON that only the cap refuses.
+func overCap(a *realAnswer) []byte {
+	return append(bytes.Clone(a.body), bytes.Repeat([]byte(" "), matrixCap+1-len(a.body))...)
+}
+
+func overCapChunked(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+	b := overCap(a)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	for len(b) > 0 {
+		n := min(len(b), 16<<10)
+		w.Write(b[:n])
+		w.(http.Flusher).Flush()
+		b = b[n:]
+	}
+}
+
+func gzipped(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(a.body)
+	zw.Close()
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf.Bytes())
+}
+
+// nestingBomb is 100,000 levels of arrays inside an object: valid JSON
+// that no decoder should descend.
+var nestingBomb = []byte(`{"bomb":` + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + `}`)
+
+const htmlErrorPage = `<!DOCTYPE html>
+<html><head><title>502 Bad Gateway</title></head>
+<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>
+`
+
+// outcome is what a row expects of the client.
+type outcome int
+
+const (
+	// recovered: the call returns the ground truth.
+	recovered outcome = iota + 1
+	// typedError: the call fails with the error check accepts; a walk
+	// yields page 1, then a *PageError for page 2.
+	typedError
+	// endOfWalk: a walk yields page 1 and ends without an error; a
+	// single page fails with the error check accepts.
+	endOfWalk
+)
+
+func (o outcome) String() string {
+	return map[outcome]string{recovered: "recovered", typedError: "typed error", endOfWalk: "end of walk"}[o]
+}
+
+type faultRow struct {
+	name string
+	// serve answers a faulted request.
+	serve faultAnswer
+	// times is how many attempts of the faulted URL meet the fault; 0
+	// means every attempt.
+	times int
+	// attempts is how many requests for the faulted URL the server sees.
+	attempts int
+	want     outcome
+	// check inspects the error of a typedError or endOfWalk row.
+	check func(t *testing.T, err error)
+	opts  []gamedata.Option
+	// timeout bounds the call; 0 means 10 s.
+	timeout time.Duration
+	// minElapsed and maxElapsed bound how long the call takes.
+	minElapsed, maxElapsed time.Duration
+	// tls serves the proxy over https.
+	tls bool
+	// directoriesOnly leaves out the single-response families.
+	directoriesOnly bool
+	// otherHost starts a server of another host, which must see no
+	// request.
+	otherHost bool
+}
+
+func apiErrorCheck(status int, retryAfter time.Duration, is error) func(*testing.T, error) {
+	return func(t *testing.T, err error) {
+		var apiErr *gamedata.APIError
+		if assert.ErrorAs(t, err, &apiErr) {
+			assert.Equal(t, status, apiErr.StatusCode)
+			assert.Equal(t, retryAfter, apiErr.RetryAfter)
+			assert.JSONEq(t, `{"error":"injected fault"}`, string(apiErr.Body), "the body survives the last retry")
+		}
+		if is != nil {
+			assert.ErrorIs(t, err, is)
+		}
+	}
+}
+
+// decodeErrorCheck accepts a *DecodeError that says one of why.
+func decodeErrorCheck(why ...string) func(*testing.T, error) {
+	return func(t *testing.T, err error) {
+		var de *gamedata.DecodeError
+		if assert.ErrorAs(t, err, &de) {
+			assert.NotEmpty(t, de.URL)
+		}
+		for _, w := range why {
+			if strings.Contains(err.Error(), w) {
+				return
+			}
+		}
+		t.Errorf("error %q says none of %q", err, why)
+	}
+}
+
+func isCheck(target error) func(*testing.T, error) {
+	return func(t *testing.T, err error) { assert.ErrorIs(t, err, target) }
+}
+
+// notDecodedCheck accepts a transport error for a body that broke off: it
+// must not be mistaken for a decoding problem of partial data.
+func notDecodedCheck(t *testing.T, err error) {
+	assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+	var de *gamedata.DecodeError
+	assert.False(t, errors.As(err, &de), "a broken body is never decoded: %v", err)
+}
+
+var faultRows = []faultRow{
+	{name: "500", serve: statusFault(500, nil), times: 2, attempts: 3, want: recovered},
+	{name: "502", serve: statusFault(502, nil), times: 2, attempts: 3, want: recovered},
+	{name: "503", serve: statusFault(503, nil), times: 2, attempts: 3, want: recovered},
+	{name: "504", serve: statusFault(504, nil), times: 2, attempts: 3, want: recovered},
+	{
+		name: "503 on every attempt", serve: statusFault(503, nil), attempts: 5, want: typedError,
+		check: apiErrorCheck(503, 0, nil),
+	},
+	{
+		name: "429 Retry-After in seconds", serve: statusFault(429, func() string { return "1" }),
+		times: 1, attempts: 2, want: recovered,
+		opts:       []gamedata.Option{gamedata.WithBackoff(time.Millisecond, 5*time.Second)},
+		minElapsed: time.Second,
+	},
+	{
+		// An HTTP date has whole seconds: two seconds ahead is a wait of
+		// one to two seconds.
+		name: "429 Retry-After as an HTTP date",
+		serve: statusFault(429, func() string {
+			return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
+		}),
+		times: 1, attempts: 2, want: recovered,
+		opts:       []gamedata.Option{gamedata.WithBackoff(time.Millisecond, 5*time.Second)},
+		minElapsed: 900 * time.Millisecond,
+	},
+	{
+		name: "429 without Retry-After", serve: statusFault(429, nil), times: 2, attempts: 3, want: recovered,
+		maxElapsed: time.Second,
+	},
+	{
+		name: "429 Retry-After beyond the backoff maximum", serve: statusFault(429, func() string { return "120" }),
+		attempts: 1, want: typedError, check: apiErrorCheck(429, 120*time.Second, gamedata.ErrRateLimited),
+		maxElapsed: time.Second,
+	},
+	{name: "connection reset before headers", serve: resetBeforeHeaders, times: 2, attempts: 3, want: recovered},
+	{name: "connection closed mid-body", serve: closedMidBody, times: 2, attempts: 3, want: recovered},
+	{
+		name: "connection closed mid-body on every attempt", serve: closedMidBody, attempts: 5, want: typedError,
+		check: notDecodedCheck,
+	},
+	{name: "Content-Length longer than the body", serve: contentLengthTooLong, times: 2, attempts: 3, want: recovered},
+	{
+		name: "Content-Length longer than the body on every attempt", serve: contentLengthTooLong, attempts: 5,
+		want: typedError, check: notDecodedCheck,
+	},
+	{
+		name:     "200 with malformed JSON",
+		serve:    okBody("application/json", func(a *realAnswer) []byte { return a.body[:len(a.body)/2] }),
+		attempts: 1, want: typedError, check: decodeErrorCheck("unexpected end of JSON input", "OpenAPI description is not valid JSON"),
+	},
+	{
+		name:     "200 with an HTML error page",
+		serve:    okBody("text/html", func(*realAnswer) []byte { return []byte(htmlErrorPage) }),
+		attempts: 1, want: typedError, check: decodeErrorCheck("not JSON"),
+	},
+	{
+		name:     "200 with an empty body",
+		serve:    okBody("application/json", func(*realAnswer) []byte { return nil }),
+		attempts: 1, want: typedError, check: decodeErrorCheck("empty response body"),
+	},
+	{
+		name: "slow body past the context deadline", serve: slowBody, attempts: 1, want: typedError,
+		check: isCheck(context.DeadlineExceeded), timeout: 1500 * time.Millisecond, maxElapsed: 5 * time.Second,
+	},
+	{
+		name: "redirect loop", serve: redirectTo(func(r *http.Request, _ *faultEnv) string { return r.URL.RequestURI() }),
+		attempts: 10, want: typedError,
+		check: func(t *testing.T, err error) { assert.ErrorContains(t, err, "stopped after 10 redirects") },
+	},
+	{
+		name:  "same-origin redirect",
+		serve: redirectTo(func(r *http.Request, _ *faultEnv) string { return movedPrefix + r.URL.RequestURI() }),
+		times: 0, attempts: 1, want: recovered,
+	},
+	{
+		name: "redirect to another host", otherHost: true,
+		serve:    redirectTo(func(r *http.Request, env *faultEnv) string { return env.otherURL + r.URL.RequestURI() }),
+		attempts: 1, want: typedError, check: isCheck(gamedata.ErrRedirectRefused),
+	},
+	{
+		name: "https-to-http redirect", tls: true,
+		serve:    redirectTo(func(r *http.Request, _ *faultEnv) string { return "http://" + r.Host + r.URL.RequestURI() }),
+		attempts: 1, want: typedError, check: isCheck(gamedata.ErrRedirectRefused),
+	},
+	{
+		name: "redirect to another page", directoriesOnly: true, serve: redirectTo(otherPage),
+		attempts: 1, want: endOfWalk, check: isCheck(gamedata.ErrPageOutOfRange),
+	},
+	{
+		name: "body over the size cap (Content-Length)", serve: okBody("application/json", overCap),
+		attempts: 1, want: typedError, check: isCheck(gamedata.ErrResponseTooLarge),
+		opts: []gamedata.Option{gamedata.WithMaxResponseBytes(matrixCap)},
+	},
+	{
+		name: "body over the size cap (chunked)", serve: overCapChunked,
+		attempts: 1, want: typedError, check: isCheck(gamedata.ErrResponseTooLarge),
+		opts: []gamedata.Option{gamedata.WithMaxResponseBytes(matrixCap)},
+	},
+	{
+		// The same padded bodies, exactly at a cap one byte larger, are
+		// read whole: the rows above fail on the cap alone.
+		name: "body at the size cap", serve: okBody("application/json", overCap),
+		attempts: 1, want: recovered,
+		opts: []gamedata.Option{gamedata.WithMaxResponseBytes(matrixCap + 1)},
+	},
+	{name: "gzip-encoded body", serve: gzipped, attempts: 1, want: recovered},
+	{
+		name:     "JSON nesting bomb of 100k levels",
+		serve:    okBody("application/json", func(*realAnswer) []byte { return nestingBomb }),
+		attempts: 1, want: typedError, check: decodeErrorCheck("exceeded max depth", "OpenAPI description is not valid JSON"),
+		maxElapsed: 2 * time.Second,
+	},
+}
+
+// newMatrixFixture starts a twin of the matrix's size, with opts.
+func newMatrixFixture(t *testing.T, opts ...gamedatatest.Option) *matrixFixture {
+	t.Helper()
+	opts = append([]gamedatatest.Option{gamedatatest.WithSize(matrixPackages, matrixServers, matrixOrganizations)}, opts...)
+	twin := gamedatatest.NewServer(opts...)
+	t.Cleanup(twin.Close)
+	cat := twin.Catalog()
+	doc, err := os.ReadFile("gamedatatest/openapi.json")
+	require.NoError(t, err)
+	pkg := cat.Directory(gamedata.KindGame)[0]
+	fx := &matrixFixture{
+		twin: twin, cat: cat, openAPI: doc,
+		kind: pkg["kind"].(string), ident: pkg["ident"].(string),
+		serverID: cat.Servers[0]["id"].(string),
+		org:      cat.Organizations[0]["ident"].(string),
+		query:    "a",
+	}
+	require.Len(t, cat.Directory(""), matrixPackages)
+	require.Len(t, cat.OrganizationsQuery(url.Values{}), matrixOrganizations)
+	s := cat.Search(fx.query)
+	require.NotEmpty(t, s["packages"], "the search query must match")
+	require.NotEmpty(t, s["organizations"], "the search query must match")
+	return fx
+}
+
+// realAnswer asks the twin directly, once for each URI: the matrix's twin
+// injects no faults and does not shift, so its answers do not change.
+func (fx *matrixFixture) realAnswer(r *http.Request) *realAnswer {
+	if a, ok := fx.answers.Load(r.URL.RequestURI()); ok {
+		return a.(*realAnswer)
+	}
+	rec := httptest.NewRecorder()
+	fx.twin.Handler().ServeHTTP(rec, r)
+	a := &realAnswer{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
+	fx.answers.Store(r.URL.RequestURI(), a)
+	return a
+}
+
+// faultProxy serves the twin, but answers a faulted URL with row's fault
+// for the first row.times attempts (every attempt when 0). It counts the
+// attempts of each faulted URL.
+func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, env *faultEnv) (*httptest.Server, func() map[string]int) {
+	t.Helper()
+	var mu sync.Mutex
+	attempts := map[string]int{}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rest, ok := strings.CutPrefix(r.URL.Path, movedPrefix+"/"); ok {
+			r.URL.Path, r.URL.RawPath = "/"+rest, ""
+			fx.realAnswer(r).write(w)
+			return
+		}
+		real := fx.realAnswer(r)
+		if !faultedRequest(fam.shape, r) {
+			real.write(w)
+			return
+		}
+		mu.Lock()
+		attempts[r.URL.RequestURI()]++
+		n := attempts[r.URL.RequestURI()]
+		mu.Unlock()
+		if row.times == 0 || n <= row.times {
+			row.serve(w, r, real, env)
+			return
+		}
+		real.write(w)
+	})
+	var srv *httptest.Server
+	if row.tls {
+		srv = httptest.NewTLSServer(h)
+	} else {
+		srv = httptest.NewServer(h)
+	}
+	t.Cleanup(srv.Close)
+	return srv, func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		out := make(map[string]int, len(attempts))
+		for k, v := range attempts {
+			out[k] = v
+		}
+		return out
+	}
+}
+
+// matrixCellsAtOnce bounds the cells of the matrix that run at once.
+const matrixCellsAtOnce = 48
+
+// TestFaultMatrix injects every fault of faultRows into every endpoint
+// family and checks the outcome: the ground truth after retries, a clean
+// typed error (never partial data), or the end of a walk.
+//
+// The cells run at once in the test's own goroutines, not as parallel
+// subtests: the rows that wait for Retry-After wait together, and the
+// matrix does not queue dozens of subtests behind the package's other
+// parallel tests.
+func TestFaultMatrix(t *testing.T) {
+	t.Parallel()
+	fx := newMatrixFixture(t)
+	truths := map[string]any{}
+	for _, fam := range endpointFamilies {
+		truths[fam.name] = asJSON(t, fam.truth(fx))
+	}
+	slots := make(chan struct{}, matrixCellsAtOnce)
+	var rows sync.WaitGroup
+	for _, row := range faultRows {
+		rows.Go(func() {
+			t.Run(row.name, func(t *testing.T) {
+				var cells sync.WaitGroup
+				for _, fam := range endpointFamilies {
+					if row.directoriesOnly && fam.shape == shapeOne {
+						continue
+					}
+					cells.Go(func() {
+						slots <- struct{}{}
+						defer func() { <-slots }()
+						t.Run(fam.name, func(t *testing.T) { runFaultCell(t, fx, row, fam, truths[fam.name]) })
+					})
+				}
+				cells.Wait()
+			})
+		})
+	}
+	rows.Wait()
+}
+
+// runFaultCell calls fam through a proxy that injects row's fault, and
+// checks the outcome against truth, fam's ground truth as asJSON gives it.
+func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, truth any) {
+	env := &faultEnv{}
+	var otherHits sync.Map
+	if row.otherHost {
+		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			otherHits.Store(r.URL.RequestURI(), true)
+			fx.realAnswer(r).write(w)
+		}))
+		t.Cleanup(other.Close)
+		env.otherURL = other.URL
+	}
+	srv, attempts := faultProxy(t, fx, row, fam, env)
+	opts := row.opts
+	if row.tls {
+		opts = append(opts, gamedata.WithHTTPClient(srv.Client()))
+	}
+	c := fastClient(t, srv.URL, opts...)
+
+	timeout := row.timeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	start := time.Now()
+	got, err := fam.call(ctx, c, fx)
+	elapsed := time.Since(start)
+
+	want := row.want
+	if want == endOfWalk && fam.shape != shapeWalk {
+		want = typedError
+	}
+	switch want {
+	case recovered:
+		if assert.NoError(t, err) {
+			assert.Equal(t, truth, asJSON(t, got), "the ground truth")
+		}
+	case endOfWalk: // a walk only: single pages fail, as typedError
+		assert.NoError(t, err, "the walk ends at the redirect without an error")
+		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then ends")
+	case typedError:
+		require.Error(t, err)
+		row.check(t, err)
+		if fam.shape != shapeWalk {
+			assert.Nil(t, got, "no partial result")
+			break
+		}
+		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then stops")
+		var pe *gamedata.PageError
+		if assert.ErrorAs(t, err, &pe) {
+			assert.Equal(t, 2, pe.Page)
+		}
+	}
+
+	counts := attempts()
+	if assert.Len(t, counts, 1, "one URL meets the fault") {
+		for uri, n := range counts {
+			assert.Equal(t, row.attempts, n, "requests for %s", uri)
+		}
+	}
+	otherHits.Range(func(k, _ any) bool {
+		t.Errorf("the other host got a request for %s", k)
+		return true
+	})
+	if row.minElapsed > 0 {
+		assert.GreaterOrEqual(t, elapsed, row.minElapsed, "the call waited as it was told")
+	}
+	if row.maxElapsed > 0 {
+		assert.Less(t, elapsed, row.maxElapsed, "the call fails fast")
+	}
+	t.Logf("cell %s | %s | %s | %d request(s) | %v | err: %v", row.name, fam.name, want, row.attempts, elapsed.Round(time.Millisecond), err)
+}
