@@ -8,7 +8,9 @@ import (
 	"strings"
 )
 
-var errTooManyRedirects = errors.New("gamedata: stopped after 10 redirects")
+// ErrTooManyRedirects reports a request that was redirected 10 times
+// without an answer, as a redirect loop is.
+var ErrTooManyRedirects = errors.New("gamedata: stopped after 10 redirects")
 
 // redirectPolicy follows a redirect only within the origin of the first
 // request, and never from one directory page to another. It runs before
@@ -18,7 +20,7 @@ func redirectPolicy(user func(*http.Request, []*http.Request) error) func(*http.
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0]
 		if len(via) >= 10 {
-			return errTooManyRedirects
+			return ErrTooManyRedirects
 		}
 		if origin(req.URL) != origin(first.URL) {
 			return fmt.Errorf("%w: %s to %s", ErrRedirectRefused, origin(first.URL), origin(req.URL))

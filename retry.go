@@ -42,7 +42,7 @@ func retryableError(err error) bool {
 		errors.Is(err, ErrRedirectRefused),
 		errors.Is(err, ErrPageOutOfRange),
 		errors.Is(err, ErrResponseTooLarge),
-		errors.Is(err, errTooManyRedirects),
+		errors.Is(err, ErrTooManyRedirects),
 		errors.As(err, &unknownAuthority),
 		errors.As(err, &invalidCert),
 		errors.As(err, &hostname):

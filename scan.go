@@ -330,3 +330,12 @@ func eachElement(b []byte, fn func(i int, elem []byte) error) error {
 	}
 	return s.end()
 }
+
+// validJSON checks that b is one JSON value and nothing else.
+func validJSON(b []byte) error {
+	s := scanner{b: b}
+	if err := s.skip(); err != nil {
+		return err
+	}
+	return s.end()
+}
