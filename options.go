@@ -86,9 +86,10 @@ func WithBackoff(min, max time.Duration) Option {
 // WithRateLimit sets the client-side rate limit that every request, every
 // retry and every redirect waits on, shared by all goroutines using the
 // client. The default is 5 requests a second with a burst of 5; rate.Inf
-// turns the limit off. Unless WithAdaptiveRate(false) is given, r is a
+// removes the ceiling. Unless WithAdaptiveRate(false) is given, r is a
 // ceiling: the client lowers its rate when the service throttles it and
-// raises it back when the service stops.
+// raises it back when the service stops, so even with rate.Inf a throttled
+// client slows down.
 func WithRateLimit(r rate.Limit, burst int) Option {
 	return func(c *config) error {
 		if r != rate.Inf && (r <= 0 || burst < 1) {
