@@ -14,30 +14,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
-	"golang.org/x/time/rate"
-
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/examples/internal/cli"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "activity-chart:", err)
-		}
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("activity-chart", run) }
 
 // run is the whole program, with its arguments and outputs passed in.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -62,7 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	client, stop, err := connect(*baseURL, stderr)
+	client, stop, err := cli.Connect("activity-chart", *baseURL, stderr)
 	if err != nil {
 		return err
 	}
@@ -95,25 +82,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return nil
-}
-
-// connect returns a client for baseURL or, when it is empty, for an
-// in-process twin of the service, which stop shuts down.
-func connect(baseURL string, stderr io.Writer) (client *gamedata.Client, stop func(), err error) {
-	if baseURL != "" {
-		client, err = gamedata.NewClient(baseURL)
-		return client, func() {}, err
-	}
-	twin := gamedatatest.NewServer()
-	fmt.Fprintf(stderr, "activity-chart: no -base-url given; using the in-process twin of the service (gamedatatest) at %s\n", twin.URL)
-	client, err = gamedata.NewClient(twin.URL,
-		gamedata.WithHTTPClient(twin.Client()),
-		gamedata.WithRateLimit(rate.Inf, 1))
-	if err != nil {
-		twin.Close()
-		return nil, nil, err
-	}
-	return client, twin.Close, nil
 }
 
 // activityPanel charts the activity history. The range shown is the one

@@ -26,25 +26,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 
-	"golang.org/x/time/rate"
-
-	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/examples/internal/cli"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "drift:", err)
-		}
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("drift", run) }
 
 // run is the whole program, with its arguments and outputs passed in. It
 // returns an error wrapping errDrift when the service publishes something
@@ -59,7 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	client, stop, err := connect(*baseURL, stderr)
+	client, stop, err := cli.Connect("drift", *baseURL, stderr)
 	if err != nil {
 		return err
 	}
@@ -86,22 +72,3 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // errDrift is the error run returns when the service has grown something
 // the SDK does not cover.
 var errDrift = errors.New("drift")
-
-// connect returns a client for baseURL or, when it is empty, for an
-// in-process twin of the service, which stop shuts down.
-func connect(baseURL string, stderr io.Writer) (client *gamedata.Client, stop func(), err error) {
-	if baseURL != "" {
-		client, err = gamedata.NewClient(baseURL)
-		return client, func() {}, err
-	}
-	twin := gamedatatest.NewServer()
-	fmt.Fprintf(stderr, "drift: no -base-url given; using the in-process twin of the service (gamedatatest) at %s\n", twin.URL)
-	client, err = gamedata.NewClient(twin.URL,
-		gamedata.WithHTTPClient(twin.Client()),
-		gamedata.WithRateLimit(rate.Inf, 1))
-	if err != nil {
-		twin.Close()
-		return nil, nil, err
-	}
-	return client, twin.Close, nil
-}

@@ -23,30 +23,17 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"golang.org/x/time/rate"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/examples/internal/cli"
 )
-
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "export:", err)
-		}
-		os.Exit(1)
-	}
-}
 
 // options are the parsed flags.
 type options struct {
@@ -96,13 +83,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	return o, nil
 }
 
+func main() { cli.Main("export", run) }
+
 // run is the whole program, with its arguments and outputs passed in.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	o, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	client, stop, err := connect(o.baseURL, o.rate, stderr)
+	client, stop, err := cli.Connect("export", o.baseURL, stderr, gamedata.WithRateLimit(rateLimit(o.rate)))
 	if err != nil {
 		return err
 	}
@@ -149,31 +138,6 @@ type sink struct {
 	fresh bool
 }
 
-// connect returns a client for baseURL, limited to perSecond requests a
-// second (0: no limit), or, when baseURL is empty, for an in-process twin of
-// the service, which stop shuts down.
-func connect(baseURL string, perSecond float64, stderr io.Writer) (client *gamedata.Client, stop func(), err error) {
-	if baseURL != "" {
-		limit := rate.Limit(perSecond)
-		if perSecond == 0 {
-			limit = rate.Inf
-		}
-		client, err = gamedata.NewClient(baseURL, gamedata.WithRateLimit(limit, max(1, int(perSecond))))
-		return client, func() {}, err
-	}
-	twin := gamedatatest.NewServer()
-	fmt.Fprintf(stderr, "export: no -base-url given; using the in-process twin of the service (gamedatatest) at %s\n", twin.URL)
-	// The twin is local: no need to spare it with the client's rate limit.
-	client, err = gamedata.NewClient(twin.URL,
-		gamedata.WithHTTPClient(twin.Client()),
-		gamedata.WithRateLimit(rate.Inf, 1))
-	if err != nil {
-		twin.Close()
-		return nil, nil, err
-	}
-	return client, twin.Close, nil
-}
-
 // resumeHint is how to continue an export that stopped before page.
 func resumeHint(o *options, page int) string {
 	hint := fmt.Sprintf("-resume-page %d", page)
@@ -184,4 +148,13 @@ func resumeHint(o *options, page int) string {
 		return "run again with the same flags and " + hint + ", and append its output to what was written"
 	}
 	return "run again with the same flags and " + hint + " (it appends to " + strings.ReplaceAll(o.out, "\n", " ") + ")"
+}
+
+// rateLimit is the client's rate limit for -rate requests a second, 0
+// meaning none.
+func rateLimit(perSecond float64) (rate.Limit, int) {
+	if perSecond == 0 {
+		return rate.Inf, 1
+	}
+	return rate.Limit(perSecond), max(1, int(perSecond))
 }

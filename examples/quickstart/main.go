@@ -14,29 +14,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 
-	"golang.org/x/time/rate"
-
-	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/examples/internal/cli"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "quickstart:", err)
-		}
-		os.Exit(1)
-	}
-}
+func main() { cli.Main("quickstart", run) }
 
 // run is the whole program, with its arguments and outputs passed in.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,30 +34,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	client, stop, err := connect(*baseURL, stderr)
+	client, stop, err := cli.Connect("quickstart", *baseURL, stderr)
 	if err != nil {
 		return err
 	}
 	defer stop()
 	return tour(ctx, client, stdout)
-}
-
-// connect returns a client for baseURL or, when it is empty, for an
-// in-process twin of the service, which stop shuts down.
-func connect(baseURL string, stderr io.Writer) (client *gamedata.Client, stop func(), err error) {
-	if baseURL != "" {
-		client, err = gamedata.NewClient(baseURL)
-		return client, func() {}, err
-	}
-	twin := gamedatatest.NewServer()
-	fmt.Fprintf(stderr, "quickstart: no -base-url given; using the in-process twin of the service (gamedatatest) at %s\n", twin.URL)
-	// The twin is local: no need to spare it with the client's rate limit.
-	client, err = gamedata.NewClient(twin.URL,
-		gamedata.WithHTTPClient(twin.Client()),
-		gamedata.WithRateLimit(rate.Inf, 1))
-	if err != nil {
-		twin.Close()
-		return nil, nil, err
-	}
-	return client, twin.Close, nil
 }
