@@ -1,6 +1,8 @@
 package gamedata
 
 import (
+	"bytes"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -168,4 +170,23 @@ func TestAdaptiveRateAgainstASimulatedService(t *testing.T) {
 			assert.Greater(t, float64(throttled)/float64(attempts), 0.5, "a fixed 100/s against 30/s is mostly refused")
 		}
 	}
+}
+
+func TestAdaptiveRateLogsAtDebug(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	clk := &clock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
+	a := newAdaptiveRate(rate.NewLimiter(100, 1), true, logger)
+	epoch := send(a, clk, 60, 2*time.Second)
+	a.observe(clk.now, epoch, true)
+	assert.Contains(t, buf.String(), "level=DEBUG")
+	assert.Contains(t, buf.String(), "client rate adjusted")
+	assert.Contains(t, buf.String(), "throttled=true")
+
+	// Small moves are not logged: the log says when the rate really
+	// changed, not at every response.
+	buf.Reset()
+	a.observe(clk.advance(time.Millisecond), a.currentEpoch(), false)
+	assert.Empty(t, buf.String())
 }
