@@ -1,0 +1,167 @@
+package gamedata
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// fastInt scans and parses, in the same pass, an integer of at most 15
+// digits without fraction or exponent, the usual form of a time. It
+// consumes nothing and reports false for anything else, which the general
+// path then reads.
+func (s *scanner) fastInt() (int64, bool) {
+	i, neg := s.i, false
+	if i < len(s.b) && s.b[i] == '-' {
+		i, neg = i+1, true
+	}
+	start := i
+	var n int64
+	// Times are 13 digits: take the first 8 in one step.
+	if len(s.b)-i >= 8 {
+		if v, ok := eightDigits(s.b[i:]); ok {
+			n, i = int64(v), i+8
+		}
+	}
+	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' && i-start < 15 {
+		n = n*10 + int64(s.b[i]-'0')
+		i++
+	}
+	if i == start || (s.b[start] == '0' && i-start > 1) || (i < len(s.b) && isNumberByte(s.b[i])) {
+		return 0, false
+	}
+	s.i = i
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// eightDigits parses the 8 bytes at the start of b when all are digits,
+// with a few multiplications on one 64-bit word instead of a loop
+// (Lemire, "Fast numeric string parsing in C++", 2022).
+func eightDigits(b []byte) (uint64, bool) {
+	v := binary.LittleEndian.Uint64(b)
+	if (v&0xf0f0f0f0f0f0f0f0)|((v+0x0606060606060606)&0xf0f0f0f0f0f0f0f0)>>4 != 0x3333333333333333 {
+		return 0, false
+	}
+	v -= 0x3030303030303030
+	v = v*10 + v>>8
+	v = ((v&0x000000ff000000ff)*(100+1000000<<32) + (v>>16&0x000000ff000000ff)*(1+10000<<32)) >> 32
+	return v, true
+}
+
+// fastNumber is fastInt for numbers with an optional fraction, at most 15
+// significant digits in all; see parseFloat for why that is exact.
+func (s *scanner) fastNumber() (float64, bool) {
+	i, neg := s.i, false
+	if i < len(s.b) && s.b[i] == '-' {
+		i, neg = i+1, true
+	}
+	start := i
+	var mant uint64
+	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' {
+		mant = mant*10 + uint64(s.b[i]-'0')
+		i++
+	}
+	intDigits := i - start
+	if intDigits == 0 || (s.b[start] == '0' && intDigits > 1) {
+		return 0, false
+	}
+	frac := 0
+	if i < len(s.b) && s.b[i] == '.' {
+		i++
+		for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' {
+			mant = mant*10 + uint64(s.b[i]-'0')
+			i++
+			frac++
+		}
+		if frac == 0 {
+			return 0, false
+		}
+	}
+	if intDigits+frac > 15 || (i < len(s.b) && isNumberByte(s.b[i])) {
+		return 0, false
+	}
+	s.i = i
+	f := float64(mant) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// parseFloat parses a JSON number. Numbers of at most 15 significant
+// digits with no exponent, which is nearly all of them here, take a fast
+// path that is exact: both the digits and the power of ten are exactly
+// representable, so one division rounds correctly. Others go through
+// strconv.
+func parseFloat(b []byte) (float64, error) {
+	i, neg := 0, false
+	if b[0] == '-' {
+		i, neg = 1, true
+	}
+	var mant uint64
+	digits, frac := 0, -1
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			if digits++; frac >= 0 {
+				frac++
+			}
+		case c == '.':
+			frac = 0
+		default:
+			digits = 99 // an exponent: the slow path
+		}
+	}
+	if digits > 15 {
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return 0, valueError{fmt.Sprintf("got %s, want a finite number", clip(b))}
+		}
+		return f, nil
+	}
+	f := float64(mant)
+	if frac > 0 {
+		f /= pow10[frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, nil
+}
+
+// parseMillis parses whole Unix milliseconds, written with or without a
+// fraction or exponent.
+func parseMillis(b []byte) (int64, error) {
+	if len(b) <= 15 && !bytes.ContainsAny(b, ".eE") {
+		// At most 15 characters: below 2^53 whatever they are, so the
+		// bound below holds whichever way the number is written.
+		n, neg, i := int64(0), b[0] == '-', 0
+		if neg {
+			i = 1
+		}
+		for ; i < len(b); i++ {
+			n = n*10 + int64(b[i]-'0')
+		}
+		if neg {
+			n = -n
+		}
+		return n, nil
+	}
+	f, err := parseFloat(b)
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, valueError{fmt.Sprintf("got %s, want whole Unix milliseconds", clip(b))}
+	}
+	return int64(f), nil
+}
