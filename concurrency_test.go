@@ -219,8 +219,12 @@ func TestSharedLimiterHoldsTheRate(t *testing.T) {
 	times := slices.Clone(sends.times)
 	sends.mu.Unlock()
 	require.Greater(t, len(times), 2*limit, "enough requests to fill more than two windows")
-	peak := maxPerWindow(times, time.Second)
-	assert.LessOrEqual(t, peak, limit+burst, "requests in a one-second window")
+	// A window a little under a second: the limiter allows exactly
+	// limit+burst in a full second, and the send log takes its times a
+	// moment after the limiter lets a request go, a moment a loaded
+	// machine can stretch.
+	peak := maxPerWindow(times, time.Second-25*time.Millisecond)
+	assert.LessOrEqual(t, peak, limit+burst, "requests in a window of just under a second")
 	assert.GreaterOrEqual(t, peak, limit-5, "the goroutines kept the limiter busy")
 	overall := float64(len(times)-burst) / elapsed.Seconds()
 	assert.LessOrEqual(t, overall, float64(limit)*1.05, "the rate over the whole run")
