@@ -32,6 +32,10 @@ var (
 	// or port), which the client never follows, https-to-http above all.
 	ErrRedirectRefused = errors.New("gamedata: redirect to another origin refused")
 
+	// ErrTooManyRedirects reports a request that was redirected 10 times
+	// without an answer, as a redirect loop is.
+	ErrTooManyRedirects = errors.New("gamedata: stopped after 10 redirects")
+
 	// ErrResponseTooLarge reports a body over the limit of
 	// WithMaxResponseBytes. It is never decoded in part.
 	ErrResponseTooLarge = errors.New("gamedata: response body too large")

@@ -1,16 +1,11 @@
 package gamedata
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 )
-
-// ErrTooManyRedirects reports a request that was redirected 10 times
-// without an answer, as a redirect loop is.
-var ErrTooManyRedirects = errors.New("gamedata: stopped after 10 redirects")
 
 // redirectPolicy follows a redirect only within the origin of the first
 // request, and never from one directory page to another. It runs before
