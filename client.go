@@ -257,6 +257,7 @@ func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	var chunks []*[]byte
 	defer func() {
 		for _, c := range chunks {
+			*c = (*c)[:cap(*c)] // whole again, whatever the read left of it
 			chunkPool.Put(c)
 		}
 	}()
@@ -281,7 +282,6 @@ func readBody(resp *http.Response, limit int64) ([]byte, error) {
 	buf := make([]byte, 0, total)
 	for _, c := range chunks {
 		buf = append(buf, *c...)
-		*c = (*c)[:cap(*c)]
 	}
 	return buf, nil
 }
