@@ -70,25 +70,11 @@ type AnalyticsService service
 // Search searches games and organizations for analytics (GET
 // /api/analytics/packages).
 func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions) (*AnalyticsSearchResults, error) {
-	q, err := searchQuery(opts)
+	r, err := s.client.search(ctx, opts, false, "api", "analytics", "packages")
 	if err != nil {
 		return nil, err
 	}
-	var r AnalyticsSearchResults
-	err = s.client.getJSON(ctx, s.client.endpoint(q, "api", "analytics", "packages"), func(b []byte) (err error) {
-		if r.Fields, err = decodeFields(b); err != nil {
-			return err
-		}
-		if r.Packages, err = decodeList(r.Fields, "packages", listed(decodePackage, packageIdentity, "package")); err != nil {
-			return err
-		}
-		r.Organizations, err = decodeList(r.Fields, "organizations", listed(decodeOrganization, organizationIdentity, "organization"))
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return &AnalyticsSearchResults{Packages: r.Packages, Organizations: r.Organizations, Fields: r.Fields}, nil
 }
 
 // Package reads the complete analytics report for one package (GET

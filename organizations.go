@@ -94,7 +94,7 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Pa
 	return listPage(ctx, s.client, o.Page, o.PageSize, func(page int) (url.Values, error) {
 		o.Page = page
 		return encodeQuery(o, o.Params)
-	}, listed(decodeOrganization, organizationIdentity, "organization"), "api", "organizations")
+	}, organizationItem, "api", "organizations")
 }
 
 // All walks the organization directory from opts.Page (0 means 1),

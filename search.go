@@ -29,22 +29,32 @@ type SearchResults struct {
 
 // Search searches packages, servers and organizations (GET /api/search).
 func (c *Client) Search(ctx context.Context, opts *SearchOptions) (*SearchResults, error) {
+	return c.search(ctx, opts, true, "api", "search")
+}
+
+// search reads the search results at path: the lists "packages",
+// "organizations" and, with servers, "servers", each optional. Without
+// servers, a "servers" member is left in Fields undecoded, as any member
+// the endpoint does not document.
+func (c *Client) search(ctx context.Context, opts *SearchOptions, servers bool, path ...string) (*SearchResults, error) {
 	q, err := searchQuery(opts)
 	if err != nil {
 		return nil, err
 	}
 	var r SearchResults
-	err = c.getJSON(ctx, c.endpoint(q, "api", "search"), func(b []byte) (err error) {
+	err = c.getJSON(ctx, c.endpoint(q, path...), func(b []byte) (err error) {
 		if r.Fields, err = decodeFields(b); err != nil {
 			return err
 		}
-		if r.Packages, err = decodeList(r.Fields, "packages", listed(decodePackage, packageIdentity, "package")); err != nil {
+		if r.Packages, err = decodeList(r.Fields, "packages", packageItem); err != nil {
 			return err
 		}
-		if r.Servers, err = decodeList(r.Fields, "servers", listed(decodeServer, serverIdentity, "server")); err != nil {
-			return err
+		if servers {
+			if r.Servers, err = decodeList(r.Fields, "servers", serverItem); err != nil {
+				return err
+			}
 		}
-		r.Organizations, err = decodeList(r.Fields, "organizations", listed(decodeOrganization, organizationIdentity, "organization"))
+		r.Organizations, err = decodeList(r.Fields, "organizations", organizationItem)
 		return err
 	})
 	if err != nil {
@@ -52,6 +62,14 @@ func (c *Client) Search(ctx context.Context, opts *SearchOptions) (*SearchResult
 	}
 	return &r, nil
 }
+
+// The decoders of records inside lists, where a record must identify
+// itself.
+var (
+	packageItem      = listed(decodePackage, packageIdentity, "package")
+	serverItem       = listed(decodeServer, serverIdentity, "server")
+	organizationItem = listed(decodeOrganization, organizationIdentity, "organization")
+)
 
 func searchQuery(opts *SearchOptions) (url.Values, error) {
 	if opts == nil || opts.Query == "" {
