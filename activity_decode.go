@@ -46,7 +46,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 		// A name sent twice means its last value, as encoding/json and
 		// Fields read it.
 		if isArrays := isArrayOfArrays(v); isArrays || len(arrays) > 0 {
-			n := memberName(name)
+			n := unquote(name)
 			arrays = slices.DeleteFunc(arrays, func(a span) bool { return a.name == n })
 			if isArrays {
 				arrays = append(arrays, span{name: n, start: start, end: s.i})
@@ -110,7 +110,7 @@ func nameIs(raw []byte, want string) bool {
 	if bytes.IndexByte(raw, '\\') < 0 {
 		return string(raw) == want
 	}
-	return memberName(raw) == want
+	return unquote(raw) == want
 }
 
 func isArrayOfArrays(v []byte) bool {
@@ -159,18 +159,7 @@ func decodeCoverage(raw []byte) ([]time.Time, error) {
 	// One a comma, but a timestamp takes at least two bytes with its comma.
 	out := make([]time.Time, 0, min(bytes.Count(raw, []byte{','})+1, len(raw)/2))
 	err := eachElement(raw, func(i int, v []byte) error {
-		var t time.Time
-		var err error
-		if v[0] == '"' {
-			t, err = parseISO8601(memberName(v[1 : len(v)-1]))
-		} else if v[0] == '-' || (v[0] >= '0' && v[0] <= '9') {
-			var ms int64
-			if ms, err = parseMillis(v); err == nil {
-				t = time.UnixMilli(ms).UTC()
-			}
-		} else {
-			err = fmt.Errorf("got %s, want a timestamp", clip(v))
-		}
+		t, err := parseTimestamp(v)
 		if err != nil {
 			return &DecodeError{Member: fmt.Sprintf("partialCoverage[%d]", i), Index: i, Err: err}
 		}

@@ -41,10 +41,8 @@ type adaptiveRate struct {
 	adapt   bool
 	logger  *slog.Logger
 
-	// sentRate is the rate of requests really sent; acceptedRate that of
-	// the responses that were not throttling, which, while the client is
-	// throttled, is the rate the service allows.
-	sentRate, acceptedRate meter
+	// sentRate is the rate of requests really sent.
+	sentRate meter
 
 	lastMax      float64   // the rate at the last throttle
 	lastThrottle time.Time // zero until the first throttle
@@ -114,8 +112,6 @@ func (a *adaptiveRate) observe(now time.Time, epoch uint64, throttled bool) {
 	defer a.mu.Unlock()
 	if throttled {
 		a.throttled++
-	} else {
-		a.acceptedRate.add(now)
 	}
 	if !a.adapt {
 		return
@@ -156,7 +152,7 @@ func (a *adaptiveRate) log(next float64, throttled bool) {
 	}
 	if throttled || math.Abs(next-a.logged) >= 0.1*a.logged || (next == float64(a.ceiling) && a.logged != next) {
 		a.logger.Debug("gamedata: client rate adjusted", "rate", next, "ceiling", float64(a.ceiling),
-			"sent", a.sentRate.rate, "accepted", a.acceptedRate.rate, "throttled", throttled, "throttledTotal", a.throttled)
+			"sent", a.sentRate.rate, "throttled", throttled, "throttledTotal", a.throttled)
 		a.logged = next
 	}
 }

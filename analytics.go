@@ -3,7 +3,6 @@ package gamedata
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -27,9 +26,11 @@ type HistoryEntry struct {
 // MarshalJSON writes the entry as the service sent it; an entry built in
 // Go is written from CapturedAt and PartialCoverage.
 func (h HistoryEntry) MarshalJSON() ([]byte, error) {
-	return marshalRecord(h.Fields, map[string]any{
-		"capturedAt":      h.CapturedAt.Format(time.RFC3339Nano),
-		"partialCoverage": h.PartialCoverage,
+	return marshalRecord(h.Fields, func() map[string]any {
+		return map[string]any{
+			"capturedAt":      h.CapturedAt.Format(time.RFC3339Nano),
+			"partialCoverage": h.PartialCoverage,
+		}
 	})
 }
 
@@ -151,16 +152,24 @@ func decodeHistory(report Fields) ([]HistoryEntry, error) {
 	return decodeList(report, name, decodeHistoryEntry)
 }
 
-func looksLikeHistory(v json.RawMessage) bool {
-	if len(v) == 0 || v[0] != '[' {
+// looksLikeHistory reports whether v, a validated value, is an array whose
+// first element is an object with a capturedAt member. Only the first
+// element is read.
+func looksLikeHistory(v []byte) bool {
+	if v[0] != '[' {
 		return false
 	}
-	var first []struct {
-		CapturedAt json.RawMessage `json:"capturedAt"`
+	s := scanner{b: v, i: 1}
+	s.ws()
+	if s.i >= len(v) || v[s.i] != '{' {
+		return false
 	}
-	// Only the first element matters; a decode error (elements that are not
-	// objects) means it is not a history.
-	return json.Unmarshal(v, &first) == nil && len(first) > 0 && first[0].CapturedAt != nil
+	found := false
+	_ = s.object(func(name []byte) error {
+		found = found || nameIs(name, "capturedAt")
+		return s.skip()
+	})
+	return found
 }
 
 func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
@@ -184,7 +193,7 @@ func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
 	case capturedAt[0] != '"':
 		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", clip(capturedAt))
 	}
-	if h.CapturedAt, err = parseISO8601(memberName(capturedAt[1 : len(capturedAt)-1])); err != nil {
+	if h.CapturedAt, err = parseISO8601(unquote(capturedAt[1 : len(capturedAt)-1])); err != nil {
 		return HistoryEntry{}, fmt.Errorf("capturedAt: %w", err)
 	}
 	switch string(partial) {

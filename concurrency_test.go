@@ -229,6 +229,6 @@ func TestSharedLimiterHoldsTheRate(t *testing.T) {
 	overall := float64(len(times)-burst) / elapsed.Seconds()
 	assert.LessOrEqual(t, overall, float64(limit)*1.05, "the rate over the whole run")
 	assert.Equal(t, int64(len(times)), c.Stats().Requests, "every request was sent through the given transport")
-	t.Logf("%d requests in %v (%.1f/s after the burst); at most %d in any 1 s window, limit %d + burst %d",
+	t.Logf("%d requests in %v (%.1f/s after the burst); at most %d in any window just under 1 s, limit %d + burst %d",
 		len(times), elapsed.Round(time.Millisecond), overall, peak, limit, burst)
 }

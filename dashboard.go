@@ -54,11 +54,12 @@ func (e *DashboardEntry) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the entry as the service sent it; an entry built in
 // Go is written from its identifiers.
 func (e DashboardEntry) MarshalJSON() ([]byte, error) {
-	typed := map[string]any{"kind": e.Kind, "ident": e.Ident}
-	if e.ID != "" {
-		typed = map[string]any{"id": e.ID}
-	}
-	return marshalRecord(e.Fields, typed)
+	return marshalRecord(e.Fields, func() map[string]any {
+		if e.ID != "" {
+			return map[string]any{"id": e.ID}
+		}
+		return map[string]any{"kind": e.Kind, "ident": e.Ident}
+	})
 }
 
 // DashboardOptions selects a page of the dashboard directory.

@@ -77,11 +77,15 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 			err error
 		}
 		ctx, cancel := context.WithCancel(ctx)
-		results := make([]chan result, len(inputs))
-		for i := range results {
-			results[i] = make(chan result, 1)
+		// Item i's result waits in slot i % len(slots). The window keeps
+		// the workers fewer than len(slots) items ahead of the caller, so
+		// a slot is empty again before it is reused, and the memory is
+		// the window's, not the input's.
+		slots := make([]chan result, min(fanOutWindow(concurrency), len(inputs)))
+		for i := range slots {
+			slots[i] = make(chan result, 1)
 		}
-		window := make(chan struct{}, fanOutWindow(concurrency))
+		window := make(chan struct{}, len(slots))
 		indexes := make(chan int)
 		var wg sync.WaitGroup
 		defer func() {
@@ -108,7 +112,7 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 			wg.Go(func() {
 				for i := range indexes {
 					out, err := get(ctx, inputs[i])
-					results[i] <- result{out, err}
+					slots[i%len(slots)] <- result{out, err}
 				}
 			})
 		}
@@ -116,7 +120,7 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 		for i := range inputs {
 			var r result
 			select {
-			case r = <-results[i]:
+			case r = <-slots[i%len(slots)]:
 			case <-ctx.Done():
 				yield(zero, &ItemError{Index: i, Err: ctx.Err()})
 				return

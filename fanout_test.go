@@ -155,3 +155,25 @@ func TestDashboardEntryPackageRef(t *testing.T) {
 	assert.Equal(t, PackageRef{Kind: "game", Ident: "x"}, DashboardEntry{Kind: "game", Ident: "x"}.PackageRef())
 	assert.Equal(t, PackageRef{}, DashboardEntry{Kind: "server", ID: "1.2.3.4:5"}.PackageRef())
 }
+
+// More items than the window holds: results pass through reused slots
+// and must still come out in input order, each once.
+func TestGetManyBeyondTheWindow(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		name := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
+		fmt.Fprintf(w, `{"id":%q}`, name)
+	})
+	c := newTestClient(t, srv.URL)
+	n := 3*fanOutWindow(1) + 7
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("s%d", i)
+	}
+	var got []string
+	for s, err := range c.Servers.GetMany(context.Background(), ids, 1) {
+		require.NoError(t, err)
+		got = append(got, s.ID)
+	}
+	assert.Equal(t, ids, got)
+}

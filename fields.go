@@ -59,7 +59,7 @@ func (f Fields) members() map[string]json.RawMessage {
 		m := make(map[string]json.RawMessage)
 		// raw was validated when it was decoded, so this cannot fail.
 		_ = eachMember(f.raw, func(name, value []byte) error {
-			m[memberName(name)] = value
+			m[unquote(name)] = value
 			return nil
 		})
 		f.idx.members = m
@@ -125,11 +125,7 @@ func (f Fields) Text(name string) (Untrusted, bool) {
 	if !ok || len(v) == 0 || v[0] != '"' {
 		return Untrusted{}, false
 	}
-	var s string
-	if err := json.Unmarshal(v, &s); err != nil {
-		return Untrusted{}, false
-	}
-	return Untrusted{raw: s}, true
+	return Untrusted{raw: unquote(v[1 : len(v)-1])}, true
 }
 
 // Time returns a timestamp member, and whether it is one: an ISO 8601
@@ -137,22 +133,11 @@ func (f Fields) Text(name string) (Untrusted, bool) {
 // activity history). Null, absent and anything else return false.
 func (f Fields) Time(name string) (time.Time, bool) {
 	v, ok := f.members()[name]
-	if !ok || len(v) == 0 {
+	if !ok {
 		return time.Time{}, false
 	}
-	if v[0] == '"' {
-		var s string
-		if json.Unmarshal(v, &s) != nil {
-			return time.Time{}, false
-		}
-		t, err := parseISO8601(s)
-		return t, err == nil
-	}
-	ms, err := strconv.ParseInt(string(v), 10, 64)
-	if err != nil {
-		return time.Time{}, false
-	}
-	return time.UnixMilli(ms).UTC(), true
+	t, err := parseTimestamp(v)
+	return t, err == nil
 }
 
 // Decode decodes the whole object into v with encoding/json, for callers
@@ -173,7 +158,7 @@ func identifier(name string, v []byte) (string, error) {
 	case string(v) == "null":
 		return "", nil
 	case v[0] == '"':
-		return memberName(v[1 : len(v)-1]), nil
+		return unquote(v[1 : len(v)-1]), nil
 	}
 	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return string(v), nil

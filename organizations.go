@@ -34,7 +34,7 @@ func (o *Organization) UnmarshalJSON(b []byte) error {
 // MarshalJSON writes the record as the service sent it; an Organization
 // built in Go is written from Ident.
 func (o Organization) MarshalJSON() ([]byte, error) {
-	return marshalRecord(o.Fields, map[string]any{"ident": o.Ident})
+	return marshalRecord(o.Fields, func() map[string]any { return map[string]any{"ident": o.Ident} })
 }
 
 // ListOptions selects a page of the organization directory.

@@ -37,7 +37,7 @@ func (p *Package) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, deco
 // MarshalJSON writes the record as the service sent it; a Package built in
 // Go is written from Kind and Ident.
 func (p Package) MarshalJSON() ([]byte, error) {
-	return marshalRecord(p.Fields, map[string]any{"kind": p.Kind, "ident": p.Ident})
+	return marshalRecord(p.Fields, func() map[string]any { return map[string]any{"kind": p.Kind, "ident": p.Ident} })
 }
 
 // PackagesService reads packages. Use it through Client.Packages.

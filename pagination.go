@@ -52,7 +52,7 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 		}
 		// A name sent twice means its last value, as encoding/json and
 		// Fields read it.
-		n := memberName(name)
+		n := unquote(name)
 		arrays = slices.DeleteFunc(arrays, func(a span) bool { return a.name == n })
 		if value[0] == '[' {
 			arrays = append(arrays, span{name: n, value: value})

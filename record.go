@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // decodeRecord decodes a record in one pass and reads the members that
@@ -73,12 +72,12 @@ func decodeArray[T any](raw []byte, name string, item func([]byte) (T, error)) (
 }
 
 // marshalRecord writes a decoded record as the service sent it, and a
-// record built in Go (with no Fields) from its typed identifiers.
-func marshalRecord(f Fields, typed map[string]any) ([]byte, error) {
+// record built in Go (with no Fields) from its typed fields.
+func marshalRecord(f Fields, typed func() map[string]any) ([]byte, error) {
 	if f.raw != nil {
 		return f.raw, nil
 	}
-	return json.Marshal(typed)
+	return json.Marshal(typed())
 }
 
 // unmarshalRecord implements UnmarshalJSON for the record types: the data
@@ -97,5 +96,5 @@ func joinIdent(kind, ident string) string {
 	if kind == "" || ident == "" {
 		return ""
 	}
-	return strings.Join([]string{kind, ident}, "/")
+	return kind + "/" + ident
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // maxDepth bounds nesting as encoding/json does, so a nesting bomb fails
@@ -278,9 +279,10 @@ func (s *scanner) end() error {
 	return nil
 }
 
-// memberName returns a member's name: its raw bytes, or, when it holds an
-// escape, the unescaped text.
-func memberName(raw []byte) string {
+// unquote returns the text of a validated JSON string from the bytes
+// between its quotes, a member's name or a string value: the bytes
+// themselves, or, when they hold an escape, the unescaped text.
+func unquote(raw []byte) string {
 	for _, c := range raw {
 		if c == '\\' {
 			var s string
@@ -338,4 +340,21 @@ func validJSON(b []byte) error {
 		return err
 	}
 	return s.end()
+}
+
+// parseTimestamp reads the two timestamp forms of the service: an ISO 8601
+// string with a zone, and a number of Unix milliseconds (the form of the
+// activity history).
+func parseTimestamp(v []byte) (time.Time, error) {
+	switch {
+	case len(v) > 0 && v[0] == '"':
+		return parseISO8601(unquote(v[1 : len(v)-1]))
+	case isJSONNumber(v):
+		ms, err := parseMillis(v)
+		if err != nil {
+			return time.Time{}, err
+		}
+		return time.UnixMilli(ms).UTC(), nil
+	}
+	return time.Time{}, fmt.Errorf("got %s, want a timestamp", clip(v))
 }

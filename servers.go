@@ -30,7 +30,7 @@ func (s *Server) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decod
 // MarshalJSON writes the record as the service sent it; a Server built in
 // Go is written from ID.
 func (s Server) MarshalJSON() ([]byte, error) {
-	return marshalRecord(s.Fields, map[string]any{"id": s.ID})
+	return marshalRecord(s.Fields, func() map[string]any { return map[string]any{"id": s.ID} })
 }
 
 // ServersService reads dedicated servers. Use it through Client.Servers.
