@@ -3,7 +3,6 @@ package gamedata
 import (
 	"log/slog"
 	"math"
-	"net/http"
 	"sync"
 	"time"
 
@@ -161,12 +160,6 @@ func (a *adaptiveRate) stats() Stats {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return Stats{Rate: a.limiter.Limit(), Ceiling: a.ceiling, Requests: a.requests, Throttled: a.throttled}
-}
-
-// isThrottle tells a throttling response: 429, or 503 with Retry-After.
-func isThrottle(resp *http.Response) bool {
-	return resp.StatusCode == http.StatusTooManyRequests ||
-		(resp.StatusCode == http.StatusServiceUnavailable && resp.Header.Get("Retry-After") != "")
 }
 
 // Stats are the client's request counts and its current rate.

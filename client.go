@@ -3,11 +3,15 @@ package gamedata
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,10 +28,8 @@ const Version = "0.1.0"
 type Client struct {
 	base      *url.URL
 	http      *retryablehttp.Client
-	limiter   *rate.Limiter
 	adaptive  *adaptiveRate
 	userAgent string
-	maxBytes  int64
 	prefetch  int
 
 	// Dashboard lists packages and dedicated servers.
@@ -64,35 +66,42 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		}
 	}
 
-	c := &Client{
-		base:      base,
-		limiter:   rate.NewLimiter(cfg.rateLimit, cfg.rateBurst),
-		userAgent: cfg.userAgent,
-		maxBytes:  cfg.maxResponseBytes,
-		prefetch:  cfg.prefetch,
-	}
 	user := cfg.httpClient
 	if user == nil {
 		user = &http.Client{}
 	}
-	transport := user.Transport
-	if transport == nil {
-		transport = http.DefaultTransport
+	next := user.Transport
+	if next == nil {
+		next = http.DefaultTransport
 	}
-	c.adaptive = newAdaptiveRate(c.limiter, cfg.adaptiveRate, cfg.logger)
+	limiter := rate.NewLimiter(cfg.rateLimit, cfg.rateBurst)
+	c := &Client{
+		base:      base,
+		adaptive:  newAdaptiveRate(limiter, cfg.adaptiveRate, cfg.logger),
+		userAgent: cfg.userAgent,
+		prefetch:  cfg.prefetch,
+	}
 	c.http = &retryablehttp.Client{
 		HTTPClient: &http.Client{
-			Transport:     &limitedTransport{limiter: c.limiter, adaptive: c.adaptive, next: transport},
+			Transport: &attemptTransport{
+				limiter:  limiter,
+				adaptive: c.adaptive,
+				next:     next,
+				maxBytes: cfg.maxResponseBytes,
+				timeout:  user.Timeout,
+				stall:    cfg.stallTimeout,
+				clock:    cfg.clock,
+			},
 			CheckRedirect: redirectPolicy(user.CheckRedirect),
 			Jar:           user.Jar,
-			Timeout:       user.Timeout,
 		},
-		RetryMax:     cfg.retryMax,
-		RetryWaitMin: cfg.backoffMin,
-		RetryWaitMax: cfg.backoffMax,
-		CheckRetry:   retryPolicy(cfg.backoffMax),
-		Backoff:      backoff,
-		ErrorHandler: retryablehttp.PassthroughErrorHandler,
+		RetryMax:       cfg.retryMax,
+		RetryWaitMin:   cfg.backoffMin,
+		RetryWaitMax:   cfg.backoffMax,
+		CheckRetry:     retryPolicy(cfg.backoffMax),
+		Backoff:        backoff,
+		RequestLogHook: countAttempt,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
 	}
 	if cfg.logger != nil {
 		// *slog.Logger has the Debug/Info/Warn/Error methods of
@@ -133,37 +142,6 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// errLimiterDeadline is context.DeadlineExceeded, met early: the
-// limiter's next slot is after the context's deadline.
-var errLimiterDeadline = fmt.Errorf("%w: the rate limit allows no request before the context deadline", context.DeadlineExceeded)
-
-// limitedTransport makes every attempt wait on the limiter, retries and
-// redirects included, because it sits under retryablehttp, and shows every
-// response to the adaptive rate.
-type limitedTransport struct {
-	limiter  *rate.Limiter
-	adaptive *adaptiveRate
-	next     http.RoundTripper
-}
-
-func (t *limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	epoch := t.adaptive.currentEpoch()
-	if err := t.limiter.Wait(req.Context()); err != nil {
-		if ctxErr := req.Context().Err(); ctxErr != nil {
-			return nil, ctxErr
-		}
-		// The limiter refuses at once when its next slot is past the
-		// context's deadline; to the caller that is the deadline.
-		return nil, errLimiterDeadline
-	}
-	t.adaptive.sent(time.Now())
-	resp, err := t.next.RoundTrip(req)
-	if err == nil {
-		t.adaptive.observe(time.Now(), epoch, isThrottle(resp))
-	}
-	return resp, err
-}
-
 // endpoint builds the URL of an endpoint under the base URL. Each segment
 // is escaped as one path segment: a "/" inside an identifier stays inside
 // it.
@@ -181,129 +159,17 @@ func (c *Client) endpoint(query url.Values, segments ...string) *url.URL {
 	return &u
 }
 
-// get performs a GET with retries and returns the whole body of a 2xx
-// response. Any other status is an *APIError.
-func (c *Client) get(ctx context.Context, u *url.URL) ([]byte, error) {
-	if ctx == nil {
-		return nil, errors.New("gamedata: nil context")
-	}
-	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("gamedata: %w", err)
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.userAgent)
-
-	// The body is read inside retryablehttp's loop, so a connection that
-	// breaks mid-body is retried like one that breaks before the headers.
-	var body []byte
-	req.SetResponseHandler(func(resp *http.Response) error {
-		b, err := readBody(resp, c.maxBytes)
-		if err != nil {
-			resp.Body = http.NoBody
-			return err
-		}
-		body = b
-		resp.Body = io.NopCloser(bytes.NewReader(b))
-		return nil
-	})
-
-	resp, err := c.http.Do(req)
-	if resp != nil {
-		defer resp.Body.Close()
-	}
-	if err != nil {
-		return nil, requestError(req.Method, u, err)
-	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return body, nil
-	}
-	apiErr := &APIError{
-		StatusCode: resp.StatusCode,
-		Method:     req.Method,
-		URL:        u.String(),
-		RetryAfter: retryAfter(resp),
-	}
-	apiErr.Body, _ = io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	return nil, apiErr
-}
-
-// requestError names the request in an error from the transport, and
-// unwraps *url.Error so its cause is what errors.Is and errors.As see
-// first.
-func requestError(method string, u *url.URL, err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
-	}
-	return fmt.Errorf("gamedata: %s %s: %w", method, u, err)
-}
-
-// readBody reads a whole body of at most limit bytes into one buffer of
-// exactly its size: with a Content-Length directly, without one (a chunked
-// or compressed body) through pooled chunks, so a large body is neither
-// regrown nor copied more than once.
-func readBody(resp *http.Response, limit int64) ([]byte, error) {
-	defer resp.Body.Close()
-	if n := resp.ContentLength; n > limit {
-		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrResponseTooLarge, n, limit)
-	} else if n >= 0 {
-		buf := make([]byte, n)
-		if _, err := io.ReadFull(resp.Body, buf); err != nil {
-			return nil, err
-		}
-		return buf, nil
-	}
-	var chunks []*[]byte
-	defer func() {
-		for _, c := range chunks {
-			*c = (*c)[:cap(*c)] // whole again, whatever the read left of it
-			chunkPool.Put(c)
-		}
-	}()
-	var total int64
-	r := io.LimitReader(resp.Body, limit+1)
-	for {
-		c := chunkPool.Get().(*[]byte)
-		chunks = append(chunks, c)
-		n, err := io.ReadFull(r, *c)
-		total += int64(n)
-		*c = (*c)[:n]
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if total > limit {
-		return nil, fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, limit)
-	}
-	buf := make([]byte, 0, total)
-	for _, c := range chunks {
-		buf = append(buf, *c...)
-	}
-	return buf, nil
-}
-
-// chunkPool holds the buffers that bodies of unknown length are read
-// into.
-var chunkPool = sync.Pool{New: func() any {
-	b := make([]byte, 256<<10)
-	return &b
-}}
-
 // getJSON performs a GET and hands the body to decode. A decode failure is
 // a *DecodeError that names the URL.
 func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) error) error {
-	body, err := c.get(ctx, u)
+	resp, err := c.send(ctx, u, nil)
 	if err != nil {
 		return err
 	}
-	if err := checkJSONStart(body); err != nil {
+	if err := checkJSONStart(resp.body); err != nil {
 		return &DecodeError{URL: u.String(), Index: -1, Err: err}
 	}
-	if err := decode(body); err != nil {
+	if err := decode(resp.body); err != nil {
 		if errors.Is(err, ErrPageOutOfRange) {
 			return fmt.Errorf("gamedata: GET %s: %w", u, err)
 		}
@@ -329,3 +195,433 @@ func checkJSONStart(body []byte) error {
 	}
 	return nil
 }
+
+// response is a 2xx or 304 response with its whole body.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// send performs a GET of u with retries, header added to every attempt,
+// and returns a 2xx or 304 response with its whole body read; any other
+// status is an *APIError. Every attempt goes through attemptTransport,
+// which waits on the rate limiter, reads the body whole and classifies the
+// response once; retryPolicy and backoff act on that verdict.
+func (c *Client) send(ctx context.Context, u *url.URL, header http.Header) (*response, error) {
+	if c == nil || c.http == nil {
+		return nil, errZeroClient
+	}
+	if ctx == nil {
+		return nil, errors.New("gamedata: nil context")
+	}
+	attempts := new(int)
+	ctx = context.WithValue(ctx, attemptsKey{}, attempts)
+	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("gamedata: %w", err)
+	}
+	for name, values := range header {
+		req.Header[name] = values
+	}
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, requestError(req.Method, u, *attempts, err)
+	}
+	defer resp.Body.Close()
+	body := bodyOf(resp)
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 || resp.StatusCode == http.StatusNotModified {
+		return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
+	}
+	return nil, &APIError{
+		StatusCode: resp.StatusCode,
+		Method:     req.Method,
+		URL:        u.String(),
+		Attempts:   *attempts,
+		RetryAfter: verdictOf(resp).wait,
+		Body:       body[:min(len(body), maxErrorBody)],
+	}
+}
+
+// errZeroClient is the error of a Client that was not made by NewClient.
+var errZeroClient = errors.New("gamedata: the Client is not initialized: create it with NewClient")
+
+// attemptsKey is the context key under which send counts its attempts.
+type attemptsKey struct{}
+
+// countAttempt is the retryablehttp.RequestLogHook: it runs once before
+// every attempt, so the count says how many were made.
+func countAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
+	if n, ok := req.Context().Value(attemptsKey{}).(*int); ok {
+		*n = attempt + 1
+	}
+}
+
+// requestError names the request once, says how many attempts it took when
+// it took more than one, and unwraps *url.Error so its cause is what
+// errors.Is and errors.As see first.
+func requestError(method string, u *url.URL, attempts int, err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	if attempts > 1 {
+		return fmt.Errorf("gamedata: %s %s after %d attempts: %w", method, u, attempts, err)
+	}
+	return fmt.Errorf("gamedata: %s %s: %w", method, u, err)
+}
+
+// attemptTransport carries one attempt, under retryablehttp: it waits on
+// the rate limiter (so retries and redirects wait too), abandons an
+// attempt that receives nothing for the stall timeout, reads the body
+// whole (a body cut short is an error here, and so is retried like a
+// reset connection), and classifies the response once for the retry
+// policy, the backoff and the adaptive rate.
+type attemptTransport struct {
+	limiter  *rate.Limiter
+	adaptive *adaptiveRate
+	next     http.RoundTripper
+	maxBytes int64
+	timeout  time.Duration // the user's http.Client.Timeout, for each attempt
+	stall    time.Duration
+	clock    timeSource
+}
+
+func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	epoch := t.adaptive.currentEpoch()
+	if err := t.limiter.Wait(req.Context()); err != nil {
+		if ctxErr := req.Context().Err(); ctxErr != nil {
+			return nil, ctxErr
+		}
+		// The limiter refuses at once when its next slot is past the
+		// context's deadline; to the caller that is the deadline.
+		return nil, errLimiterDeadline
+	}
+	t.adaptive.sent(t.clock.Now())
+
+	ctx, cancel := context.WithCancelCause(req.Context())
+	defer cancel(nil)
+	if t.timeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeout(ctx, t.timeout)
+		defer stop()
+	}
+	watch := newStallWatch(t.clock, t.stall, cancel)
+	defer watch.stop()
+
+	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	if err != nil {
+		return nil, stalledOr(ctx, err)
+	}
+	v := classify(resp, t.clock.Now())
+	t.adaptive.observe(t.clock.Now(), epoch, v.throttle)
+	limit := t.maxBytes
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		limit = maxErrorBody
+	}
+	body, err := readBody(resp, limit, watch.kick)
+	if err != nil {
+		return nil, stalledOr(ctx, err)
+	}
+	resp.Body = &attemptBody{Reader: bytes.NewReader(body), body: body, verdict: v}
+	return resp, nil
+}
+
+// errLimiterDeadline is context.DeadlineExceeded, met early: the
+// limiter's next slot is after the context's deadline.
+var errLimiterDeadline = fmt.Errorf("%w: the rate limit allows no request before the context deadline", context.DeadlineExceeded)
+
+// attemptBody is a body read whole by attemptTransport, with the verdict
+// on its response.
+type attemptBody struct {
+	*bytes.Reader
+	body    []byte
+	verdict verdict
+}
+
+func (*attemptBody) Close() error { return nil }
+
+// bodyOf returns the body attemptTransport read.
+func bodyOf(resp *http.Response) []byte {
+	if b, ok := resp.Body.(*attemptBody); ok {
+		return b.body
+	}
+	return nil
+}
+
+// verdict is what a response means for its request, decided once by
+// classify.
+type verdict struct {
+	// retry: the same request may succeed later (429, 5xx but 501).
+	retry bool
+	// throttle: the service is limiting the client's rate (429, or 503
+	// with Retry-After).
+	throttle bool
+	// wait is the Retry-After of a 429 or 503, or 0.
+	wait time.Duration
+}
+
+func classify(resp *http.Response, now time.Time) verdict {
+	s := resp.StatusCode
+	v := verdict{retry: s == http.StatusTooManyRequests || (s >= 500 && s != http.StatusNotImplemented)}
+	if s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable {
+		header := resp.Header.Get("Retry-After")
+		v.throttle = s == http.StatusTooManyRequests || header != ""
+		v.wait = retryAfter(header, now)
+	}
+	return v
+}
+
+// verdictOf returns the verdict attemptTransport gave a response.
+func verdictOf(resp *http.Response) verdict {
+	if b, ok := resp.Body.(*attemptBody); ok {
+		return b.verdict
+	}
+	return verdict{}
+}
+
+// retryPolicy is the client's retryablehttp.CheckRetry. A Retry-After
+// beyond backoffMax is not waited for: the call fails at once and the
+// *APIError carries the wait, so nothing hangs and nothing retries early
+// against the service's word.
+func retryPolicy(backoffMax time.Duration) func(context.Context, *http.Response, error) (bool, error) {
+	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
+		if ctx.Err() != nil {
+			return false, ctx.Err()
+		}
+		if err != nil {
+			return retryableError(err), err
+		}
+		v := verdictOf(resp)
+		return v.retry && v.wait <= backoffMax, nil
+	}
+}
+
+// retryableError tells transient failures (a reset, a cut body, a stall)
+// from those that the same request would meet again.
+func retryableError(err error) bool {
+	var unknownAuthority x509.UnknownAuthorityError
+	var invalidCert x509.CertificateInvalidError
+	var hostname x509.HostnameError
+	switch {
+	case errors.Is(err, errLimiterDeadline),
+		errors.Is(err, ErrRedirectRefused),
+		errors.Is(err, ErrPageOutOfRange),
+		errors.Is(err, ErrResponseTooLarge),
+		errors.Is(err, ErrTooManyRedirects),
+		errors.As(err, &unknownAuthority),
+		errors.As(err, &invalidCert),
+		errors.As(err, &hostname):
+		return false
+	}
+	return true
+}
+
+// backoff is the client's retryablehttp.Backoff: the wait the service asked
+// for with Retry-After when it gave one (retryPolicy has already refused a
+// wait beyond hi), otherwise exponential from lo with "equal jitter":
+// between half and all of lo·2^attempt, capped at hi.
+func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
+	if resp != nil {
+		if wait := verdictOf(resp).wait; wait > 0 {
+			return wait
+		}
+	}
+	d := lo
+	for range attempt {
+		if d >= hi/2 {
+			d = hi
+			break
+		}
+		d *= 2
+	}
+	d = min(d, hi)
+	if d <= 0 {
+		return 0
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+// maxRetryAfter bounds a Retry-After, so a huge one cannot overflow.
+const maxRetryAfter = 365 * 24 * time.Hour
+
+// retryAfter reads a Retry-After header, in seconds or as an HTTP date. It
+// returns 0 when there is none, or when it is in the past.
+func retryAfter(header string, now time.Time) time.Duration {
+	if header == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseInt(header, 10, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second
+	}
+	if at, err := http.ParseTime(header); err == nil {
+		if d := at.Sub(now); d > 0 {
+			return min(d.Round(time.Second), maxRetryAfter)
+		}
+	}
+	return 0
+}
+
+// readBody reads a whole body of at most limit bytes, calling progress
+// after every read that brought bytes. A body that ends before its
+// framing says it ends (short of its Content-Length, a chunked body
+// without its last chunk, a gzip body without its trailer) is
+// io.ErrUnexpectedEOF, never a short body. Without a Content-Length the
+// body is read through pooled chunks, so a large body is neither regrown
+// nor copied more than once.
+func readBody(resp *http.Response, limit int64, progress func()) ([]byte, error) {
+	defer resp.Body.Close()
+	r := &progressReader{r: resp.Body, progress: progress}
+	if n := resp.ContentLength; n > limit {
+		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrResponseTooLarge, n, limit)
+	} else if n >= 0 {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(r, buf); err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		return buf, nil
+	}
+	var chunks []*[]byte
+	defer func() {
+		for _, c := range chunks {
+			*c = (*c)[:cap(*c)] // whole again, whatever the read left of it
+			chunkPool.Put(c)
+		}
+	}()
+	var total int64
+	lr := io.LimitReader(r, limit+1)
+	for done := false; !done; {
+		c := chunkPool.Get().(*[]byte)
+		chunks = append(chunks, c)
+		n, err := readChunk(lr, *c)
+		total += int64(n)
+		*c = (*c)[:n]
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		done = err == io.EOF
+	}
+	if total > limit {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, limit)
+	}
+	buf := make([]byte, 0, total)
+	for _, c := range chunks {
+		buf = append(buf, *c...)
+	}
+	return buf, nil
+}
+
+// readChunk fills buf from r. Unlike io.ReadFull it keeps io.EOF (the
+// body ended where its framing said) apart from every other error,
+// io.ErrUnexpectedEOF from a cut chunked or gzip stream among them.
+func readChunk(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// chunkPool holds the buffers that bodies of unknown length are read
+// into.
+var chunkPool = sync.Pool{New: func() any {
+	b := make([]byte, 256<<10)
+	return &b
+}}
+
+// progressReader calls progress after every read that brought bytes.
+type progressReader struct {
+	r        io.Reader
+	progress func()
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.progress()
+	}
+	return n, err
+}
+
+// stallWatch abandons an attempt that receives nothing for d: no response
+// headers yet, or no new body bytes. It bounds silence, not the whole
+// attempt, so a large body over a slow link succeeds while bytes come.
+type stallWatch struct {
+	timer timer
+	d     time.Duration
+}
+
+func newStallWatch(clk timeSource, d time.Duration, cancel context.CancelCauseFunc) *stallWatch {
+	if d <= 0 {
+		return &stallWatch{}
+	}
+	return &stallWatch{d: d, timer: clk.AfterFunc(d, func() { cancel(&stallError{d: d}) })}
+}
+
+// kick restarts the wait: bytes came.
+func (w *stallWatch) kick() {
+	if w.timer != nil {
+		w.timer.Reset(w.d)
+	}
+}
+
+func (w *stallWatch) stop() {
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// stalledOr returns the stall that cancelled an attempt's ctx, or else
+// err.
+func stalledOr(ctx context.Context, err error) error {
+	var stall *stallError
+	if errors.As(context.Cause(ctx), &stall) {
+		return stall
+	}
+	return err
+}
+
+// stallError is an attempt abandoned because the connection went silent.
+// It matches os.ErrDeadlineExceeded, as a read deadline on the connection
+// would.
+type stallError struct{ d time.Duration }
+
+func (e *stallError) Error() string {
+	return fmt.Sprintf("connection stalled: nothing received for %s", e.d)
+}
+
+func (e *stallError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
+
+// Timeout reports true, as net.Error's timeouts do.
+func (e *stallError) Timeout() bool { return true }
+
+// timeSource is the time the transport runs on; tests use a fake one.
+type timeSource interface {
+	Now() time.Time
+	AfterFunc(d time.Duration, f func()) timer
+}
+
+// timer is the part of *time.Timer the transport uses.
+type timer interface {
+	Reset(d time.Duration) bool
+	Stop() bool
+}
+
+type realTime struct{}
+
+func (realTime) Now() time.Time                            { return time.Now() }
+func (realTime) AfterFunc(d time.Duration, f func()) timer { return time.AfterFunc(d, f) }

@@ -2,10 +2,19 @@ package gamedata
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -124,3 +133,447 @@ func TestNilContext(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+func TestRetriesRecover(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{500, 502, 503, 504, 429} {
+		h, n := flaky(2, status, nil)
+		srv, _ := newServer(t, h)
+		s, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+		require.NoError(t, err, "status %d", status)
+		assert.Equal(t, "s1", s.ID)
+		assert.Equal(t, int32(3), n.Load(), "status %d: two failures, then success", status)
+	}
+}
+
+func TestNotRetried(t *testing.T) {
+	t.Parallel()
+	for _, status := range []int{400, 401, 403, 404, 410, 501} {
+		h, n := flaky(1, status, nil)
+		srv, _ := newServer(t, h)
+		_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+		var apiErr *APIError
+		require.ErrorAs(t, err, &apiErr, "status %d", status)
+		assert.Equal(t, status, apiErr.StatusCode)
+		assert.Equal(t, int32(1), n.Load(), "status %d is not retried", status)
+		assert.Equal(t, status == 404, errors.Is(err, ErrNotFound))
+	}
+}
+
+func TestLastErrorCarriesStatusAndBody(t *testing.T) {
+	t.Parallel()
+	h, n := flaky(100, http.StatusServiceUnavailable, nil)
+	srv, _ := newServer(t, h)
+	_, err := newTestClient(t, srv.URL, WithRetryMax(2)).Servers.Get(context.Background(), "s1")
+	var apiErr *APIError
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 503, apiErr.StatusCode)
+	assert.Equal(t, `{"error":"try later"}`, string(apiErr.Body), "the body survives the last retry")
+	assert.Equal(t, http.MethodGet, apiErr.Method)
+	assert.Equal(t, srv.URL+"/api/servers/s1", apiErr.URL)
+	assert.Equal(t, int32(3), n.Load(), "one try and two retries")
+	assert.Contains(t, err.Error(), "503 Service Unavailable")
+}
+
+func TestRetryAfter(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		status     int
+		header     string
+		backoffMax time.Duration
+		wantTries  int32
+		wantErr    bool
+		wantAfter  time.Duration
+	}{
+		{"seconds within the maximum are honoured", 429, "1", 2 * time.Second, 2, false, 0},
+		{"seconds beyond the maximum fail at once", 429, "120", 2 * time.Second, 1, true, 120 * time.Second},
+		{"a 503 beyond the maximum fails at once", 503, "3600", time.Minute, 1, true, time.Hour},
+		{"an HTTP date beyond the maximum fails at once", 429, "in an hour", time.Minute, 1, true, time.Hour},
+		{"absent means backoff", 429, "", time.Second, 2, false, 0},
+		{"garbage means backoff", 429, "soon", time.Second, 2, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			header := http.Header{}
+			if tt.header == "in an hour" {
+				// Made when the subtest runs, not when the table is built:
+				// parallel subtests may start long after.
+				tt.header = time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
+			}
+			if tt.header != "" {
+				header.Set("Retry-After", tt.header)
+			}
+			h, n := flaky(1, tt.status, header)
+			srv, _ := newServer(t, h)
+			c := newTestClient(t, srv.URL, WithBackoff(time.Millisecond, tt.backoffMax))
+			_, err := c.Servers.Get(context.Background(), "s1")
+			assert.Equal(t, tt.wantTries, n.Load())
+			if !tt.wantErr {
+				assert.NoError(t, err)
+				return
+			}
+			var apiErr *APIError
+			require.ErrorAs(t, err, &apiErr)
+			assert.InDelta(t, tt.wantAfter.Seconds(), apiErr.RetryAfter.Seconds(), 2)
+			assert.Equal(t, tt.status == 429, errors.Is(err, ErrRateLimited))
+		})
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	t.Parallel()
+	lo, hi := 100*time.Millisecond, time.Second
+	for attempt, want := range []time.Duration{100, 200, 400, 800, 1000, 1000, 1000} {
+		want *= time.Millisecond
+		for range 20 {
+			d := backoff(lo, hi, attempt, nil)
+			assert.GreaterOrEqual(t, d, want/2, "attempt %d", attempt)
+			assert.LessOrEqual(t, d, want, "attempt %d", attempt)
+		}
+	}
+	assert.Equal(t, time.Duration(0), backoff(0, 0, 3, nil))
+	assert.Equal(t, 7*time.Second, backoff(lo, 30*time.Second, 0, classified(429, "7")), "Retry-After wins")
+}
+
+// classified is a response with the verdict attemptTransport gives it.
+func classified(status int, retryAfter string) *http.Response {
+	resp := &http.Response{StatusCode: status, Header: http.Header{}}
+	if retryAfter != "" {
+		resp.Header.Set("Retry-After", retryAfter)
+	}
+	resp.Body = &attemptBody{Reader: bytes.NewReader(nil), verdict: classify(resp, time.Now())}
+	return resp
+}
+
+func TestClassify(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		status          int
+		retryAfter      string
+		retry, throttle bool
+		wait            time.Duration
+	}{
+		{200, "", false, false, 0},
+		{404, "", false, false, 0},
+		{501, "", false, false, 0},
+		{500, "7", true, false, 0},
+		{502, "", true, false, 0},
+		{503, "", true, false, 0},
+		{503, "7", true, true, 7 * time.Second},
+		{429, "", true, true, 0},
+		{429, "7", true, true, 7 * time.Second},
+		{429, now.Add(time.Minute).Format(http.TimeFormat), true, true, time.Minute},
+		{429, now.Add(-time.Hour).Format(http.TimeFormat), true, true, 0},
+		{429, "-3", true, true, 0},
+		{429, strconv.FormatInt(1<<62, 10), true, true, maxRetryAfter},
+	} {
+		resp := &http.Response{StatusCode: tt.status, Header: http.Header{"Retry-After": {tt.retryAfter}}}
+		got := classify(resp, now)
+		assert.Equal(t, verdict{retry: tt.retry, throttle: tt.throttle, wait: tt.wait}, got, "%d %q", tt.status, tt.retryAfter)
+	}
+}
+
+func TestNetworkErrorsAreRetried(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) <= 2 {
+			conn, _, err := w.(http.Hijacker).Hijack()
+			require.NoError(t, err)
+			conn.Close()
+			return
+		}
+		w.Write([]byte(`{"id":"s1"}`))
+	})
+	_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+	require.NoError(t, err)
+	assert.Equal(t, int32(3), n.Load())
+}
+
+func TestBrokenBodiesAreRetried(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int32
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			w.Header().Set("Content-Length", "100")
+			w.Write([]byte(`{"id":`)) // the handler returns: the body ends short
+			return
+		}
+		w.Write([]byte(`{"id":"s1"}`))
+	})
+	s, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+	require.NoError(t, err)
+	assert.Equal(t, "s1", s.ID)
+	assert.Equal(t, int32(2), n.Load())
+}
+
+func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
+	t.Parallel()
+	h, n := flaky(1, http.StatusBadGateway, nil)
+	srv, _ := newServer(t, h)
+	// One token, and the next one an hour away: the retry can only be sent
+	// if it skips the limiter.
+	c := newTestClient(t, srv.URL, WithRateLimit(rate.Every(time.Hour), 1))
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	_, err := c.Servers.Get(ctx, "s1")
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Equal(t, int32(1), n.Load(), "the retry waited on the limiter")
+}
+
+func TestCancellationEndsWaitsAtOnce(t *testing.T) {
+	t.Parallel()
+	h, _ := flaky(100, http.StatusServiceUnavailable, http.Header{"Retry-After": {"30"}})
+	srv, _ := newServer(t, h)
+	c := newTestClient(t, srv.URL, WithBackoff(time.Second, time.Minute))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Servers.Get(ctx, "s1")
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, context.Canceled)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call kept waiting for Retry-After after its context was cancelled")
+	}
+}
+
+// chunked is a response whose length is not known in advance, read in
+// small pieces as a network would deliver it.
+func chunked(body []byte) *http.Response {
+	return &http.Response{ContentLength: -1, Body: io.NopCloser(iotest.HalfReader(bytes.NewReader(body)))}
+}
+
+func TestReadBodyWithoutContentLength(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789"), 100_000) // four pooled chunks
+	for _, tt := range []struct {
+		name  string
+		body  []byte
+		limit int64
+		err   error
+	}{
+		{"empty", nil, 10, nil},
+		{"small", []byte(`{"id":"s1"}`), 100, nil},
+		{"several chunks", big, int64(len(big)), nil},
+		{"over the limit", big, int64(len(big)) - 1, ErrResponseTooLarge},
+		{"after a refused one", big, int64(len(big)), nil},
+	} {
+		got, err := readBody(chunked(tt.body), tt.limit, func() {})
+		if tt.err != nil {
+			assert.ErrorIs(t, err, tt.err, tt.name)
+		} else {
+			require.NoError(t, err, tt.name)
+			assert.Equal(t, len(tt.body), len(got), tt.name)
+			assert.True(t, bytes.Equal(tt.body, got), tt.name)
+		}
+		// Whatever the read did, its chunks go back to the pool whole.
+		var taken []*[]byte
+		for range 8 {
+			c := chunkPool.Get().(*[]byte)
+			assert.Equal(t, cap(*c), len(*c), tt.name)
+			taken = append(taken, c)
+		}
+		for _, c := range taken {
+			chunkPool.Put(c)
+		}
+	}
+}
+
+// cutBodies send the first half of a server record and hang up, each with
+// other framing.
+var cutBodies = map[string]func(t *testing.T, w http.ResponseWriter){
+	"content-length": func(t *testing.T, w http.ResponseWriter) {
+		body := []byte(`{"id":"s1","players":5810}`)
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Write(body[:len(body)/2])
+		hangUp(t, w, false)
+	},
+	"chunked": func(t *testing.T, w http.ResponseWriter) {
+		w.Write([]byte(`{"id":"s1",`))
+		hangUp(t, w, false)
+	},
+	"gzip": func(t *testing.T, w http.ResponseWriter) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write([]byte(`{"id":"s1","players":5810,"title":"` + strings.Repeat("x", 200) + `"}`))
+		zw.Close()
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Write(buf.Bytes()[:buf.Len()-10]) // all but the trailer
+		hangUp(t, w, false)
+	},
+}
+
+// A body cut before its framing says it ends is a transport fault: it is
+// retried, and after the last try it is io.ErrUnexpectedEOF, never a
+// *DecodeError.
+func TestCutBodiesAreRetried(t *testing.T) {
+	t.Parallel()
+	for name, cut := range cutBodies {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var n atomic.Int32
+			srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+				if n.Add(1) == 1 {
+					cut(t, w)
+					return
+				}
+				w.Write([]byte(`{"id":"s1"}`))
+			})
+			s, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+			require.NoError(t, err)
+			assert.Equal(t, "s1", s.ID)
+			assert.Equal(t, int32(2), n.Load())
+
+			always, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { cut(t, w) })
+			_, err = newTestClient(t, always.URL, WithRetryMax(2)).Servers.Get(context.Background(), "s1")
+			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
+			var de *DecodeError
+			assert.False(t, errors.As(err, &de), "a cut body is not bad data: %v", err)
+			assert.ErrorContains(t, err, "after 3 attempts")
+		})
+	}
+}
+
+// Errors after retries say how many attempts were made, name the request
+// once, and wrap the last cause.
+func TestErrorsAfterRetries(t *testing.T) {
+	t.Parallel()
+	h, _ := flaky(100, http.StatusServiceUnavailable, nil)
+	unavailable, _ := newServer(t, h)
+	reset, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { hangUp(t, w, true) })
+	notFound, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+	for _, tt := range []struct {
+		name, url string
+		want      error
+		attempts  string
+	}{
+		{"503", unavailable.URL, &APIError{}, "after 5 attempts: 503 Service Unavailable"},
+		{"reset", reset.URL, syscall.ECONNRESET, "after 5 attempts"},
+		{"404", notFound.URL, ErrNotFound, ""},
+	} {
+		_, err := newTestClient(t, tt.url).Servers.Get(context.Background(), "s1")
+		require.Error(t, err, tt.name)
+		if target, ok := tt.want.(*APIError); ok {
+			assert.ErrorAs(t, err, &target, tt.name)
+		} else {
+			assert.ErrorIs(t, err, tt.want, tt.name)
+		}
+		msg := err.Error()
+		assert.Equal(t, 1, strings.Count(msg, "gamedata:"), msg)
+		assert.Equal(t, 1, strings.Count(msg, "GET "+tt.url+"/api/servers/s1"), msg)
+		if tt.attempts != "" {
+			assert.Contains(t, msg, tt.attempts)
+		} else {
+			assert.NotContains(t, msg, "attempts")
+		}
+	}
+}
+
+// A connection that goes silent, before its headers or in the middle of
+// its body, is abandoned after the stall timeout and retried.
+func TestStalledAttemptsAreRetried(t *testing.T) {
+	t.Parallel()
+	for _, midBody := range []bool{false, true} {
+		ft := newFakeTime()
+		stalled := make(chan struct{})
+		var n atomic.Int32
+		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			if n.Add(1) > 1 {
+				w.Write([]byte(`{"id":"s1"}`))
+				return
+			}
+			if midBody {
+				w.Header().Set("Content-Length", "11")
+				w.Write([]byte(`{"id":`))
+				w.(http.Flusher).Flush()
+			}
+			close(stalled)
+			<-r.Context().Done()
+		})
+		c := newTestClient(t, srv.URL, withTimeSource(ft))
+		go func() {
+			<-stalled
+			ft.advance(30*time.Second - time.Millisecond)
+			ft.advance(time.Millisecond)
+		}()
+		s, err := c.Servers.Get(context.Background(), "s1")
+		require.NoError(t, err, "mid-body %v", midBody)
+		assert.Equal(t, "s1", s.ID)
+		assert.Equal(t, int32(2), n.Load(), "mid-body %v", midBody)
+	}
+}
+
+func TestStallAfterTheLastTry(t *testing.T) {
+	t.Parallel()
+	ft := newFakeTime()
+	stalled := make(chan struct{})
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		close(stalled)
+		<-r.Context().Done()
+	})
+	c := newTestClient(t, srv.URL, withTimeSource(ft), WithRetryMax(0), WithStallTimeout(time.Minute))
+	go func() {
+		<-stalled
+		ft.advance(time.Minute)
+	}()
+	_, err := c.Servers.Get(context.Background(), "s1")
+	assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
+	assert.ErrorContains(t, err, "connection stalled: nothing received for 1m0s")
+}
+
+// The stall timeout bounds silence, not the whole read: a body that keeps
+// coming, however long it takes, is read whole.
+func TestStallWatchBoundsSilenceOnly(t *testing.T) {
+	t.Parallel()
+	const d = 30 * time.Second
+	for _, tt := range []struct {
+		gap     time.Duration
+		stalled bool
+	}{{d - time.Millisecond, false}, {d, true}} {
+		ft := newFakeTime()
+		var cause error
+		w := newStallWatch(ft, d, func(err error) { cause = err })
+		pieces := strings.Split(strings.Repeat("0123456789", 100), "")
+		body := &slowBody{pieces: pieces, before: func() { ft.advance(tt.gap) }}
+		_, err := readBody(&http.Response{ContentLength: -1, Body: body}, 1<<20, w.kick)
+		require.NoError(t, err)
+		w.stop()
+		if tt.stalled {
+			var stall *stallError
+			assert.ErrorAs(t, cause, &stall, "gap %s", tt.gap)
+		} else {
+			assert.NoError(t, cause, "gap %s: %d pieces over %s", tt.gap, len(pieces), ft.Now().Sub(newFakeTime().Now()))
+		}
+	}
+}
+
+// slowBody returns one piece a read, calling before each.
+type slowBody struct {
+	pieces []string
+	before func()
+}
+
+func (b *slowBody) Read(p []byte) (int, error) {
+	if len(b.pieces) == 0 {
+		return 0, io.EOF
+	}
+	b.before()
+	n := copy(p, b.pieces[0])
+	b.pieces = b.pieces[1:]
+	return n, nil
+}
+
+func (b *slowBody) Close() error { return nil }
+
+func TestWithStallTimeoutRefusesNegative(t *testing.T) {
+	t.Parallel()
+	_, err := NewClient("https://example.com", WithStallTimeout(-time.Second))
+	assert.ErrorContains(t, err, "WithStallTimeout")
+}

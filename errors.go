@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -53,6 +54,8 @@ type APIError struct {
 	StatusCode int
 	// Method and URL are those of the request.
 	Method, URL string
+	// Attempts is how many attempts were made, retries included.
+	Attempts int
 	// Body holds the start of the response body, at most 64 KiB. It is
 	// whatever the service sent and is untrusted.
 	Body []byte
@@ -65,7 +68,11 @@ type APIError struct {
 // Error describes the request, the status, any Retry-After and the start
 // of the body.
 func (e *APIError) Error() string {
-	msg := fmt.Sprintf("gamedata: %s %s: %d %s", e.Method, e.URL, e.StatusCode, http.StatusText(e.StatusCode))
+	msg := fmt.Sprintf("gamedata: %s %s", e.Method, e.URL)
+	if e.Attempts > 1 {
+		msg += fmt.Sprintf(" after %d attempts", e.Attempts)
+	}
+	msg += fmt.Sprintf(": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
 	if e.RetryAfter > 0 {
 		msg += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
 	}
@@ -96,8 +103,10 @@ type PageError struct {
 	Err error
 }
 
-// Error names the page and the underlying error.
-func (e *PageError) Error() string { return fmt.Sprintf("gamedata: page %d: %v", e.Page, e.Err) }
+// Error names the page and the underlying error, which names the request.
+func (e *PageError) Error() string {
+	return fmt.Sprintf("gamedata: page %d: %s", e.Page, unprefixed(e.Err))
+}
 
 // Unwrap returns the underlying error.
 func (e *PageError) Unwrap() error { return e.Err }
@@ -128,3 +137,7 @@ func (e *DecodeError) Error() string {
 
 // Unwrap returns the underlying error.
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// unprefixed is err's message without the "gamedata: " that an error
+// wrapping it already carries, so the prefix is said once.
+func unprefixed(err error) string { return strings.TrimPrefix(err.Error(), "gamedata: ") }

@@ -31,17 +31,23 @@ type ItemError struct {
 	Err error
 }
 
-// Error names the item's index and the underlying error.
-func (e *ItemError) Error() string { return fmt.Sprintf("gamedata: item %d: %v", e.Index, e.Err) }
+// Error names the item's index and the underlying error, which names the
+// request.
+func (e *ItemError) Error() string {
+	return fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err))
+}
 
 // Unwrap returns the underlying error.
 func (e *ItemError) Unwrap() error { return e.Err }
 
 // GetMany reads many packages with up to concurrency requests at a time,
-// every one waiting on the client's rate limiter, and yields them in the
-// order of refs. A package that cannot be read is yielded as a nil
-// package and an *ItemError, and the walk goes on. Breaking out of the
-// loop cancels the requests in flight.
+// every one waiting on the client's rate limiter, and yields exactly one
+// pair for each ref, in the order of refs. A package that cannot be read
+// is yielded as a nil package and an *ItemError, and the walk goes on;
+// when ctx ends, every package not yet read comes as an *ItemError
+// wrapping ctx.Err(), and every one read before is still yielded.
+// Breaking out of the loop cancels the requests in flight and returns once
+// they have stopped.
 func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concurrency int) iter.Seq2[*Package, error] {
 	return fanOut(ctx, refs, concurrency, func(ctx context.Context, r PackageRef) (*Package, error) {
 		return s.Get(ctx, r.Kind, r.Ident)
@@ -49,19 +55,22 @@ func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concur
 }
 
 // GetMany reads many dedicated servers with up to concurrency requests at
-// a time, every one waiting on the client's rate limiter, and yields them
-// in the order of ids. A server that cannot be read is yielded as a nil
-// server and an *ItemError, and the walk goes on. Breaking out of the loop
-// cancels the requests in flight.
+// a time, every one waiting on the client's rate limiter, and yields
+// exactly one pair for each id, in the order of ids, as
+// PackagesService.GetMany does for packages.
 func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency int) iter.Seq2[*Server, error] {
 	return fanOut(ctx, ids, concurrency, s.Get)
 }
 
-// fanOut runs get over inputs with bounded concurrency and yields the
-// results in input order. Workers run at most fanOutWindow(concurrency)
-// items ahead of the caller, so a slow caller holds a bounded number of
-// results, yet one item waiting out a Retry-After does not idle the other
-// workers for long.
+// fanOut runs get over inputs with bounded concurrency and yields one
+// result for every input, in input order. When ctx ends, the items not yet
+// read still come, each as an error wrapping ctx.Err() (get fails at once
+// on an ended context), and the results already read are yielded, not
+// dropped. Workers run at most fanOutWindow(concurrency) items ahead of the
+// caller, so a slow caller holds a bounded number of results, yet one item
+// waiting out a Retry-After does not idle the other workers for long.
+// Breaking out of the loop stops all work and returns once the workers are
+// gone.
 func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get func(context.Context, In) (Out, error)) iter.Seq2[Out, error] {
 	return func(yield func(Out, error) bool) {
 		var zero Out
@@ -79,16 +88,18 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 		ctx, cancel := context.WithCancel(ctx)
 		// Item i's result waits in slot i % len(slots). The window keeps
 		// the workers fewer than len(slots) items ahead of the caller, so
-		// a slot is empty again before it is reused, and the memory is
-		// the window's, not the input's.
+		// a slot is empty again before it is reused, no worker ever blocks
+		// on one, and the memory is the window's, not the input's.
 		slots := make([]chan result, min(fanOutWindow(concurrency), len(inputs)))
 		for i := range slots {
 			slots[i] = make(chan result, 1)
 		}
 		window := make(chan struct{}, len(slots))
 		indexes := make(chan int)
+		stop := make(chan struct{}) // closed when the caller breaks out
 		var wg sync.WaitGroup
 		defer func() {
+			close(stop)
 			cancel()
 			wg.Wait()
 		}()
@@ -98,12 +109,12 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 			for i := range inputs {
 				select {
 				case window <- struct{}{}:
-				case <-ctx.Done():
+				case <-stop:
 					return
 				}
 				select {
 				case indexes <- i:
-				case <-ctx.Done():
+				case <-stop:
 					return
 				}
 			}
@@ -118,21 +129,12 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 		}
 
 		for i := range inputs {
-			var r result
-			select {
-			case r = <-slots[i%len(slots)]:
-			case <-ctx.Done():
-				yield(zero, &ItemError{Index: i, Err: ctx.Err()})
-				return
-			}
+			r := <-slots[i%len(slots)]
 			<-window
 			if r.err != nil {
-				if !yield(zero, &ItemError{Index: i, Err: r.err}) {
-					return
-				}
-				continue
+				r.out, r.err = zero, &ItemError{Index: i, Err: r.err}
 			}
-			if !yield(r.out, nil) {
+			if !yield(r.out, r.err) {
 				return
 			}
 		}

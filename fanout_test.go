@@ -177,3 +177,50 @@ func TestGetManyBeyondTheWindow(t *testing.T) {
 	}
 	assert.Equal(t, ids, got)
 }
+
+// When its context ends, GetMany still yields one pair for every item, in
+// order: the records read before, and an *ItemError wrapping ctx.Err() for
+// every other item.
+func TestGetManyAccountsForEveryItemWhenItsContextEnds(t *testing.T) {
+	t.Parallel()
+	const items, served, concurrency = 300, 100, 8
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var n atomic.Int32
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch i := n.Add(1); {
+		case i <= served:
+			name := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
+			fmt.Fprintf(w, `{"id":%q}`, name)
+			return
+		case i == served+concurrency:
+			// Every worker now waits here, so every request before
+			// these has been answered and read.
+			cancel()
+		}
+		<-r.Context().Done()
+	})
+	c := newTestClient(t, srv.URL, WithStallTimeout(0))
+	ids := make([]string, items)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("s%d", i)
+	}
+	var records, failures int
+	i := 0
+	for s, err := range c.Servers.GetMany(ctx, ids, concurrency) {
+		if err != nil {
+			var ie *ItemError
+			require.ErrorAs(t, err, &ie)
+			assert.Equal(t, i, ie.Index)
+			assert.ErrorIs(t, err, context.Canceled)
+			failures++
+		} else {
+			assert.Equal(t, ids[i], s.ID)
+			records++
+		}
+		i++
+	}
+	assert.Equal(t, items, i, "one pair for every item")
+	assert.Equal(t, served, records, "every record read before the end is yielded")
+	assert.Equal(t, items-served, failures)
+}

@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -95,4 +97,107 @@ func mustURL(t *testing.T, raw string) *url.URL {
 	u, err := url.Parse(raw)
 	require.NoError(t, err)
 	return u
+}
+
+// flaky answers the first failures requests with status and header, then
+// serves a server record.
+func flaky(failures int, status int, header http.Header) (http.HandlerFunc, *atomic.Int32) {
+	var n atomic.Int32
+	return func(w http.ResponseWriter, r *http.Request) {
+		if int(n.Add(1)) <= failures {
+			for k, v := range header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(status)
+			w.Write([]byte(`{"error":"try later"}`))
+			return
+		}
+		w.Write([]byte(`{"id":"s1"}`))
+	}, &n
+}
+
+// withTimeSource runs a client's transport on ts.
+func withTimeSource(ts timeSource) Option {
+	return func(c *config) error {
+		c.clock = ts
+		return nil
+	}
+}
+
+// fakeTime is a timeSource whose time moves only when a test advances it.
+type fakeTime struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	ft     *fakeTime
+	at     time.Time
+	f      func()
+	active bool
+}
+
+func newFakeTime() *fakeTime { return &fakeTime{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)} }
+
+func (ft *fakeTime) Now() time.Time {
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
+	return ft.now
+}
+
+func (ft *fakeTime) AfterFunc(d time.Duration, f func()) timer {
+	ft.mu.Lock()
+	defer ft.mu.Unlock()
+	t := &fakeTimer{ft: ft, at: ft.now.Add(d), f: f, active: true}
+	ft.timers = append(ft.timers, t)
+	return t
+}
+
+func (t *fakeTimer) Reset(d time.Duration) bool {
+	t.ft.mu.Lock()
+	defer t.ft.mu.Unlock()
+	was := t.active
+	t.at, t.active = t.ft.now.Add(d), true
+	return was
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.ft.mu.Lock()
+	defer t.ft.mu.Unlock()
+	was := t.active
+	t.active = false
+	return was
+}
+
+// advance moves the time on by d and runs the timers that came due.
+func (ft *fakeTime) advance(d time.Duration) {
+	ft.mu.Lock()
+	ft.now = ft.now.Add(d)
+	var due []func()
+	for _, t := range ft.timers {
+		if t.active && !t.at.After(ft.now) {
+			t.active = false
+			due = append(due, t.f)
+		}
+	}
+	ft.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
+// hangUp closes the connection under w at once, with what was written so
+// far flushed; with reset, as a TCP reset.
+func hangUp(t *testing.T, w http.ResponseWriter, reset bool) {
+	t.Helper()
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	conn, _, err := w.(http.Hijacker).Hijack()
+	require.NoError(t, err)
+	if tcp, ok := conn.(*net.TCPConn); ok && reset {
+		require.NoError(t, tcp.SetLinger(0))
+	}
+	conn.Close()
 }

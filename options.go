@@ -26,6 +26,8 @@ type config struct {
 	maxResponseBytes int64
 	prefetch         int
 	adaptiveRate     bool
+	stallTimeout     time.Duration
+	clock            timeSource
 }
 
 func defaultConfig() config {
@@ -39,6 +41,8 @@ func defaultConfig() config {
 		maxResponseBytes: 32 << 20,
 		prefetch:         1,
 		adaptiveRate:     true,
+		stallTimeout:     30 * time.Second,
+		clock:            realTime{},
 	}
 }
 
@@ -157,6 +161,22 @@ func WithPrefetch(n int) Option {
 func WithAdaptiveRate(on bool) Option {
 	return func(c *config) error {
 		c.adaptiveRate = on
+		return nil
+	}
+}
+
+// WithStallTimeout sets how long an attempt may receive nothing, neither
+// the response headers nor new body bytes, before it is abandoned and
+// retried like a reset connection. It bounds silence, not the whole call:
+// a large body over a slow link succeeds as long as bytes keep coming. The
+// error after the last attempt says that the connection stalled, and
+// matches os.ErrDeadlineExceeded. The default is 30s; 0 turns it off.
+func WithStallTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("WithStallTimeout: %s, want 0 (off) or more", d)
+		}
+		c.stallTimeout = d
 		return nil
 	}
 }

@@ -278,12 +278,16 @@ func pages[T any](ctx context.Context, first, prefetch int, fetch func(context.C
 			}
 		}
 	}()
+	page := first
 	return func() (*Page[T], error) {
 			r, ok := <-results
 			if !ok {
-				// Only a cancelled walk asks past the last page.
-				return nil, ctx.Err()
+				// Only an ended walk asks past the last page sent: the
+				// fetch fails at once on the ended context, and its error
+				// names the request as any other does.
+				return fetch(ctx, page)
 			}
+			page++
 			return r.page, r.err
 		}, func() {
 			<-done

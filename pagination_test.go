@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -153,6 +154,8 @@ func TestAllStopsOnErrorAndResumes(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
 	assert.Equal(t, all[:20], got)
+	assert.Equal(t, 1, strings.Count(err.Error(), "gamedata:"), "the prefix is said once: %v", err)
+	assert.Equal(t, 1, strings.Count(err.Error(), "GET "+srv.URL+"/api/dashboard?page=3"), "the request is named once: %v", err)
 
 	failing = false
 	rest, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10, Page: pe.Page}))
@@ -437,4 +440,36 @@ func TestOneWalkSequenceIteratedTwiceAtOnce(t *testing.T) {
 	}
 	assert.Equal(t, idents(35), <-results)
 	assert.Equal(t, idents(35), <-results)
+}
+
+// A walk whose context ends names the request it could not make, whether
+// the page was on the wire or not yet asked for.
+func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
+	t.Parallel()
+	dir := directory(idents(45), 10)
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("page") == "1" {
+			dir(w, r)
+			return
+		}
+		<-r.Context().Done()
+	})
+	for _, prefetch := range []int{0, 1, 3} {
+		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
+		ctx, cancel := context.WithCancel(context.Background())
+		var err error
+		for _, e := range c.Dashboard.All(ctx, &DashboardOptions{PageSize: 10}) {
+			if e != nil {
+				err = e
+				break
+			}
+			cancel()
+		}
+		cancel()
+		var pe *PageError
+		require.ErrorAs(t, err, &pe, "prefetch %d", prefetch)
+		assert.Equal(t, 2, pe.Page)
+		assert.ErrorIs(t, err, context.Canceled)
+		assert.Contains(t, err.Error(), "GET "+srv.URL+"/api/dashboard?page=2", "prefetch %d", prefetch)
+	}
 }
