@@ -477,7 +477,8 @@ func TestErrorsAfterRetries(t *testing.T) {
 }
 
 // A connection that goes silent, before its headers or in the middle of
-// its body, is abandoned after the stall timeout and retried.
+// its body, is abandoned after the stall timeout and retried, with the
+// default rate limit and backoff.
 func TestStalledAttemptsAreRetried(t *testing.T) {
 	t.Parallel()
 	for _, midBody := range []bool{false, true} {
@@ -497,11 +498,13 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 			close(stalled)
 			<-r.Context().Done()
 		})
-		c := newTestClient(t, srv.URL, withTimeSource(ft))
+		c, err := NewClient(srv.URL, withTimeSource(ft))
+		require.NoError(t, err)
 		go func() {
 			<-stalled
-			ft.advance(30*time.Second - time.Millisecond)
-			ft.advance(time.Millisecond)
+			// However the client's reads fall around it, the attempt
+			// has now been silent for the whole default stall timeout.
+			ft.advance(30 * time.Second)
 		}()
 		s, err := c.Servers.Get(context.Background(), "s1")
 		require.NoError(t, err, "mid-body %v", midBody)
