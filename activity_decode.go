@@ -27,7 +27,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 		switch {
 		case nameIs(name, "points"):
 			if found {
-				return &DecodeError{Member: "points", Index: -1, Err: errors.New("points member appears twice")}
+				return &DecodeError{Member: "points", Err: errors.New("points member appears twice")}
 			}
 			found = true
 			var err error
@@ -62,7 +62,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 		if errors.As(err, &de) {
 			return nil, de
 		}
-		return nil, &DecodeError{Index: -1, Err: fmt.Errorf("activity history: %w", objectError(body, err))}
+		return nil, &DecodeError{Err: fmt.Errorf("activity history: %w", objectError(body, err))}
 	}
 	if !found {
 		if len(arrays) != 1 {
@@ -71,7 +71,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 				names[i] = a.name
 			}
 			slices.Sort(names)
-			return nil, &DecodeError{Index: -1, Err: fmt.Errorf("activity history has no points member and %d arrays of arrays %v", len(arrays), names)}
+			return nil, &DecodeError{Err: fmt.Errorf("activity history has no points member and %d arrays of arrays %v", len(arrays), names)}
 		}
 		a := arrays[0]
 		sub := scanner{b: body[:a.end], i: a.start}
@@ -88,8 +88,6 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 	return h, nil
 }
 
-// span is a member found in a pass over an object: its name and either
-// its value or its bounds in the body.
 // pointsHint estimates how many points b holds, to presize the result: one
 // a '[' (less the outer one), but never more than the bytes allow, since a
 // point takes at least 15 ("[0,0,0,0,0,0,0]") and a hostile body can hold
@@ -98,6 +96,8 @@ func pointsHint(b []byte) int {
 	return min(bytes.Count(b, []byte{'['})-1, len(b)/15+1)
 }
 
+// span is a member found in a pass over an object: its name and either
+// its value or its bounds in the body.
 type span struct {
 	name       string
 	value      []byte
@@ -154,14 +154,14 @@ func decodeCoverage(raw []byte) ([]time.Time, error) {
 		return nil, nil
 	}
 	if raw[0] != '[' {
-		return nil, &DecodeError{Member: "partialCoverage", Index: -1, Err: errors.New("want an array of timestamps")}
+		return nil, &DecodeError{Member: "partialCoverage", Err: errors.New("want an array of timestamps")}
 	}
 	// One a comma, but a timestamp takes at least two bytes with its comma.
 	out := make([]time.Time, 0, min(bytes.Count(raw, []byte{','})+1, len(raw)/2))
 	err := eachElement(raw, func(i int, v []byte) error {
 		t, err := parseTimestamp(v)
 		if err != nil {
-			return &DecodeError{Member: fmt.Sprintf("partialCoverage[%d]", i), Index: i, Err: err}
+			return &DecodeError{Member: fmt.Sprintf("partialCoverage[%d]", i), Err: err}
 		}
 		out = append(out, t)
 		return nil

@@ -17,7 +17,7 @@ func (s *scanner) points(member string, hint int) ([]ActivityPoint, error) {
 		if err != nil {
 			return nil, err
 		}
-		return nil, &DecodeError{Member: member, Index: -1, Err: fmt.Errorf("got %s, want an array of seven-element arrays", clip(v))}
+		return nil, &DecodeError{Member: member, Err: fmt.Errorf("got %s, want an array of seven-element arrays", clip(v))}
 	}
 	if s.isNull() {
 		return nil, nil // no history, not an empty one
@@ -47,7 +47,7 @@ func (s *scanner) points(member string, hint int) ([]ActivityPoint, error) {
 		if errors.As(err, &de) {
 			return nil, de
 		}
-		return nil, &DecodeError{Member: fmt.Sprintf("%s[%d]", member, len(out)), Index: len(out), Err: err}
+		return nil, &DecodeError{Member: fmt.Sprintf("%s[%d]", member, len(out)), Err: err}
 	}
 	return out, nil
 }
@@ -136,7 +136,7 @@ func (s *scanner) point(member string, i int) (ActivityPoint, error) {
 			m += fmt.Sprintf("[%d]", elem)
 			err = fmt.Errorf("%s: %w", pointElements[elem], err)
 		}
-		return &DecodeError{Member: m, Index: i, Err: err}
+		return &DecodeError{Member: m, Err: err}
 	}
 	s.ws()
 	if s.i >= len(s.b) || s.b[s.i] != '[' {

@@ -146,7 +146,7 @@ func decodeHistory(report Fields) ([]HistoryEntry, error) {
 			name = candidates[0]
 		default:
 			slices.Sort(candidates)
-			return nil, &DecodeError{Index: -1, Err: fmt.Errorf("report has several histories (%s) and none is named history", strings.Join(candidates, ", "))}
+			return nil, &DecodeError{Err: fmt.Errorf("report has several histories (%s) and none is named history", strings.Join(candidates, ", "))}
 		}
 	}
 	return decodeList(report, name, decodeHistoryEntry)

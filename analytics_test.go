@@ -32,7 +32,6 @@ func TestDecodeHistoryRefusesBadEntries(t *testing.T) {
 			_, err = decodeHistory(f)
 			var de *DecodeError
 			require.True(t, errors.As(err, &de), "got %v", err)
-			assert.Equal(t, 1, de.Index, "the error names the entry's index")
 			assert.Equal(t, "history[1]", de.Member)
 			assert.Contains(t, de.Error(), tt.wantMsg)
 		})

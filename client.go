@@ -167,7 +167,7 @@ func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) er
 		return err
 	}
 	if err := checkJSONStart(resp.body); err != nil {
-		return &DecodeError{URL: u.String(), Index: -1, Err: err}
+		return &DecodeError{URL: u.String(), Err: err}
 	}
 	if err := decode(resp.body); err != nil {
 		if errors.Is(err, ErrPageOutOfRange) {
@@ -175,7 +175,7 @@ func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) er
 		}
 		var de *DecodeError
 		if !errors.As(err, &de) {
-			de = &DecodeError{Index: -1, Err: err}
+			de = &DecodeError{Err: err}
 		}
 		de.URL = u.String()
 		return de

@@ -50,7 +50,7 @@ func TestDashboardList(t *testing.T) {
 	assert.Equal(t, Value(5.0), page.Pagination.Metric("total"), "undocumented pagination members stay reachable")
 	sort, ok := page.Text("sort")
 	assert.True(t, ok)
-	assert.Equal(t, "players", sort.Raw(), "undocumented envelope members stay reachable")
+	assert.Equal(t, "players", sort.Unsanitized(), "undocumented envelope members stay reachable")
 
 	first := page.Items[0]
 	assert.Equal(t, "game", first.Kind)
@@ -63,7 +63,7 @@ func TestDashboardList(t *testing.T) {
 	title, ok := page.Items[1].Text("title")
 	require.True(t, ok)
 	assert.Equal(t, "Red Alert evil", title.String())
-	assert.Equal(t, "\x1b[31mRed\x1b[0m Alert \u202eevil", title.Raw())
+	assert.Equal(t, "\x1b[31mRed\x1b[0m Alert \u202eevil", title.Unsanitized())
 }
 
 func TestDashboardServers(t *testing.T) {
@@ -195,7 +195,7 @@ func TestActivityHistory(t *testing.T) {
 	assert.Equal(t, []time.Time{ms(1763204400000)}, h.PartialCoverage)
 	res, ok := h.Text("resolution")
 	assert.True(t, ok)
-	assert.Equal(t, "1h", res.Raw())
+	assert.Equal(t, "1h", res.Unsanitized())
 }
 
 func TestAnalyticsSearch(t *testing.T) {
@@ -230,7 +230,7 @@ func TestAnalyticsPackage(t *testing.T) {
 	assert.Equal(t, Value(1200.5), r.History[0].Metric("players"))
 	assert.True(t, r.History[1].Metric("players").IsNull())
 	note, _ := r.History[3].Text("note")
-	assert.Equal(t, "patch day", note.Raw())
+	assert.Equal(t, "patch day", note.Unsanitized())
 
 	var summary map[string]struct {
 		Average         Nullable[float64] `json:"average"`

@@ -116,13 +116,10 @@ func (e *PageError) Unwrap() error { return e.Err }
 type DecodeError struct {
 	// URL is the request's URL.
 	URL string
-	// Member locates the fault, such as "points[3][2]" or
-	// "history[5].capturedAt"; it is empty when the body as a whole is at
-	// fault.
+	// Member locates the fault, such as "points[3][2]" (the fourth
+	// point's third element) or "history[5].capturedAt"; it is empty when
+	// the body as a whole is at fault.
 	Member string
-	// Index is the 0-based index of the activity point, history entry or
-	// directory item at fault, or -1 when none is.
-	Index int
 	// Err says what was wrong.
 	Err error
 }

@@ -382,8 +382,8 @@ func FuzzUntrusted(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		u := NewUntrusted(s)
 		out := u.String()
-		if u.Raw() != s {
-			t.Errorf("NewUntrusted(%q).Raw() = %q, want the text as sent", s, u.Raw())
+		if u.Unsanitized() != s {
+			t.Errorf("NewUntrusted(%q).Unsanitized() = %q, want the text as sent", s, u.Unsanitized())
 		}
 		if !utf8.ValidString(out) {
 			t.Errorf("NewUntrusted(%q).String() = %q is not valid UTF-8", s, out)

@@ -60,7 +60,7 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 		return nil
 	})
 	if err != nil {
-		return nil, &DecodeError{Index: -1, Err: fmt.Errorf("directory response: %w", objectError(body, err))}
+		return nil, &DecodeError{Err: fmt.Errorf("directory response: %w", objectError(body, err))}
 	}
 	p := &Page[T]{Fields: fieldsOf(body)}
 	if p.Pagination, err = decodePagination(pagination, requested); err != nil {
@@ -68,7 +68,7 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 	}
 	items, err := itemsMember(arrays)
 	if err != nil {
-		return nil, &DecodeError{Index: -1, Err: err}
+		return nil, &DecodeError{Err: err}
 	}
 	if p.Items, err = decodeArray(items.value, items.name, item); err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 
 func decodePagination(raw []byte, requested int) (Pagination, error) {
 	if raw == nil {
-		return Pagination{}, &DecodeError{Member: "pagination", Index: -1, Err: errors.New("directory response has no pagination object")}
+		return Pagination{}, &DecodeError{Member: "pagination", Err: errors.New("directory response has no pagination object")}
 	}
 	p := Pagination{Page: requested}
 	var hasNext, page []byte
@@ -92,19 +92,19 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 		return nil
 	})
 	if err != nil {
-		return Pagination{}, &DecodeError{Member: "pagination", Index: -1, Err: objectError(raw, err)}
+		return Pagination{}, &DecodeError{Member: "pagination", Err: objectError(raw, err)}
 	}
 	p.Fields = fieldsOf(raw)
 	switch string(hasNext) {
 	case "true", "false":
 		p.HasNext = string(hasNext) == "true"
 	default:
-		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Index: -1, Err: fmt.Errorf("got %q, want a boolean", clip(hasNext))}
+		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Err: fmt.Errorf("got %q, want a boolean", clip(hasNext))}
 	}
 	if page != nil && string(page) != "null" {
 		served, err := strconv.Atoi(string(page))
 		if err != nil {
-			return Pagination{}, &DecodeError{Member: "pagination.page", Index: -1, Err: fmt.Errorf("got %s, want an integer", clip(page))}
+			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", clip(page))}
 		}
 		if served != requested {
 			return Pagination{}, fmt.Errorf("%w: asked for page %d, served page %d", ErrPageOutOfRange, requested, served)

@@ -54,13 +54,13 @@ func decodeList[T any](f Fields, name string, item func([]byte) (T, error)) ([]T
 // the member and the index.
 func decodeArray[T any](raw []byte, name string, item func([]byte) (T, error)) ([]T, error) {
 	if raw[0] != '[' {
-		return nil, &DecodeError{Member: name, Index: -1, Err: fmt.Errorf("got %s, want an array", clip(raw))}
+		return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an array", clip(raw))}
 	}
 	out := []T{} // an empty list sent is empty, not absent
 	err := eachElement(raw, func(i int, elem []byte) error {
 		v, err := item(elem)
 		if err != nil {
-			return &DecodeError{Member: fmt.Sprintf("%s[%d]", name, i), Index: i, Err: err}
+			return &DecodeError{Member: fmt.Sprintf("%s[%d]", name, i), Err: err}
 		}
 		out = append(out, v)
 		return nil

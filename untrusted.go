@@ -17,9 +17,9 @@ type Untrusted struct {
 // NewUntrusted wraps s as untrusted text.
 func NewUntrusted(s string) Untrusted { return Untrusted{raw: s} }
 
-// Raw returns the text exactly as the service sent it. Do not write it to a
-// terminal, a log or a prompt.
-func (u Untrusted) Raw() string { return u.raw }
+// Unsanitized returns the text exactly as the service sent it. Do not
+// write it to a terminal, a log or a prompt.
+func (u Untrusted) Unsanitized() string { return u.raw }
 
 // String returns a rendering that is safe to show: terminal escape
 // sequences (CSI, OSC, DCS and the like, in their 7-bit and 8-bit forms) are
@@ -47,6 +47,9 @@ func sanitize(s string) string {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
+		case shown(r, size):
+			b.WriteString(s[i : i+size])
+			i += size
 		case r == utf8.RuneError && size == 1:
 			b.WriteRune(utf8.RuneError)
 			i++
@@ -59,10 +62,7 @@ func sanitize(s string) string {
 		case r == '\t' || r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029:
 			b.WriteByte(' ')
 			i += size
-		case isControl(r) || isBidi(r) || isInvisible(r):
-			i += size
-		default:
-			b.WriteString(s[i : i+size])
+		default: // other controls, bidi and invisible characters
 			i += size
 		}
 	}
@@ -74,12 +74,17 @@ func sanitize(s string) string {
 func isSafe(s string) bool {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || isControl(r) || isBidi(r) || isInvisible(r) || r == 0x2028 || r == 0x2029 {
+		if !shown(r, size) {
 			return false
 		}
 		i += size
 	}
 	return true
+}
+
+// shown reports whether sanitize keeps a rune of size bytes as it is.
+func shown(r rune, size int) bool {
+	return !(r == utf8.RuneError && size == 1) && !isControl(r) && !isBidi(r) && !isInvisible(r) && r != 0x2028 && r != 0x2029
 }
 
 func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r <= 0x9f) }

@@ -39,7 +39,7 @@ func TestUntrustedString(t *testing.T) {
 			t.Parallel()
 			u := NewUntrusted(tt.in)
 			assert.Equal(t, tt.want, u.String())
-			assert.Equal(t, tt.in, u.Raw(), "Raw is as sent")
+			assert.Equal(t, tt.in, u.Unsanitized(), "Raw is as sent")
 			assert.Equal(t, tt.want, NewUntrusted(u.String()).String(), "sanitizing twice changes nothing")
 		})
 	}
@@ -49,7 +49,7 @@ func TestUntrustedJSON(t *testing.T) {
 	t.Parallel()
 	var u Untrusted
 	require.NoError(t, json.Unmarshal([]byte(`"\u001b[31mhi"`), &u))
-	assert.Equal(t, "\x1b[31mhi", u.Raw())
+	assert.Equal(t, "\x1b[31mhi", u.Unsanitized())
 	b, err := json.Marshal(u)
 	require.NoError(t, err)
 	assert.Equal(t, `"\u001b[31mhi"`, string(b), "marshalling keeps the text as sent")

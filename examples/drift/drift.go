@@ -13,7 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/internal/coverage"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // operation is a method on a path, with its named query parameters.
@@ -109,7 +109,7 @@ type parameter struct {
 // not list itself.
 func covered() []operation {
 	var ops []operation
-	for _, e := range coverage.Endpoints {
+	for _, e := range manifest.Endpoints {
 		if e.Path == "/openapi.json" {
 			continue
 		}

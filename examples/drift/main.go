@@ -15,7 +15,7 @@
 // the SDK sends and the service does not publish (the sort parameter, which
 // the service's description does not name) is shown but is no drift.
 //
-// The SDK's side comes from internal/coverage, which a test in the SDK
+// The SDK's side comes from internal/manifest, which a test in the SDK
 // checks against the requests the client really makes. The description is
 // the service's text: names from it are printed through Untrusted.String.
 package main

@@ -16,7 +16,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/gamedatatest"
-	"github.com/gamedata-go/gamedata/internal/coverage"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 func TestNoDriftAgainstTheTwin(t *testing.T) {
@@ -27,7 +27,7 @@ func TestNoDriftAgainstTheTwin(t *testing.T) {
 	assert.Contains(t, out, "No drift")
 	assert.NotContains(t, out, "not covered")
 	assert.NotContains(t, out, "not published", "the twin publishes everything the SDK sends")
-	for _, e := range coverage.Endpoints {
+	for _, e := range manifest.Endpoints {
 		if e.Path != "/openapi.json" {
 			assert.Regexp(t, regexp.MustCompile(`(?m)^GET `+regexp.QuoteMeta(e.Path)+` +yes +yes +`+regexp.QuoteMeta(strings.Join(e.Calls, ", "))+`$`), out)
 		}

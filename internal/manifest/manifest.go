@@ -1,13 +1,13 @@
-// Package coverage lists what the SDK asks of the service: every path,
+// Package manifest lists what the SDK asks of the service: every path,
 // the named query parameters it sends there, and the calls that send them.
 //
 // The list is written by hand, for the drift check (examples/drift) to
 // compare with the service's OpenAPI description, and it cannot drift
-// from the SDK silently: TestCoverage in the root package drives every
+// from the SDK silently: TestManifest in the root package drives every
 // exported method of the client against a test server, with every option
 // set, and fails unless the paths and parameters it sees are exactly
 // these.
-package coverage
+package manifest
 
 // Endpoint is one path the SDK requests, always with GET.
 type Endpoint struct {

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/internal/coverage"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // Placeholders for path parameters, recognised in the paths requested.
@@ -25,9 +25,9 @@ const (
 	idArg    = "ID-ARG"
 )
 
-// coverageCalls makes, for each exported method of the client and of its
+// manifestCalls makes, for each exported method of the client and of its
 // services that requests something, one call with every option set.
-var coverageCalls = map[string]func(context.Context, *gamedata.Client){
+var manifestCalls = map[string]func(context.Context, *gamedata.Client){
 	"OpenAPI": func(ctx context.Context, c *gamedata.Client) { c.OpenAPI(ctx) },
 	"Search": func(ctx context.Context, c *gamedata.Client) {
 		c.Search(ctx, filled(&gamedata.SearchOptions{}))
@@ -74,11 +74,11 @@ var coverageCalls = map[string]func(context.Context, *gamedata.Client){
 // noRequest lists the exported methods that send nothing.
 var noRequest = []string{"Stats"}
 
-// TestCoverage checks internal/coverage, the list of paths and parameters
+// TestManifest checks internal/manifest, the list of paths and parameters
 // the drift check (examples/drift) compares with the service's
 // description, against what the client really sends: every method, every
 // option set.
-func TestCoverage(t *testing.T) {
+func TestManifest(t *testing.T) {
 	t.Parallel()
 	var mu sync.Mutex
 	seen := map[string]map[string]bool{} // path → params
@@ -105,11 +105,11 @@ func TestCoverage(t *testing.T) {
 	require.NoError(t, err)
 
 	for _, name := range exportedMethods(client) {
-		call, ok := coverageCalls[name]
+		call, ok := manifestCalls[name]
 		if slices.Contains(noRequest, name) {
 			continue
 		}
-		if !assert.True(t, ok, "method %s: add it to coverageCalls (coverage_test.go), and what it sends to internal/coverage", name) {
+		if !assert.True(t, ok, "method %s: add it to manifestCalls (manifest_test.go), and what it sends to internal/manifest", name) {
 			continue
 		}
 		mu.Lock()
@@ -118,9 +118,9 @@ func TestCoverage(t *testing.T) {
 		call(context.Background(), client)
 	}
 
-	var got []coverage.Endpoint
+	var got []manifest.Endpoint
 	for path, params := range seen {
-		e := coverage.Endpoint{Path: path, Calls: calls[path]}
+		e := manifest.Endpoint{Path: path, Calls: calls[path]}
 		for p := range params {
 			e.Params = append(e.Params, p)
 		}
@@ -128,8 +128,8 @@ func TestCoverage(t *testing.T) {
 		slices.Sort(e.Calls)
 		got = append(got, e)
 	}
-	slices.SortFunc(got, func(a, b coverage.Endpoint) int { return strings.Compare(a.Path, b.Path) })
-	assert.Equal(t, coverage.Endpoints, got, "internal/coverage.Endpoints (expected) differs from what the client sends (actual)")
+	slices.SortFunc(got, func(a, b manifest.Endpoint) int { return strings.Compare(a.Path, b.Path) })
+	assert.Equal(t, manifest.Endpoints, got, "internal/manifest.Endpoints (expected) differs from what the client sends (actual)")
 }
 
 // exportedMethods names the exported methods of the client ("Search") and
