@@ -48,6 +48,15 @@ type Client struct {
 
 type service struct{ client *Client }
 
+// ready returns the service's client, or an error for a service of a
+// Client that NewClient did not make.
+func (s *service) ready() (*Client, error) {
+	if s == nil || s.client == nil || s.client.http == nil {
+		return nil, errZeroClient
+	}
+	return s.client, nil
+}
+
 // NewClient returns a client for the service at baseURL, an absolute http
 // or https URL that may carry a path prefix ("https://host/prefix/"): every
 // endpoint path is resolved under it. It makes no network call.

@@ -27,6 +27,15 @@ type DashboardEntry struct {
 // Client.Packages.Get(ctx, e.Kind, e.Ident).
 func (e DashboardEntry) IsServer() bool { return e.ID != "" }
 
+// PackageRef returns the entry's package identifiers; for a server entry
+// it is the zero PackageRef.
+func (e DashboardEntry) PackageRef() PackageRef {
+	if e.IsServer() {
+		return PackageRef{}
+	}
+	return PackageRef{Kind: e.Kind, Ident: e.Ident}
+}
+
 func decodeDashboardEntry(raw []byte) (DashboardEntry, error) {
 	f, ids, err := decodeRecord(raw, "kind", "ident", "id")
 	if err != nil {

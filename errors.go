@@ -111,6 +111,24 @@ func (e *PageError) Error() string {
 // Unwrap returns the underlying error.
 func (e *PageError) Unwrap() error { return e.Err }
 
+// ItemError is the error for one item of a GetMany: the walk yields it in
+// the item's place and goes on with the next.
+type ItemError struct {
+	// Index is the item's index in the input.
+	Index int
+	// Err is the underlying error.
+	Err error
+}
+
+// Error names the item's index and the underlying error, which names the
+// request.
+func (e *ItemError) Error() string {
+	return fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err))
+}
+
+// Unwrap returns the underlying error.
+func (e *ItemError) Unwrap() error { return e.Err }
+
 // DecodeError reports a response that does not have the documented shape.
 // It names the member at fault, so no result is ever silently partial.
 type DecodeError struct {

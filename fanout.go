@@ -7,39 +7,6 @@ import (
 	"sync"
 )
 
-// PackageRef identifies a package: what Client.Packages.Get and GetMany
-// need.
-type PackageRef struct {
-	Kind, Ident string
-}
-
-// PackageRef returns the entry's package identifiers; for a server entry
-// it is the zero PackageRef.
-func (e DashboardEntry) PackageRef() PackageRef {
-	if e.IsServer() {
-		return PackageRef{}
-	}
-	return PackageRef{Kind: e.Kind, Ident: e.Ident}
-}
-
-// ItemError is the error for one item of a GetMany: the walk yields it in
-// the item's place and goes on with the next.
-type ItemError struct {
-	// Index is the item's index in the input.
-	Index int
-	// Err is the underlying error.
-	Err error
-}
-
-// Error names the item's index and the underlying error, which names the
-// request.
-func (e *ItemError) Error() string {
-	return fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err))
-}
-
-// Unwrap returns the underlying error.
-func (e *ItemError) Unwrap() error { return e.Err }
-
 // GetMany reads many packages with up to concurrency requests at a time,
 // every one waiting on the client's rate limiter, and yields exactly one
 // pair for each ref, in the order of refs. A package that cannot be read

@@ -1,8 +1,8 @@
 package gamedata
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 	"iter"
 	"net/url"
 )
@@ -70,19 +70,11 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 	if err := checkSegments([]string{"organization ident"}, ident); err != nil {
 		return nil, err
 	}
-	var o Organization
-	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "organizations", ident), func(b []byte) (err error) {
-		if o, err = decodeOrganization(b); err != nil {
-			return fmt.Errorf("organization record: %w", err)
-		}
-		return nil
-	})
+	o, err := getRecord(ctx, (*service)(s), "organization record", decodeOrganization, "api", "organizations", ident)
 	if err != nil {
 		return nil, err
 	}
-	if o.Ident == "" {
-		o.Ident = ident
-	}
+	o.Ident = cmp.Or(o.Ident, ident)
 	return &o, nil
 }
 

@@ -1,8 +1,8 @@
 package gamedata
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 )
 
 // KindGame is the package kind of games, a documented value of the
@@ -51,22 +51,16 @@ func (s *PackagesService) Get(ctx context.Context, kind, ident string) (*Package
 	if err := checkSegments([]string{"package kind", "package ident"}, kind, ident); err != nil {
 		return nil, err
 	}
-	var p Package
-	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "packages", kind, ident), func(b []byte) (err error) {
-		p, err = decodePackage(b)
-		if err != nil {
-			return fmt.Errorf("package record: %w", err)
-		}
-		return nil
-	})
+	p, err := getRecord(ctx, (*service)(s), "package record", decodePackage, "api", "packages", kind, ident)
 	if err != nil {
 		return nil, err
 	}
-	if p.Kind == "" {
-		p.Kind = kind
-	}
-	if p.Ident == "" {
-		p.Ident = ident
-	}
+	p.Kind, p.Ident = cmp.Or(p.Kind, kind), cmp.Or(p.Ident, ident)
 	return &p, nil
+}
+
+// PackageRef identifies a package: what Client.Packages.Get and GetMany
+// need.
+type PackageRef struct {
+	Kind, Ident string
 }

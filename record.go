@@ -2,9 +2,27 @@ package gamedata
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 )
+
+// getRecord reads and decodes the record at the endpoint path; what names
+// it in a decode error.
+func getRecord[T any](ctx context.Context, s *service, what string, decode func([]byte) (T, error), path ...string) (T, error) {
+	var v T
+	c, err := s.ready()
+	if err != nil {
+		return v, err
+	}
+	err = c.getJSON(ctx, c.endpoint(nil, path...), func(b []byte) (err error) {
+		if v, err = decode(b); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	})
+	return v, err
+}
 
 // decodeRecord decodes a record in one pass and reads the members that
 // identify it; an identifier that is absent comes back as "".

@@ -1,8 +1,8 @@
 package gamedata
 
 import (
+	"cmp"
 	"context"
-	"fmt"
 )
 
 // Server is a dedicated server. The service documents only its canonical
@@ -44,18 +44,10 @@ func (s *ServersService) Get(ctx context.Context, id string) (*Server, error) {
 	if err := checkSegments([]string{"server id"}, id); err != nil {
 		return nil, err
 	}
-	var srv Server
-	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "servers", id), func(b []byte) (err error) {
-		if srv, err = decodeServer(b); err != nil {
-			return fmt.Errorf("server record: %w", err)
-		}
-		return nil
-	})
+	srv, err := getRecord(ctx, (*service)(s), "server record", decodeServer, "api", "servers", id)
 	if err != nil {
 		return nil, err
 	}
-	if srv.ID == "" {
-		srv.ID = id
-	}
+	srv.ID = cmp.Or(srv.ID, id)
 	return &srv, nil
 }
