@@ -585,7 +585,7 @@ var faultRows = []faultRow{
 	{
 		name:     "200 with malformed JSON",
 		serve:    okBody("application/json", func(a *realAnswer) []byte { return a.body[:len(a.body)/2] }),
-		attempts: 1, want: typedError, check: decodeErrorCheck("unexpected end of JSON input", "OpenAPI description is not valid JSON"),
+		attempts: 1, want: typedError, check: decodeErrorCheck("unexpected end of JSON input", "invalid character", "OpenAPI description is not valid JSON"),
 	},
 	{
 		name:     "200 with an HTML error page",

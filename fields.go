@@ -28,18 +28,21 @@ type Fields struct {
 type fieldIndex struct {
 	once    sync.Once
 	members map[string]json.RawMessage
+	err     error
 }
 
 // decodeFields reads a JSON object. Anything else, null included, is an
-// error: a record is always an object.
+// error: a record is always an object. A member sent twice means its last
+// value, as encoding/json reads it.
 func decodeFields(b []byte) (Fields, error) {
-	if err := eachMember(b, func([]byte, []byte) error { return nil }); err != nil {
-		return Fields{}, objectError(b, err)
+	f := fieldsOf(b)
+	if f.members() == nil {
+		return Fields{}, objectError(b, f.idx.err)
 	}
-	return fieldsOf(b), nil
+	return f, nil
 }
 
-// fieldsOf wraps an object that has already been validated.
+// fieldsOf wraps an object whose members are read on the first lookup.
 func fieldsOf(b []byte) Fields { return Fields{raw: b, idx: &fieldIndex{}} }
 
 // objectError says plainly when a value is not an object at all.
@@ -55,15 +58,7 @@ func (f Fields) members() map[string]json.RawMessage {
 	if f.idx == nil {
 		return nil
 	}
-	f.idx.once.Do(func() {
-		m := make(map[string]json.RawMessage)
-		// raw was validated when it was decoded, so this cannot fail.
-		_ = eachMember(f.raw, func(name, value []byte) error {
-			m[unquote(name)] = value
-			return nil
-		})
-		f.idx.members = m
-	})
+	f.idx.once.Do(func() { f.idx.err = json.Unmarshal(f.raw, &f.idx.members) })
 	return f.idx.members
 }
 
@@ -125,7 +120,9 @@ func (f Fields) Text(name string) (Untrusted, bool) {
 	if !ok || len(v) == 0 || v[0] != '"' {
 		return Untrusted{}, false
 	}
-	return Untrusted{raw: unquote(v[1 : len(v)-1])}, true
+	var text string
+	_ = json.Unmarshal(v, &text) // a member of a decoded object: a valid string
+	return Untrusted{raw: text}, true
 }
 
 // Time returns a timestamp member, and whether it is one: an ISO 8601
@@ -158,7 +155,9 @@ func identifier(name string, v []byte) (string, error) {
 	case string(v) == "null":
 		return "", nil
 	case v[0] == '"':
-		return unquote(v[1 : len(v)-1]), nil
+		var id string
+		_ = json.Unmarshal(v, &id) // a member of a decoded object: a valid string
+		return id, nil
 	}
 	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return string(v), nil

@@ -3,7 +3,7 @@ package gamedata
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"errors"
 )
 
 // OpenAPI returns the service's machine-readable description, an OpenAPI
@@ -11,8 +11,8 @@ import (
 func (c *Client) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	var doc json.RawMessage
 	err := c.getJSON(ctx, c.endpoint(nil, "openapi.json"), func(b []byte) error {
-		if err := validJSON(b); err != nil {
-			return fmt.Errorf("OpenAPI description is not valid JSON: %w", err)
+		if !json.Valid(b) {
+			return errors.New("OpenAPI description is not valid JSON")
 		}
 		doc = b
 		return nil

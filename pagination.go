@@ -43,65 +43,41 @@ type Pagination struct {
 // item's index. A pagination.page other than the page asked for is
 // ErrPageOutOfRange.
 func decodePage[T any](body []byte, requested int, item func([]byte) (T, error)) (*Page[T], error) {
-	var pagination []byte
-	var arrays []span
-	err := eachMember(body, func(name, value []byte) error {
-		if nameIs(name, "pagination") {
-			pagination = value
-			return nil
-		}
-		// A name sent twice means its last value, as encoding/json and
-		// Fields read it.
-		n := unquote(name)
-		arrays = slices.DeleteFunc(arrays, func(a span) bool { return a.name == n })
-		if value[0] == '[' {
-			arrays = append(arrays, span{name: n, value: value})
-		}
-		return nil
-	})
+	f, err := decodeFields(body)
 	if err != nil {
-		return nil, &DecodeError{Err: fmt.Errorf("directory response: %w", objectError(body, err))}
+		return nil, &DecodeError{Err: fmt.Errorf("directory response: %w", err)}
 	}
-	p := &Page[T]{Fields: fieldsOf(body)}
+	p := &Page[T]{Fields: f}
+	pagination, ok := f.members()["pagination"]
+	if !ok {
+		return nil, &DecodeError{Member: "pagination", Err: errors.New("directory response has no pagination object")}
+	}
 	if p.Pagination, err = decodePagination(pagination, requested); err != nil {
 		return nil, err
 	}
-	items, err := itemsMember(arrays)
+	name, err := itemsMember(f)
 	if err != nil {
 		return nil, &DecodeError{Err: err}
 	}
-	if p.Items, err = decodeArray(items.value, items.name, item); err != nil {
+	if p.Items, err = decodeArray(f.members()[name], name, item); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
 func decodePagination(raw []byte, requested int) (Pagination, error) {
-	if raw == nil {
-		return Pagination{}, &DecodeError{Member: "pagination", Err: errors.New("directory response has no pagination object")}
-	}
-	p := Pagination{Page: requested}
-	var hasNext, page []byte
-	err := eachMember(raw, func(name, value []byte) error {
-		switch {
-		case nameIs(name, "hasNext"):
-			hasNext = value
-		case nameIs(name, "page"):
-			page = value
-		}
-		return nil
-	})
+	f, err := decodeFields(raw)
 	if err != nil {
-		return Pagination{}, &DecodeError{Member: "pagination", Err: objectError(raw, err)}
+		return Pagination{}, &DecodeError{Member: "pagination", Err: err}
 	}
-	p.Fields = fieldsOf(raw)
-	switch string(hasNext) {
+	p := Pagination{Page: requested, Fields: f}
+	switch hasNext := f.members()["hasNext"]; string(hasNext) {
 	case "true", "false":
 		p.HasNext = string(hasNext) == "true"
 	default:
 		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Err: fmt.Errorf("got %q, want a boolean", clip(hasNext))}
 	}
-	if page != nil && string(page) != "null" {
+	if page, ok := f.members()["page"]; ok && string(page) != "null" {
 		served, err := strconv.Atoi(string(page))
 		if err != nil {
 			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", clip(page))}
@@ -113,23 +89,25 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 	return p, nil
 }
 
-// itemsMember picks a directory's array of items among its arrays.
-func itemsMember(arrays []span) (span, error) {
-	if len(arrays) == 1 {
-		return arrays[0], nil
-	}
-	names := make([]string, len(arrays))
-	for i, a := range arrays {
-		if a.name == "items" {
-			return a, nil
+// itemsMember names a directory's array of items among the arrays beside
+// its pagination.
+func itemsMember(f Fields) (string, error) {
+	var names []string
+	for name, v := range f.members() {
+		if name != "pagination" && v[0] == '[' {
+			names = append(names, name)
 		}
-		names[i] = a.name
-	}
-	if len(arrays) == 0 {
-		return span{}, errors.New("directory response has no array of items beside pagination")
 	}
 	slices.Sort(names)
-	return span{}, fmt.Errorf("directory response has several arrays (%s) and none is named items", strings.Join(names, ", "))
+	switch {
+	case len(names) == 1:
+		return names[0], nil
+	case slices.Contains(names, "items"):
+		return "items", nil
+	case len(names) == 0:
+		return "", errors.New("directory response has no array of items beside pagination")
+	}
+	return "", fmt.Errorf("directory response has several arrays (%s) and none is named items", strings.Join(names, ", "))
 }
 
 // WalkStats counts what a directory walk did. Pass one in the options of

@@ -24,26 +24,22 @@ func getRecord[T any](ctx context.Context, s *service, what string, decode func(
 	return v, err
 }
 
-// decodeRecord decodes a record in one pass and reads the members that
-// identify it; an identifier that is absent comes back as "".
+// decodeRecord decodes a record and reads the members that identify it;
+// an identifier that is absent comes back as "".
 func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
+	f, err := decodeFields(raw)
+	if err != nil {
+		return Fields{}, nil, err
+	}
 	ids := make([]string, len(names))
-	err := eachMember(raw, func(name, value []byte) error {
-		for i, n := range names {
-			if nameIs(name, n) {
-				id, err := identifier(n, value)
-				if err != nil {
-					return err
-				}
-				ids[i] = id
+	for i, n := range names {
+		if v, ok := f.members()[n]; ok {
+			if ids[i], err = identifier(n, v); err != nil {
+				return Fields{}, nil, err
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return Fields{}, nil, objectError(raw, err)
 	}
-	return fieldsOf(raw), ids, nil
+	return f, ids, nil
 }
 
 // listed wraps a record decoder for records inside a list, where a record
@@ -71,20 +67,17 @@ func decodeList[T any](f Fields, name string, item func([]byte) (T, error)) ([]T
 // decodeArray decodes each element of an array with item; its errors name
 // the member and the index.
 func decodeArray[T any](raw []byte, name string, item func([]byte) (T, error)) ([]T, error) {
-	if raw[0] != '[' {
+	var elems []json.RawMessage
+	if raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
 		return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an array", clip(raw))}
 	}
-	out := []T{} // an empty list sent is empty, not absent
-	err := eachElement(raw, func(i int, elem []byte) error {
+	out := make([]T, 0, len(elems)) // an empty list sent is empty, not absent
+	for i, elem := range elems {
 		v, err := item(elem)
 		if err != nil {
-			return &DecodeError{Member: fmt.Sprintf("%s[%d]", name, i), Err: err}
+			return nil, &DecodeError{Member: fmt.Sprintf("%s[%d]", name, i), Err: err}
 		}
 		out = append(out, v)
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
 	return out, nil
 }
