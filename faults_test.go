@@ -370,6 +370,60 @@ func contentLengthTooLong(w http.ResponseWriter, _ *http.Request, a *realAnswer,
 	w.Write(a.body) // the server closes the connection 100 bytes short
 }
 
+// chunkedCut sends half of the real body with no Content-Length, so it
+// goes chunked, and hangs up before the last chunk.
+func chunkedCut(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(a.body[:len(a.body)/2])
+	w.(http.Flusher).Flush()
+	hijack(w, false)
+}
+
+// gzipCut sends the real body gzip-compressed and chunked, and hangs up
+// before the gzip trailer.
+func gzipCut(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(a.body)
+	zw.Close()
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Encoding", "gzip")
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf.Bytes()[:buf.Len()-8])
+	w.(http.Flusher).Flush()
+	hijack(w, false)
+}
+
+// stallBeforeHeaders reads the request and sends nothing until the client
+// goes away.
+func stallBeforeHeaders(_ http.ResponseWriter, r *http.Request, _ *realAnswer, _ *faultEnv) {
+	<-r.Context().Done()
+}
+
+// stallMidBody sends the headers and half of the body, then nothing until
+// the client goes away.
+func stallMidBody(w http.ResponseWriter, r *http.Request, a *realAnswer, _ *faultEnv) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(a.body[:len(a.body)/2])
+	w.(http.Flusher).Flush()
+	<-r.Context().Done()
+}
+
+// matrixStall is the stall timeout of the rows that stall: long beside a
+// loopback answer, short beside the cell's deadline.
+const matrixStall = 500 * time.Millisecond
+
+// stallCheck accepts the error of an attempt abandoned as stalled.
+func stallCheck(t *testing.T, err error) {
+	assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
+	assert.ErrorContains(t, err, "connection stalled")
+	var de *gamedata.DecodeError
+	assert.False(t, errors.As(err, &de), "a stalled body is never decoded: %v", err)
+}
+
 func okBody(contentType string, body func(a *realAnswer) []byte) faultAnswer {
 	return func(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
 		b := body(a)
@@ -581,6 +635,32 @@ var faultRows = []faultRow{
 	{
 		name: "Content-Length longer than the body on every attempt", serve: contentLengthTooLong, attempts: 5,
 		want: typedError, check: notDecodedCheck,
+	},
+	{name: "chunked body cut mid-stream", serve: chunkedCut, times: 2, attempts: 3, want: recovered},
+	{
+		name: "chunked body cut mid-stream, retries off", serve: chunkedCut, attempts: 1, want: typedError,
+		check: notDecodedCheck, opts: []gamedata.Option{gamedata.WithRetryMax(0)},
+	},
+	{name: "gzip body cut mid-stream", serve: gzipCut, times: 2, attempts: 3, want: recovered},
+	{
+		name: "gzip body cut mid-stream, retries off", serve: gzipCut, attempts: 1, want: typedError,
+		check: notDecodedCheck, opts: []gamedata.Option{gamedata.WithRetryMax(0)},
+	},
+	{
+		name: "stall before the headers", serve: stallBeforeHeaders, times: 1, attempts: 2, want: recovered,
+		opts: []gamedata.Option{gamedata.WithStallTimeout(matrixStall)},
+	},
+	{
+		name: "stall before the headers, retries off", serve: stallBeforeHeaders, attempts: 1, want: typedError,
+		check: stallCheck, opts: []gamedata.Option{gamedata.WithStallTimeout(matrixStall), gamedata.WithRetryMax(0)},
+	},
+	{
+		name: "stall mid-body", serve: stallMidBody, times: 1, attempts: 2, want: recovered,
+		opts: []gamedata.Option{gamedata.WithStallTimeout(matrixStall)},
+	},
+	{
+		name: "stall mid-body, retries off", serve: stallMidBody, attempts: 1, want: typedError,
+		check: stallCheck, opts: []gamedata.Option{gamedata.WithStallTimeout(matrixStall), gamedata.WithRetryMax(0)},
 	},
 	{
 		name:     "200 with malformed JSON",
