@@ -580,3 +580,57 @@ func TestWithStallTimeoutRefusesNegative(t *testing.T) {
 	_, err := NewClient("https://example.com", WithStallTimeout(-time.Second))
 	assert.ErrorContains(t, err, "WithStallTimeout")
 }
+
+func TestResponseSizeLimit(t *testing.T) {
+	t.Parallel()
+	big := `{"id":"s1","pad":"` + strings.Repeat("x", 2000) + `"}`
+	tests := []struct {
+		name    string
+		handler http.HandlerFunc
+	}{
+		{"with Content-Length", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(big)) }},
+		{"chunked", func(w http.ResponseWriter, r *http.Request) {
+			for i := 0; i < len(big); i += 100 {
+				w.Write([]byte(big[i:min(i+100, len(big))]))
+				w.(http.Flusher).Flush()
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, log := newServer(t, tt.handler)
+			_, err := newTestClient(t, srv.URL, WithMaxResponseBytes(1000)).Servers.Get(context.Background(), "s1")
+			assert.ErrorIs(t, err, ErrResponseTooLarge)
+			assert.Equal(t, 1, log.len(), "a body too large is not retried")
+
+			s, err := newTestClient(t, srv.URL, WithMaxResponseBytes(int64(len(big)))).Servers.Get(context.Background(), "s1")
+			require.NoError(t, err, "a body exactly at the limit is fine")
+			assert.Equal(t, "s1", s.ID)
+		})
+	}
+}
+
+// The bodies that are not a record; TestFaultMatrix sends the empty, the
+// HTML, the malformed and the deeply nested ones to every endpoint.
+func TestBadBodies(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, body, want string
+	}{
+		{"null", `null`, "not JSON"},
+		{"array", `[]`, "server record"},
+		{"array bomb", strings.Repeat("[", 100000) + strings.Repeat("]", 100000), "want an object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(tt.body)) })
+			_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+			var de *DecodeError
+			require.ErrorAs(t, err, &de)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Equal(t, srv.URL+"/api/servers/s1", de.URL)
+		})
+	}
+}

@@ -23,57 +23,7 @@ import (
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/time/rate"
 )
-
-// fastClient returns a client for baseURL with no client-side rate limit
-// and backoffs of a few milliseconds, so retries cost no test time, unless
-// opts say otherwise. The adaptive rate is off: it would turn the
-// unlimited rate into a finite one at the first 429.
-func fastClient(t *testing.T, baseURL string, opts ...gamedata.Option) *gamedata.Client {
-	t.Helper()
-	defaults := []gamedata.Option{
-		gamedata.WithRateLimit(rate.Inf, 0),
-		gamedata.WithAdaptiveRate(false),
-		gamedata.WithBackoff(time.Millisecond, 20*time.Millisecond),
-	}
-	c, err := gamedata.NewClient(baseURL, append(defaults, opts...)...)
-	require.NoError(t, err)
-	return c
-}
-
-// asJSON turns v (raw JSON bytes, or a Go value such as a catalogue entry)
-// into the generic value encoding/json decodes it to, so that a client's
-// result and the twin's ground truth compare with assert.Equal.
-func asJSON(t *testing.T, v any) any {
-	t.Helper()
-	raw, ok := v.([]byte)
-	if rm, isRaw := v.(json.RawMessage); isRaw {
-		raw, ok = rm, true
-	}
-	if !ok {
-		var err error
-		raw, err = json.Marshal(v)
-		require.NoError(t, err)
-	}
-	var out any
-	require.NoError(t, json.Unmarshal(raw, &out))
-	return out
-}
-
-// entriesJSON is the JSON array of the records' bodies, as sent.
-func entriesJSON[T interface{ JSON() json.RawMessage }](items []T) []byte {
-	parts := make([][]byte, len(items))
-	for i, it := range items {
-		parts[i] = it.JSON()
-	}
-	return append(append([]byte("["), bytes.Join(parts, []byte(","))...), ']')
-}
-
-// transportFunc is an http.RoundTripper made of a function.
-type transportFunc func(*http.Request) (*http.Response, error)
-
-func (f transportFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // The fault matrix serves every endpoint family from the twin through a
 // proxy that replaces the answer to one URL with a hand-made fault, the
@@ -124,25 +74,6 @@ type endpointFamily struct {
 	// is the whole directory; the first page is its first pageSize items.
 	truth    func(fx *matrixFixture) any
 	pageSize int
-}
-
-func walkJSON[T interface{ JSON() json.RawMessage }](seq func(func(T, error) bool)) ([]byte, error) {
-	var items []T
-	var err error
-	for it, e := range seq {
-		if e != nil {
-			err = e
-			break
-		}
-		items = append(items, it)
-	}
-	return entriesJSON(items), err
-}
-
-func pageTruth(all []map[string]any, page, size int) map[string]any {
-	lo := min((page-1)*size, len(all))
-	hi := min(page*size, len(all))
-	return map[string]any{"items": all[lo:hi]}
 }
 
 var endpointFamilies = []endpointFamily{
