@@ -293,23 +293,6 @@ func TestNetworkErrorsAreRetried(t *testing.T) {
 	assert.Equal(t, int32(3), n.Load())
 }
 
-func TestBrokenBodiesAreRetried(t *testing.T) {
-	t.Parallel()
-	var n atomic.Int32
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1) == 1 {
-			w.Header().Set("Content-Length", "100")
-			w.Write([]byte(`{"id":`)) // the handler returns: the body ends short
-			return
-		}
-		w.Write([]byte(`{"id":"s1"}`))
-	})
-	s, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
-	require.NoError(t, err)
-	assert.Equal(t, "s1", s.ID)
-	assert.Equal(t, int32(2), n.Load())
-}
-
 func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
 	t.Parallel()
 	h, n := flaky(1, http.StatusBadGateway, nil)

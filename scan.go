@@ -107,19 +107,12 @@ func (s *scanner) literal(lit string) error {
 // (without quotes, escapes left as they are); member must consume the
 // value.
 func (s *scanner) object(member func(name []byte) error) error {
-	if err := s.expect('{', "looking for beginning of object"); err != nil {
+	more, err := s.open('{', '}', "looking for beginning of object")
+	if err != nil {
 		return err
 	}
-	if s.depth++; s.depth > maxDepth {
-		return errors.New("exceeded max depth")
-	}
 	defer func() { s.depth-- }()
-	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == '}' {
-		s.i++
-		return nil
-	}
-	for {
+	for more {
 		s.ws()
 		if s.i >= len(s.b) || s.b[s.i] != '"' {
 			return s.invalid("looking for beginning of object key string")
@@ -134,55 +127,66 @@ func (s *scanner) object(member func(name []byte) error) error {
 		if err := member(s.b[start:end]); err != nil {
 			return err
 		}
-		s.ws()
-		if s.i >= len(s.b) {
-			return errUnexpectedEnd
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return nil
-		default:
-			return s.invalid("after object key:value pair")
+		if more, err = s.next('}', "after object key:value pair"); err != nil {
+			return err
 		}
 	}
+	return nil
 }
 
 // array consumes an array, calling element for each element; element must
 // consume it.
 func (s *scanner) array(element func() error) error {
-	if err := s.expect('[', "looking for beginning of array"); err != nil {
+	more, err := s.open('[', ']', "looking for beginning of array")
+	if err != nil {
 		return err
 	}
-	if s.depth++; s.depth > maxDepth {
-		return errors.New("exceeded max depth")
-	}
 	defer func() { s.depth-- }()
-	s.ws()
-	if s.i < len(s.b) && s.b[s.i] == ']' {
-		s.i++
-		return nil
-	}
-	for {
+	for more {
 		if err := element(); err != nil {
 			return err
 		}
-		s.ws()
-		if s.i >= len(s.b) {
-			return errUnexpectedEnd
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return nil
-		default:
-			return s.invalid("after array element")
+		if more, err = s.next(']', "after array element"); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// open consumes the opening byte of an object or array, one level deeper
+// (the caller gives the level back), and reports whether a first member
+// or element follows, or the closing byte came at once.
+func (s *scanner) open(opening, closing byte, context string) (bool, error) {
+	if err := s.expect(opening, context); err != nil {
+		return false, err
+	}
+	if s.depth++; s.depth > maxDepth {
+		return false, errors.New("exceeded max depth")
+	}
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == closing {
+		s.i++
+		return false, nil
+	}
+	return true, nil
+}
+
+// next consumes the comma before a further member or element, or the
+// closing byte, and reports which it was.
+func (s *scanner) next(closing byte, context string) (bool, error) {
+	s.ws()
+	if s.i >= len(s.b) {
+		return false, errUnexpectedEnd
+	}
+	switch s.b[s.i] {
+	case ',':
+		s.i++
+		return true, nil
+	case closing:
+		s.i++
+		return false, nil
+	}
+	return false, s.invalid(context)
 }
 
 // str consumes a string at s.i and returns the bounds of its contents.
