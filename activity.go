@@ -93,10 +93,10 @@ func (s *ActivityService) History(ctx context.Context, opts *ActivityOptions) (*
 		return nil, err
 	}
 	var h *ActivityHistory
-	err = s.client.getJSON(ctx, s.client.endpoint(q, "api", "activity-history"), func(b []byte) (err error) {
+	err = (*service)(s).get(ctx, q, func(b []byte) (err error) {
 		h, err = decodeActivityHistory(b)
 		return err
-	})
+	}, "api", "activity-history")
 	if err != nil {
 		return nil, err
 	}

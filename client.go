@@ -57,6 +57,25 @@ func (s *service) ready() (*Client, error) {
 	return s.client, nil
 }
 
+// get reads the endpoint at path, with query q, and hands its body to
+// decode.
+func (s *service) get(ctx context.Context, q url.Values, decode func([]byte) error, path ...string) error {
+	c, err := s.ready()
+	if err != nil {
+		return err
+	}
+	return c.getJSON(ctx, c.endpoint(q, path...), decode)
+}
+
+// prefetch is how many pages a walk fetches ahead: the client's setting,
+// or none for a service that is not ready (whose walk fails at once).
+func (s *service) prefetch() int {
+	if c, err := s.ready(); err == nil {
+		return c.prefetch
+	}
+	return 0
+}
+
 // NewClient returns a client for the service at baseURL, an absolute http
 // or https URL that may carry a path prefix ("https://host/prefix/"): every
 // endpoint path is resolved under it. It makes no network call.

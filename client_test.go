@@ -617,3 +617,34 @@ func TestBadBodies(t *testing.T) {
 		})
 	}
 }
+
+// A Client that NewClient did not make refuses every call, naming
+// NewClient, instead of panicking.
+func TestZeroClientRefusesEveryCall(t *testing.T) {
+	t.Parallel()
+	var c Client
+	ctx := context.Background()
+	first := func(seq func(func(DashboardEntry, error) bool)) error {
+		for _, err := range seq {
+			return err
+		}
+		return nil
+	}
+	for name, call := range map[string]func() error{
+		"Packages.Get":       func() error { _, err := c.Packages.Get(ctx, KindGame, "x"); return err },
+		"Servers.Get":        func() error { _, err := c.Servers.Get(ctx, "s1"); return err },
+		"Organizations.Get":  func() error { _, err := c.Organizations.Get(ctx, "o"); return err },
+		"Organizations.List": func() error { _, err := c.Organizations.List(ctx, nil); return err },
+		"Dashboard.List":     func() error { _, err := c.Dashboard.List(ctx, nil); return err },
+		"Dashboard.All":      func() error { return first(c.Dashboard.All(ctx, nil)) },
+		"Activity.History":   func() error { _, err := c.Activity.History(ctx, nil); return err },
+		"Packages.GetMany": func() error {
+			for _, err := range c.Packages.GetMany(ctx, []PackageRef{{KindGame, "x"}}, 1) {
+				return err
+			}
+			return nil
+		},
+	} {
+		assert.ErrorContains(t, call(), "create it with NewClient", name)
+	}
+}

@@ -105,7 +105,7 @@ type DashboardService service
 // another page's items are never returned.
 func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*Page[DashboardEntry], error) {
 	o := valueOf(opts)
-	return listPage(ctx, s.client, o.Page, o.PageSize, func(page int) (url.Values, error) {
+	return listPage(ctx, (*service)(s), o.Page, o.PageSize, func(page int) (url.Values, error) {
 		o.Page = page
 		return encodeQuery(o, o.Params)
 	}, decodeDashboardEntry, "api", "dashboard")
@@ -117,7 +117,7 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*P
 // resume there. Breaking out of the loop stops all fetching.
 func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter.Seq2[DashboardEntry, error] {
 	o := valueOf(opts)
-	return walk(ctx, o.Page, s.client.prefetch, o.Stats, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
+	return walk(ctx, o.Page, (*service)(s).prefetch(), o.Stats, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
 		p := o
 		p.Page = page
 		return s.List(ctx, &p)

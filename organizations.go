@@ -83,7 +83,7 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 // range, is ErrPageOutOfRange: another page's items are never returned.
 func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Page[Organization], error) {
 	o := valueOf(opts)
-	return listPage(ctx, s.client, o.Page, o.PageSize, func(page int) (url.Values, error) {
+	return listPage(ctx, (*service)(s), o.Page, o.PageSize, func(page int) (url.Values, error) {
 		o.Page = page
 		return encodeQuery(o, o.Params)
 	}, organizationItem, "api", "organizations")
@@ -96,7 +96,7 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Pa
 // fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
 	o := valueOf(opts)
-	return walk(ctx, o.Page, s.client.prefetch, o.Stats, func(ctx context.Context, page int) (*Page[Organization], error) {
+	return walk(ctx, o.Page, (*service)(s).prefetch(), o.Stats, func(ctx context.Context, page int) (*Page[Organization], error) {
 		p := o
 		p.Page = page
 		return s.List(ctx, &p)

@@ -274,7 +274,7 @@ func pages[T any](ctx context.Context, first, prefetch int, fetch func(context.C
 
 // listPage checks the paging, encodes the query for the page (0 means 1)
 // and reads that page of the directory at path.
-func listPage[T any](ctx context.Context, c *Client, page, pageSize int, encode func(page int) (url.Values, error), item func([]byte) (T, error), path ...string) (*Page[T], error) {
+func listPage[T any](ctx context.Context, s *service, page, pageSize int, encode func(page int) (url.Values, error), item func([]byte) (T, error), path ...string) (*Page[T], error) {
 	if err := checkPaging(page, pageSize); err != nil {
 		return nil, err
 	}
@@ -283,7 +283,15 @@ func listPage[T any](ctx context.Context, c *Client, page, pageSize int, encode 
 	if err != nil {
 		return nil, err
 	}
-	return getPage(ctx, c, c.endpoint(q, path...), page, item)
+	var p *Page[T]
+	err = s.get(ctx, q, func(b []byte) (err error) {
+		p, err = decodePage(b, page, item)
+		return err
+	}, path...)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // valueOf returns *p, or the zero T for a nil p: nil options mean the
@@ -294,17 +302,4 @@ func valueOf[T any](p *T) T {
 		v = *p
 	}
 	return v
-}
-
-// getPage reads one directory page.
-func getPage[T any](ctx context.Context, c *Client, u *url.URL, page int, item func([]byte) (T, error)) (*Page[T], error) {
-	var p *Page[T]
-	err := c.getJSON(ctx, u, func(b []byte) (err error) {
-		p, err = decodePage(b, page, item)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
 }

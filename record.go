@@ -11,16 +11,12 @@ import (
 // it in a decode error.
 func getRecord[T any](ctx context.Context, s *service, what string, decode func([]byte) (T, error), path ...string) (T, error) {
 	var v T
-	c, err := s.ready()
-	if err != nil {
-		return v, err
-	}
-	err = c.getJSON(ctx, c.endpoint(nil, path...), func(b []byte) (err error) {
+	err := s.get(ctx, nil, func(b []byte) (err error) {
 		if v, err = decode(b); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil
-	})
+	}, path...)
 	return v, err
 }
 
