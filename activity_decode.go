@@ -17,45 +17,10 @@ import (
 // pass over the bytes and parses the points straight into a presized
 // slice, with no allocation per point.
 func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
-	h := &ActivityHistory{Fields: fieldsOf(body)}
-	s := scanner{b: body}
-	var coverage []byte
-	var arrays []span
-	found := false
-	err := s.object(func(name []byte) error {
-		s.ws()
-		switch {
-		case nameIs(name, "points"):
-			if found {
-				return &DecodeError{Member: "points", Err: errors.New("points member appears twice")}
-			}
-			found = true
-			var err error
-			h.Points, err = s.points("points", pointsHint(body[s.i:]))
-			return err
-		case nameIs(name, "partialCoverage"):
-			var err error
-			coverage, err = s.value()
-			return err
-		}
-		start := s.i
-		v, err := s.value()
-		if err != nil {
-			return err
-		}
-		// A name sent twice means its last value, as encoding/json and
-		// Fields read it.
-		if isArrays := isArrayOfArrays(v); isArrays || len(arrays) > 0 {
-			n := unquote(name)
-			arrays = slices.DeleteFunc(arrays, func(a span) bool { return a.name == n })
-			if isArrays {
-				arrays = append(arrays, span{name: n, start: start, end: s.i})
-			}
-		}
-		return nil
-	})
+	d := historyDecoder{scanner: scanner{b: body}, h: &ActivityHistory{Fields: fieldsOf(body)}}
+	err := d.object(d.member)
 	if err == nil {
-		err = s.end()
+		err = d.end()
 	}
 	if err != nil {
 		var de *DecodeError
@@ -64,28 +29,79 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 		}
 		return nil, &DecodeError{Err: fmt.Errorf("activity history: %w", objectError(body, err))}
 	}
-	if !found {
-		if len(arrays) != 1 {
-			names := make([]string, len(arrays))
-			for i, a := range arrays {
-				names[i] = a.name
-			}
-			slices.Sort(names)
-			return nil, &DecodeError{Err: fmt.Errorf("activity history has no points member and %d arrays of arrays %v", len(arrays), names)}
-		}
-		a := arrays[0]
-		sub := scanner{b: body[:a.end], i: a.start}
-		if h.Points, err = sub.points(a.name, pointsHint(body[a.start:a.end])); err != nil {
+	if !d.found {
+		if err := d.onlyArrayOfArrays(); err != nil {
 			return nil, err
 		}
 	}
-	if coverage != nil {
-		if h.PartialCoverage, err = decodeCoverage(coverage); err != nil {
+	if d.coverage != nil {
+		if d.h.PartialCoverage, err = decodeCoverage(d.coverage); err != nil {
 			return nil, err
 		}
-		markPartial(h.Points, h.PartialCoverage)
+		markPartial(d.h.Points, d.h.PartialCoverage)
 	}
-	return h, nil
+	return d.h, nil
+}
+
+// historyDecoder is the state of one pass over an activity history.
+type historyDecoder struct {
+	scanner
+	h        *ActivityHistory
+	found    bool   // a member named points was read
+	coverage []byte // the partialCoverage member
+	arrays   []span // the other members that are arrays of arrays
+}
+
+// member reads the value of the member name.
+func (d *historyDecoder) member(name []byte) error {
+	d.ws()
+	switch {
+	case nameIs(name, "points"):
+		if d.found {
+			return &DecodeError{Member: "points", Err: errors.New("points member appears twice")}
+		}
+		d.found = true
+		var err error
+		d.h.Points, err = d.points("points", pointsHint(d.b[d.i:]))
+		return err
+	case nameIs(name, "partialCoverage"):
+		var err error
+		d.coverage, err = d.value()
+		return err
+	}
+	start := d.i
+	v, err := d.value()
+	if err != nil {
+		return err
+	}
+	// A name sent twice means its last value, as encoding/json and
+	// Fields read it.
+	if isArrays := isArrayOfArrays(v); isArrays || len(d.arrays) > 0 {
+		n := unquote(name)
+		d.arrays = slices.DeleteFunc(d.arrays, func(a span) bool { return a.name == n })
+		if isArrays {
+			d.arrays = append(d.arrays, span{name: n, start: start, end: d.i})
+		}
+	}
+	return nil
+}
+
+// onlyArrayOfArrays reads the points from the response's only array of
+// arrays, when it has no member named points.
+func (d *historyDecoder) onlyArrayOfArrays() error {
+	if len(d.arrays) != 1 {
+		names := make([]string, len(d.arrays))
+		for i, a := range d.arrays {
+			names[i] = a.name
+		}
+		slices.Sort(names)
+		return &DecodeError{Err: fmt.Errorf("activity history has no points member and %d arrays of arrays %v", len(d.arrays), names)}
+	}
+	a := d.arrays[0]
+	sub := scanner{b: d.b[:a.end], i: a.start}
+	var err error
+	d.h.Points, err = sub.points(a.name, pointsHint(d.b[a.start:a.end]))
+	return err
 }
 
 // pointsHint estimates how many points b holds, to presize the result: one
@@ -96,11 +112,10 @@ func pointsHint(b []byte) int {
 	return min(bytes.Count(b, []byte{'['})-1, len(b)/15+1)
 }
 
-// span is a member found in a pass over an object: its name and either
-// its value or its bounds in the body.
+// span is a member found in a pass over an object: its name and its
+// bounds in the body.
 type span struct {
 	name       string
-	value      []byte
 	start, end int
 }
 

@@ -34,8 +34,7 @@ func (s *scanner) points(member string, hint int) ([]ActivityPoint, error) {
 		p := &out[len(out)-1]
 		if start := s.i; !s.fastPoint(p) {
 			s.i, *p = start, ActivityPoint{}
-			var err error
-			if *p, err = s.point(member, len(out)-1); err != nil {
+			if err := s.point(member, len(out)-1, p); err != nil {
 				out = out[:len(out)-1]
 				return err
 			}
@@ -57,38 +56,49 @@ func (s *scanner) points(member string, hint int) ([]ActivityPoint, error) {
 // false, having consumed some of the input, for anything else; point then
 // reads it again and says exactly what is wrong.
 func (s *scanner) fastPoint(p *ActivityPoint) bool {
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != '[' {
+	if !s.consume('[') {
 		return false
 	}
-	s.i++
 	s.ws()
 	ms, ok := s.fastInt()
-	if !ok || !s.comma() {
+	if !ok || !s.comma() || !s.fastPlayers(&p.Players) || !s.comma() || !s.fastFlag(&p.Current) || !s.comma() {
 		return false
 	}
 	p.Time = time.UnixMilli(ms).UTC()
-	if s.isNull() {
-		p.Players = Null[float64]()
-	} else if f, ok := s.fastNumber(); ok {
-		p.Players = Value(f)
-	} else {
-		return false
-	}
-	if !s.comma() || !s.fastFlag(&p.Current) || !s.comma() ||
-		!s.fastNullableMillis(&p.IntervalStart) || !s.comma() ||
-		!s.fastNullableMillis(&p.IntervalEnd) || !s.comma() {
-		return false
-	}
+	return s.fastTail(p)
+}
+
+// fastTail is fastPoint from the interval start on.
+func (s *scanner) fastTail(p *ActivityPoint) bool {
 	var avg bool
-	if !s.fastFlag(&avg) || !s.comma() || !s.fastFlag(&p.PartialCoverage) {
+	if !s.fastNullableMillis(&p.IntervalStart) || !s.comma() ||
+		!s.fastNullableMillis(&p.IntervalEnd) || !s.comma() ||
+		!s.fastFlag(&avg) || !s.comma() || !s.fastFlag(&p.PartialCoverage) {
 		return false
 	}
 	if avg {
 		p.Aggregation = AggregationAverage
 	}
+	return s.consume(']')
+}
+
+func (s *scanner) fastPlayers(dst *Nullable[float64]) bool {
+	if s.isNull() {
+		*dst = Null[float64]()
+		return true
+	}
+	f, ok := s.fastNumber()
+	if ok {
+		*dst = Value(f)
+	}
+	return ok
+}
+
+// consume consumes c after optional white space, and reports whether it
+// was there.
+func (s *scanner) consume(c byte) bool {
 	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != ']' {
+	if s.i >= len(s.b) || s.b[s.i] != c {
 		return false
 	}
 	s.i++
@@ -127,9 +137,32 @@ func (s *scanner) fastNullableMillis(dst *Nullable[time.Time]) bool {
 	return ok
 }
 
-// point parses one seven-element point, the i-th of member.
-func (s *scanner) point(member string, i int) (ActivityPoint, error) {
-	var p ActivityPoint
+// element reads the n-th element of a point into p.
+func (s *scanner) element(n int, p *ActivityPoint) (err error) {
+	switch n {
+	case 0:
+		p.Time, err = s.millis()
+	case 1:
+		p.Players, err = s.nullableNumber()
+	case 2:
+		p.Current, err = s.flag()
+	case 3:
+		p.IntervalStart, err = s.nullableMillis()
+	case 4:
+		p.IntervalEnd, err = s.nullableMillis()
+	case 5:
+		var avg bool
+		if avg, err = s.flag(); avg {
+			p.Aggregation = AggregationAverage
+		}
+	case 6:
+		p.PartialCoverage, err = s.flag()
+	}
+	return err
+}
+
+// point parses one seven-element point, the i-th of member, into p.
+func (s *scanner) point(member string, i int, p *ActivityPoint) error {
 	fail := func(elem int, err error) error {
 		m := fmt.Sprintf("%s[%d]", member, i)
 		if elem >= 0 {
@@ -142,38 +175,17 @@ func (s *scanner) point(member string, i int) (ActivityPoint, error) {
 	if s.i >= len(s.b) || s.b[s.i] != '[' {
 		v, err := s.value()
 		if err != nil {
-			return p, err
+			return err
 		}
-		return p, fail(-1, fmt.Errorf("got %s, want a seven-element array", clip(v)))
+		return fail(-1, fmt.Errorf("got %s, want a seven-element array", clip(v)))
 	}
 	n := 0
 	err := s.array(func() error {
-		if n >= 7 {
+		if n >= len(pointElements) {
 			n++ // counted for the message, not decoded
 			return s.skip()
 		}
-		var err error
-		switch n {
-		case 0:
-			p.Time, err = s.millis()
-		case 1:
-			p.Players, err = s.nullableNumber()
-		case 2:
-			p.Current, err = s.flag()
-		case 3:
-			p.IntervalStart, err = s.nullableMillis()
-		case 4:
-			p.IntervalEnd, err = s.nullableMillis()
-		case 5:
-			var avg bool
-			avg, err = s.flag()
-			if avg {
-				p.Aggregation = AggregationAverage
-			}
-		case 6:
-			p.PartialCoverage, err = s.flag()
-		}
-		if err != nil {
+		if err := s.element(n, p); err != nil {
 			var ve valueError
 			if errors.As(err, &ve) {
 				return fail(n, err)
@@ -184,12 +196,12 @@ func (s *scanner) point(member string, i int) (ActivityPoint, error) {
 		return nil
 	})
 	if err != nil {
-		return p, err
+		return err
 	}
-	if n != 7 {
-		return p, fail(-1, fmt.Errorf("point has %d elements, want 7", n))
+	if n != len(pointElements) {
+		return fail(-1, fmt.Errorf("point has %d elements, want 7", n))
 	}
-	return p, nil
+	return nil
 }
 
 // valueError is a well-formed value of the wrong kind for its element.

@@ -60,27 +60,17 @@ func (s *scanner) fastNumber() (float64, bool) {
 	if i < len(s.b) && s.b[i] == '-' {
 		i, neg = i+1, true
 	}
-	start := i
-	var mant uint64
-	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' {
-		mant = mant*10 + uint64(s.b[i]-'0')
-		i++
-	}
-	intDigits := i - start
-	if intDigits == 0 || (s.b[start] == '0' && intDigits > 1) {
+	mant, intDigits := accumulate(s.b, i, 0)
+	if intDigits == 0 || (s.b[i] == '0' && intDigits > 1) {
 		return 0, false
 	}
+	i += intDigits
 	frac := 0
 	if i < len(s.b) && s.b[i] == '.' {
-		i++
-		for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' {
-			mant = mant*10 + uint64(s.b[i]-'0')
-			i++
-			frac++
-		}
-		if frac == 0 {
+		if mant, frac = accumulate(s.b, i+1, mant); frac == 0 {
 			return 0, false
 		}
+		i += 1 + frac
 	}
 	if intDigits+frac > 15 || (i < len(s.b) && isNumberByte(s.b[i])) {
 		return 0, false
@@ -91,6 +81,17 @@ func (s *scanner) fastNumber() (float64, bool) {
 		f = -f
 	}
 	return f, true
+}
+
+// accumulate appends the decimal digits of b from i on to mant, and says
+// how many there were.
+func accumulate(b []byte, i int, mant uint64) (uint64, int) {
+	start := i
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		mant = mant*10 + uint64(b[i]-'0')
+		i++
+	}
+	return mant, i - start
 }
 
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}

@@ -254,16 +254,25 @@ func (s *scanner) number() ([]byte, error) {
 			return nil, s.invalid("after decimal point in numeric literal")
 		}
 	}
-	if s.i < len(s.b) && (s.b[s.i] == 'e' || s.b[s.i] == 'E') {
-		s.i++
-		if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
-			s.i++
-		}
-		if s.digits() == 0 {
-			return nil, s.invalid("in exponent of numeric literal")
-		}
+	if err := s.exponent(); err != nil {
+		return nil, err
 	}
 	return s.b[start:s.i], nil
+}
+
+// exponent consumes the optional exponent of a number.
+func (s *scanner) exponent() error {
+	if s.i >= len(s.b) || (s.b[s.i] != 'e' && s.b[s.i] != 'E') {
+		return nil
+	}
+	s.i++
+	if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+		s.i++
+	}
+	if s.digits() == 0 {
+		return s.invalid("in exponent of numeric literal")
+	}
+	return nil
 }
 
 func (s *scanner) digits() int {

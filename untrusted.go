@@ -55,11 +55,9 @@ func sanitize(s string) string {
 			i++
 		case r == 0x1b:
 			i += escapeLen(s[i:])
-		case r == 0x9b || r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f:
-			// The 8-bit forms of CSI, DCS, OSC, SOS, PM and APC start a
-			// sequence just like ESC [ and friends do.
+		case startsSequence(r):
 			i += size + sequenceBodyLen(s[i+size:], r == 0x9b)
-		case r == '\t' || r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029:
+		case isLineBreak(r):
 			b.WriteByte(' ')
 			i += size
 		default: // other controls, bidi and invisible characters
@@ -84,7 +82,18 @@ func isSafe(s string) bool {
 
 // shown reports whether sanitize keeps a rune of size bytes as it is.
 func shown(r rune, size int) bool {
-	return !(r == utf8.RuneError && size == 1) && !isControl(r) && !isBidi(r) && !isInvisible(r) && r != 0x2028 && r != 0x2029
+	return !(r == utf8.RuneError && size == 1) && !isControl(r) && !isBidi(r) && !isInvisible(r) && !isLineBreak(r)
+}
+
+// startsSequence reports the 8-bit forms of CSI, DCS, OSC, SOS, PM and
+// APC, which start a sequence just like ESC [ and friends do.
+func startsSequence(r rune) bool {
+	return r == 0x9b || r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f
+}
+
+// isLineBreak reports the characters sanitize turns into a space.
+func isLineBreak(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r == 0x2028 || r == 0x2029
 }
 
 func isControl(r rune) bool { return r < 0x20 || (r >= 0x7f && r <= 0x9f) }
@@ -126,19 +135,24 @@ func escapeLen(s string) int {
 	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
 		return 2 + sequenceBodyLen(s[2:], false)
 	case c >= 0x20 && c <= 0x2f:
-		// nF sequences: intermediates then one final byte.
-		n := 1
-		for n < len(s) && s[n] >= 0x20 && s[n] <= 0x2f {
-			n++
-		}
-		if n < len(s) && s[n] >= 0x30 && s[n] <= 0x7e {
-			n++
-		}
-		return n
+		return nFLen(s)
 	case c >= 0x30 && c <= 0x7e:
 		return 2
 	}
 	return 1
+}
+
+// nFLen returns the length of an nF escape sequence at the start of s:
+// ESC, intermediate bytes, then one final byte.
+func nFLen(s string) int {
+	n := 1
+	for n < len(s) && s[n] >= 0x20 && s[n] <= 0x2f {
+		n++
+	}
+	if n < len(s) && s[n] >= 0x30 && s[n] <= 0x7e {
+		n++
+	}
+	return n
 }
 
 // sequenceBodyLen returns the length of a sequence body: for CSI, parameter
