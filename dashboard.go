@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"iter"
-	"net/url"
 )
 
 // DashboardEntry is an entry of the dashboard directory: a package, which
@@ -76,39 +75,25 @@ type DashboardOptions struct {
 	// Kind selects packages of one kind, or dedicated servers; KindGame is
 	// a documented value. Empty leaves it to the service.
 	Kind string `url:"kind,omitempty"`
-	// Sort orders the directory. The service does not name its sort
-	// parameter; the client sends it as "sort", the name the service's
-	// public web pages use. An unsupported sort is normalized by the
-	// service to the directory default, not refused.
-	Sort string `url:"sort,omitempty"`
-	// Page is the one-based page; 0 means 1. It is always sent.
-	Page int `url:"page"`
-	// PageSize is the number of entries a page, at most 100; 0 leaves it to
-	// the service.
-	PageSize int `url:"pageSize,omitempty"`
-	// Filters are sent as repeated filter parameters, which the service
-	// combines. An unsupported filter is normalized to the default.
-	Filters []string `url:"filter,omitempty"`
-	// Params carries query parameters the service takes but does not
-	// document. It may not repeat a parameter that a field above sends.
-	Params url.Values `url:"-"`
-	// Stats, when set, receives the counts of a walk by All.
-	Stats *WalkStats `url:"-"`
+	ListOptions
 }
 
 // DashboardService lists public packages and dedicated servers. Use it
 // through Client.Dashboard.
 type DashboardService service
 
+// dashboard is the directory of packages and dedicated servers.
+var dashboard = directory[DashboardEntry]{
+	path:     []string{"api", "dashboard"},
+	item:     decodeDashboardEntry,
+	identity: dashboardIdentity,
+}
+
 // List reads one page of the dashboard (GET /api/dashboard). A page the
 // service redirects, because it is out of range, is ErrPageOutOfRange:
 // another page's items are never returned.
 func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*Page[DashboardEntry], error) {
-	o := valueOf(opts)
-	return listPage(ctx, (*service)(s), o.Page, o.PageSize, func(page int) (url.Values, error) {
-		o.Page = page
-		return encodeQuery(o, o.Params)
-	}, decodeDashboardEntry, "api", "dashboard")
+	return listPage(ctx, (*service)(s), dashboard, valueOf(opts))
 }
 
 // All walks the dashboard from opts.Page (0 means 1), following
@@ -116,10 +101,5 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*P
 // the first error, yielded as a *PageError whose Page lets a later walk
 // resume there. Breaking out of the loop stops all fetching.
 func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter.Seq2[DashboardEntry, error] {
-	o := valueOf(opts)
-	return walk(ctx, o.Page, (*service)(s).prefetch(), o.Stats, func(ctx context.Context, page int) (*Page[DashboardEntry], error) {
-		p := o
-		p.Page = page
-		return s.List(ctx, &p)
-	}, dashboardIdentity)
+	return walk(ctx, (*service)(s), dashboard, valueOf(opts))
 }

@@ -42,7 +42,7 @@ func fixtureClient(t *testing.T) (*Client, *requestLog) {
 func TestDashboardList(t *testing.T) {
 	t.Parallel()
 	c, _ := fixtureClient(t)
-	page, err := c.Dashboard.List(context.Background(), &DashboardOptions{Kind: KindGame, PageSize: 2})
+	page, err := c.Dashboard.List(context.Background(), &DashboardOptions{Kind: KindGame, ListOptions: ListOptions{PageSize: 2}})
 	require.NoError(t, err)
 	require.Len(t, page.Items, 2)
 	assert.True(t, page.Pagination.HasNext)

@@ -21,7 +21,7 @@ func ExampleDashboardService_List() {
 	defer twin.Close()
 	client, _ := gamedata.NewClient(twin.URL)
 
-	page, err := client.Dashboard.List(context.Background(), &gamedata.DashboardOptions{Kind: "server", PageSize: 3})
+	page, err := client.Dashboard.List(context.Background(), &gamedata.DashboardOptions{Kind: "server", ListOptions: gamedata.ListOptions{PageSize: 3}})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func ExampleDashboardService_All() {
 	defer twin.Close()
 	client, _ := gamedata.NewClient(twin.URL)
 
-	opts := &gamedata.DashboardOptions{Kind: gamedata.KindGame, Sort: "players", PageSize: 100}
+	opts := &gamedata.DashboardOptions{Kind: gamedata.KindGame, ListOptions: gamedata.ListOptions{Sort: "players", PageSize: 100}}
 	n := 0
 	for entry, err := range client.Dashboard.All(context.Background(), opts) {
 		if err != nil {

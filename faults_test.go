@@ -80,7 +80,7 @@ var endpointFamilies = []endpointFamily{
 	{
 		name: "dashboard List", shape: shapePage,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			p, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Page: 2, PageSize: matrixPageSize})
+			p, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{Page: 2, PageSize: matrixPageSize}})
 			if err != nil {
 				return nil, err
 			}
@@ -91,7 +91,7 @@ var endpointFamilies = []endpointFamily{
 	{
 		name: "dashboard All", shape: shapeWalk, pageSize: matrixPageSize,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			return walkJSON(c.Dashboard.All(ctx, &gamedata.DashboardOptions{PageSize: matrixPageSize}))
+			return walkJSON(c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: matrixPageSize}}))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.Directory("") },
 	},

@@ -246,7 +246,7 @@ func fixtureCall(ctx context.Context, c *Client, route string) (any, error) {
 	path := strings.Join(seg, "/")
 	switch {
 	case path == "api/dashboard":
-		return c.Dashboard.List(ctx, &DashboardOptions{Kind: q.Get("kind"), Sort: q.Get("sort"), Page: page, PageSize: pageSize, Filters: q["filter"]})
+		return c.Dashboard.List(ctx, &DashboardOptions{Kind: q.Get("kind"), ListOptions: ListOptions{Sort: q.Get("sort"), Page: page, PageSize: pageSize, Filters: q["filter"]}})
 	case path == "api/organizations":
 		return c.Organizations.List(ctx, &ListOptions{Sort: q.Get("sort"), Page: page, PageSize: pageSize, Filters: q["filter"]})
 	case path == "api/search":

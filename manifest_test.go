@@ -173,9 +173,20 @@ func template(path string) string {
 // filled sets every field of an options struct that has a url tag, so
 // that every parameter it can send is sent.
 func filled[T any](opts *T) *T {
-	v := reflect.ValueOf(opts).Elem()
+	fill(reflect.ValueOf(opts).Elem())
+	return opts
+}
+
+// fill sets every field of struct v that has a url tag, and the fields of
+// the structs it embeds.
+func fill(v reflect.Value) {
 	for i := range v.NumField() {
-		tag := v.Type().Field(i).Tag.Get("url")
+		field := v.Type().Field(i)
+		if field.Anonymous {
+			fill(v.Field(i))
+			continue
+		}
+		tag := field.Tag.Get("url")
 		if tag == "" || tag == "-" {
 			continue
 		}
@@ -190,5 +201,4 @@ func filled[T any](opts *T) *T {
 			panic("filled: a field of kind " + f.Kind().String() + "; teach filled to set it")
 		}
 	}
-	return opts
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"iter"
-	"net/url"
 )
 
 // Organization is an organization that publishes games. The service
@@ -37,28 +36,6 @@ func (o Organization) MarshalJSON() ([]byte, error) {
 	return marshalRecord(o.Fields, func() map[string]any { return map[string]any{"ident": o.Ident} })
 }
 
-// ListOptions selects a page of the organization directory.
-type ListOptions struct {
-	// Sort orders the directory. The service does not name its sort
-	// parameter; the client sends it as "sort", the name the service's
-	// public web pages use. An unsupported sort is normalized by the
-	// service to the directory default, not refused.
-	Sort string `url:"sort,omitempty"`
-	// Page is the one-based page; 0 means 1. It is always sent.
-	Page int `url:"page"`
-	// PageSize is the number of entries a page, at most 100; 0 leaves it to
-	// the service.
-	PageSize int `url:"pageSize,omitempty"`
-	// Filters are sent as repeated filter parameters, which the service
-	// combines. An unsupported filter is normalized to the default.
-	Filters []string `url:"filter,omitempty"`
-	// Params carries query parameters the service takes but does not
-	// document. It may not repeat a parameter that a field above sends.
-	Params url.Values `url:"-"`
-	// Stats, when set, receives the counts of a walk by All.
-	Stats *WalkStats `url:"-"`
-}
-
 // OrganizationsService reads and lists organizations. Use it through
 // Client.Organizations.
 type OrganizationsService service
@@ -78,15 +55,18 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 	return &o, nil
 }
 
+// organizations is the directory of organizations.
+var organizations = directory[Organization]{
+	path:     []string{"api", "organizations"},
+	item:     organizationItem,
+	identity: organizationIdentity,
+}
+
 // List reads one page of the organization directory (GET
 // /api/organizations). A page the service redirects, because it is out of
 // range, is ErrPageOutOfRange: another page's items are never returned.
 func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Page[Organization], error) {
-	o := valueOf(opts)
-	return listPage(ctx, (*service)(s), o.Page, o.PageSize, func(page int) (url.Values, error) {
-		o.Page = page
-		return encodeQuery(o, o.Params)
-	}, organizationItem, "api", "organizations")
+	return listPage(ctx, (*service)(s), organizations, valueOf(opts))
 }
 
 // All walks the organization directory from opts.Page (0 means 1),
@@ -95,10 +75,5 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Pa
 // lets a later walk resume there. Breaking out of the loop stops all
 // fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
-	o := valueOf(opts)
-	return walk(ctx, o.Page, (*service)(s).prefetch(), o.Stats, func(ctx context.Context, page int) (*Page[Organization], error) {
-		p := o
-		p.Page = page
-		return s.List(ctx, &p)
-	}, organizationIdentity)
+	return walk(ctx, (*service)(s), organizations, valueOf(opts))
 }

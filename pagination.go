@@ -36,6 +36,47 @@ type Pagination struct {
 	Fields
 }
 
+// ListOptions selects a page of a directory, and how a walk of it
+// counts. The organization directory takes it alone; DashboardOptions
+// embeds it.
+type ListOptions struct {
+	// Sort orders the directory. The service does not name its sort
+	// parameter; the client sends it as "sort", the name the service's
+	// public web pages use. An unsupported sort is normalized by the
+	// service to the directory default, not refused.
+	Sort string `url:"sort,omitempty"`
+	// Page is the one-based page; 0 means 1. It is always sent.
+	Page int `url:"page"`
+	// PageSize is the number of entries a page, at most 100; 0 leaves it to
+	// the service.
+	PageSize int `url:"pageSize,omitempty"`
+	// Filters are sent as repeated filter parameters, which the service
+	// combines. An unsupported filter is normalized to the default.
+	Filters []string `url:"filter,omitempty"`
+	// Params carries query parameters the service takes but does not
+	// document. It may not repeat a parameter that a field above sends.
+	Params url.Values `url:"-"`
+	// Stats, when set, receives the counts of a walk by All.
+	Stats *WalkStats `url:"-"`
+}
+
+func (o *ListOptions) list() *ListOptions { return o }
+
+// listOptions is what the options of every directory have, through the
+// ListOptions they are or embed. A directory's functions take the options
+// by value and reach their ListOptions through a pointer to that copy, P.
+type listOptions[O any] interface {
+	*O
+	list() *ListOptions
+}
+
+// directory is one of the service's paginated directories.
+type directory[T any] struct {
+	path     []string
+	item     func([]byte) (T, error)
+	identity func(T) string
+}
+
 // decodePage decodes a directory response by these rules: the body is an
 // object with a "pagination" object holding a boolean "hasNext"; the items
 // are the array member beside it (when there are several arrays, the one
@@ -129,27 +170,34 @@ type WalkStats struct {
 // before a walk decides the service ignores the page parameter.
 const maxStalePages = 3
 
-// walk yields every item of a directory from page first on, following
-// hasNext, with prefetch pages fetched ahead of the caller, and each
-// identity at most once. It stops at the first error, yielded as a
+// walk yields every item of directory d from the page opts select on,
+// following hasNext, with the client's prefetch pages fetched ahead of the
+// caller, and each identity at most once. It stops at the first error, yielded as a
 // *PageError so the caller can resume at that page. A redirect after the
 // first page means the directory shrank since the previous page promised
 // more: the walk ends there without an error. Pages that bring nothing new
 // mean the service ignores the page parameter: the walk ends with
 // ErrPageNotAdvancing instead of looping forever. Breaking out of the loop
 // cancels pages in flight and returns only once they have stopped.
-func walk[T any](ctx context.Context, first, prefetch int, stats *WalkStats, fetch func(context.Context, int) (*Page[T], error), identity func(T) string) iter.Seq2[T, error] {
+func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directory[T], opts O) iter.Seq2[T, error] {
+	lo := P(&opts).list()
+	first := lo.Page
 	if first == 0 {
 		first = 1
 	}
+	fetch := func(ctx context.Context, page int) (*Page[T], error) {
+		o := opts // a copy for each page: one walk may be iterated twice at once
+		P(&o).list().Page = page
+		return listPage[T, O, P](ctx, s, d, o)
+	}
 	return func(yield func(T, error) bool) {
-		stats := stats // each iteration counts on its own unless the caller shares one
+		stats := lo.Stats // each iteration counts on its own unless the caller shares one
 		if stats == nil {
 			stats = &WalkStats{}
 		}
 		*stats = WalkStats{}
 		ctx, cancel := context.WithCancel(ctx)
-		next, wait := pages(ctx, first, prefetch, fetch)
+		next, wait := pages(ctx, first, s.prefetch(), fetch)
 		defer func() {
 			cancel()
 			wait()
@@ -171,7 +219,7 @@ func walk[T any](ctx context.Context, first, prefetch int, stats *WalkStats, fet
 			stats.Pages++
 			fresh := 0
 			for _, it := range p.Items {
-				if !seen.add(identity(it)) {
+				if !seen.add(d.identity(it)) {
 					stats.Duplicates++
 					continue
 				}
@@ -272,22 +320,23 @@ func pages[T any](ctx context.Context, first, prefetch int, fetch func(context.C
 		}
 }
 
-// listPage checks the paging, encodes the query for the page (0 means 1)
-// and reads that page of the directory at path.
-func listPage[T any](ctx context.Context, s *service, page, pageSize int, encode func(page int) (url.Values, error), item func([]byte) (T, error), path ...string) (*Page[T], error) {
-	if err := checkPaging(page, pageSize); err != nil {
+// listPage reads the page of d that opts select (page 0 means 1), having
+// checked the paging before sending anything.
+func listPage[T, O any, P listOptions[O]](ctx context.Context, s *service, d directory[T], opts O) (*Page[T], error) {
+	lo := P(&opts).list()
+	if err := checkPaging(lo.Page, lo.PageSize); err != nil {
 		return nil, err
 	}
-	page = max(page, 1)
-	q, err := encode(page)
+	lo.Page = max(lo.Page, 1)
+	q, err := encodeQuery(opts, lo.Params)
 	if err != nil {
 		return nil, err
 	}
 	var p *Page[T]
 	err = s.get(ctx, q, func(b []byte) (err error) {
-		p, err = decodePage(b, page, item)
+		p, err = decodePage(b, lo.Page, d.item)
 		return err
-	}, path...)
+	}, d.path...)
 	if err != nil {
 		return nil, err
 	}

@@ -19,9 +19,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// directory serves idents as game entries, size to a page, one-based, with
+// directoryHandler serves idents as game entries, size to a page, one-based, with
 // an out-of-range page redirected to the last page as the service may do.
-func directory(idents []string, size int) http.HandlerFunc {
+func directoryHandler(idents []string, size int) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		page, err := strconv.Atoi(r.URL.Query().Get("page"))
 		if err != nil || page < 1 {
@@ -66,7 +66,7 @@ func collect(seq func(func(DashboardEntry, error) bool)) ([]string, error) {
 
 func TestListSendsPageExplicitly(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directory(idents(3), 10))
+	srv, log := newServer(t, directoryHandler(idents(3), 10))
 	c := newTestClient(t, srv.URL)
 	_, err := c.Dashboard.List(context.Background(), nil)
 	require.NoError(t, err)
@@ -79,32 +79,31 @@ func TestListSendsPageExplicitly(t *testing.T) {
 
 func TestListRefusesBadPagingBeforeSending(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directory(idents(3), 10))
+	srv, log := newServer(t, directoryHandler(idents(3), 10))
 	c := newTestClient(t, srv.URL)
 	ctx := context.Background()
 	for _, tt := range []struct{ page, size int }{{0, 101}, {0, -1}, {-1, 10}, {1, 1000}} {
-		_, err := c.Dashboard.List(ctx, &DashboardOptions{Page: tt.page, PageSize: tt.size})
+		_, err := c.Dashboard.List(ctx, &DashboardOptions{ListOptions: ListOptions{Page: tt.page, PageSize: tt.size}})
 		assert.Error(t, err, "dashboard page %d size %d", tt.page, tt.size)
 		_, err = c.Organizations.List(ctx, &ListOptions{Page: tt.page, PageSize: tt.size})
 		assert.Error(t, err, "organizations page %d size %d", tt.page, tt.size)
-		for _, err := range c.Dashboard.All(ctx, &DashboardOptions{Page: tt.page, PageSize: tt.size}) {
+		for _, err := range c.Dashboard.All(ctx, &DashboardOptions{ListOptions: ListOptions{Page: tt.page, PageSize: tt.size}}) {
 			var pe *PageError
 			assert.ErrorAs(t, err, &pe)
 		}
 	}
-	_, err := c.Dashboard.List(ctx, &DashboardOptions{PageSize: 100})
+	_, err := c.Dashboard.List(ctx, &DashboardOptions{ListOptions: ListOptions{PageSize: 100}})
 	require.NoError(t, err, "100 is the documented maximum")
 	assert.Equal(t, 1, log.len(), "only the valid request was sent")
 }
 
 func TestQueryEncoding(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directory(idents(3), 10))
+	srv, log := newServer(t, directoryHandler(idents(3), 10))
 	c := newTestClient(t, srv.URL)
 	_, err := c.Dashboard.List(context.Background(), &DashboardOptions{
-		Kind: KindGame, Sort: "players", Page: 2, PageSize: 50,
-		Filters: []string{"online", "org:acme"},
-		Params:  url.Values{"lang": {"en"}},
+		Kind:        KindGame,
+		ListOptions: ListOptions{Sort: "players", Page: 2, PageSize: 50, Filters: []string{"online", "org:acme"}, Params: url.Values{"lang": {"en"}}},
 	})
 	require.ErrorIs(t, err, ErrPageOutOfRange, "page 2 of 1 redirects")
 	q := log.all()[0].URL.Query()
@@ -113,7 +112,7 @@ func TestQueryEncoding(t *testing.T) {
 		"filter": {"online", "org:acme"}, "lang": {"en"},
 	}, q)
 
-	_, err = c.Dashboard.List(context.Background(), &DashboardOptions{Params: url.Values{"page": {"3"}}})
+	_, err = c.Dashboard.List(context.Background(), &DashboardOptions{ListOptions: ListOptions{Params: url.Values{"page": {"3"}}}})
 	assert.ErrorContains(t, err, `"page"`, "Params may not send a parameter twice")
 	_, err = c.Activity.History(context.Background(), &ActivityOptions{Range: Range7d, Params: url.Values{"range": {"30d"}}})
 	assert.Error(t, err)
@@ -123,9 +122,9 @@ func TestQueryEncoding(t *testing.T) {
 func TestAllYieldsEveryItemOnceInOrder(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{0, 1, 9, 10, 11, 95} {
-		srv, log := newServer(t, directory(idents(n), 10))
+		srv, log := newServer(t, directoryHandler(idents(n), 10))
 		c := newTestClient(t, srv.URL)
-		got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}))
+		got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}))
 		require.NoError(t, err, "n=%d", n)
 		if n == 0 {
 			assert.Empty(t, got)
@@ -140,7 +139,7 @@ func TestAllStopsOnErrorAndResumes(t *testing.T) {
 	t.Parallel()
 	all := idents(45)
 	failing := true
-	dir := directory(all, 10)
+	dir := directoryHandler(all, 10)
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if failing && r.URL.Query().Get("page") == "3" {
 			http.Error(w, `{"error":"gone fishing"}`, http.StatusBadRequest)
@@ -149,7 +148,7 @@ func TestAllStopsOnErrorAndResumes(t *testing.T) {
 		dir(w, r)
 	})
 	c := newTestClient(t, srv.URL)
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}))
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}))
 	var pe *PageError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, 3, pe.Page)
@@ -161,16 +160,16 @@ func TestAllStopsOnErrorAndResumes(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(err.Error(), "GET "+srv.URL+"/api/dashboard?page=3"), "the request is named once: %v", err)
 
 	failing = false
-	rest, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10, Page: pe.Page}))
+	rest, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10, Page: pe.Page}}))
 	require.NoError(t, err)
 	assert.Equal(t, all, append(got, rest...), "nothing lost, nothing repeated")
 }
 
 func TestAllBreakStopsFetching(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directory(idents(50), 10))
+	srv, log := newServer(t, directoryHandler(idents(50), 10))
 	c := newTestClient(t, srv.URL, WithPrefetch(0))
-	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}) {
+	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
 		require.NoError(t, err)
 		if e.Ident == "g012" {
 			break
@@ -181,10 +180,10 @@ func TestAllBreakStopsFetching(t *testing.T) {
 
 func TestRedirectedPageIsNeverAnotherPagesData(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directory(idents(25), 10))
+	srv, log := newServer(t, directoryHandler(idents(25), 10))
 	c := newTestClient(t, srv.URL)
 
-	page, err := c.Dashboard.List(context.Background(), &DashboardOptions{Page: 7, PageSize: 10})
+	page, err := c.Dashboard.List(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: 7, PageSize: 10}})
 	assert.Nil(t, page)
 	require.ErrorIs(t, err, ErrPageOutOfRange)
 	require.Equal(t, 1, log.len(), "the redirect to page 3 is not followed")
@@ -192,7 +191,7 @@ func TestRedirectedPageIsNeverAnotherPagesData(t *testing.T) {
 	_, err = c.Organizations.List(context.Background(), &ListOptions{Page: 4, PageSize: 10})
 	assert.ErrorIs(t, err, ErrPageOutOfRange)
 
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{Page: 9, PageSize: 10}))
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: 9, PageSize: 10}}))
 	assert.Empty(t, got)
 	var pe *PageError
 	require.ErrorAs(t, err, &pe, "a walk that starts out of range says so")
@@ -206,13 +205,13 @@ func TestAllEndsWhenTheDirectoryShrinks(t *testing.T) {
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		calls++
 		if calls == 1 {
-			directory(all, 10)(w, r)
+			directoryHandler(all, 10)(w, r)
 			return
 		}
-		directory(all[:10], 10)(w, r) // shrank: page 2 now redirects to page 1
+		directoryHandler(all[:10], 10)(w, r) // shrank: page 2 now redirects to page 1
 	})
 	c := newTestClient(t, srv.URL)
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}))
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}))
 	require.NoError(t, err)
 	assert.Equal(t, all[:10], got, "page 1's data is not yielded again as page 2")
 }
@@ -348,7 +347,7 @@ func TestDecodePageNamesTheItem(t *testing.T) {
 
 func TestPrefetchOverlapsTheNextPage(t *testing.T) {
 	t.Parallel()
-	dir := directory(idents(30), 10)
+	dir := directoryHandler(idents(30), 10)
 	asked := make(chan string, 10)
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		asked <- r.URL.Query().Get("page")
@@ -358,7 +357,7 @@ func TestPrefetchOverlapsTheNextPage(t *testing.T) {
 		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
 		var overlapped bool
 		var got []string
-		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}) {
+		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
 			require.NoError(t, err)
 			if e.Ident == "g000" {
 				require.Equal(t, "1", <-asked)
@@ -380,7 +379,7 @@ func TestPrefetchOverlapsTheNextPage(t *testing.T) {
 
 func TestBreakCancelsPrefetchedPages(t *testing.T) {
 	t.Parallel()
-	dir := directory(idents(30), 10)
+	dir := directoryHandler(idents(30), 10)
 	arrived, cancelled := make(chan struct{}), make(chan struct{})
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "2" {
@@ -392,7 +391,7 @@ func TestBreakCancelsPrefetchedPages(t *testing.T) {
 		dir(w, r)
 	})
 	c := newTestClient(t, srv.URL, WithPrefetch(1))
-	for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10}) {
+	for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
 		require.NoError(t, err)
 		<-arrived // page 2 is in flight
 		break
@@ -419,7 +418,7 @@ func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
 	c := newTestClient(t, srv.URL)
 	var stats WalkStats
 	var got []string
-	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{Stats: &stats}) {
+	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{Stats: &stats}}) {
 		require.NoError(t, err)
 		got = append(got, dashboardIdentity(e))
 	}
@@ -429,9 +428,9 @@ func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
 
 func TestOneWalkSequenceIteratedTwiceAtOnce(t *testing.T) {
 	t.Parallel()
-	srv, _ := newServer(t, directory(idents(35), 10))
+	srv, _ := newServer(t, directoryHandler(idents(35), 10))
 	c := newTestClient(t, srv.URL)
-	seq := c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 10})
+	seq := c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}})
 	results := make(chan []string, 2)
 	for range 2 {
 		go func() {
@@ -448,7 +447,7 @@ func TestOneWalkSequenceIteratedTwiceAtOnce(t *testing.T) {
 // the page was on the wire or not yet asked for.
 func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 	t.Parallel()
-	dir := directory(idents(45), 10)
+	dir := directoryHandler(idents(45), 10)
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "1" {
 			dir(w, r)
@@ -460,7 +459,7 @@ func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
 		ctx, cancel := context.WithCancel(context.Background())
 		var err error
-		for _, e := range c.Dashboard.All(ctx, &DashboardOptions{PageSize: 10}) {
+		for _, e := range c.Dashboard.All(ctx, &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
 			if e != nil {
 				err = e
 				break
@@ -482,7 +481,7 @@ func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 func TestAllRecoversPagesCutMidBody(t *testing.T) {
 	t.Parallel()
 	all := idents(3000)
-	dir := directory(all, 100)
+	dir := directoryHandler(all, 100)
 	rng := rand.New(rand.NewPCG(7, 30))
 	var mu sync.Mutex
 	var cuts, requests int
@@ -505,7 +504,7 @@ func TestAllRecoversPagesCutMidBody(t *testing.T) {
 		hangUp(t, w, false)
 	})
 	c := newTestClient(t, srv.URL, WithRetryMax(10))
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{PageSize: 100}))
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}))
 	require.NoError(t, err)
 	assert.Equal(t, all, got, "every entry exactly once, in order")
 	t.Logf("%d requests, %d cut mid-body", requests, cuts)

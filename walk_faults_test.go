@@ -137,7 +137,7 @@ func TestWalkUnderFaultsLosesNothing(t *testing.T) {
 	c := fastClient(t, twin.URL, gamedata.WithRetryMax(8))
 
 	var stats gamedata.WalkStats
-	w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{PageSize: bigPageSize, Stats: &stats}, nil)
+	w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: bigPageSize, Stats: &stats}}, nil)
 	require.NoError(t, w.err)
 	assertWholeDirectory(t, want, w.ids, w.bodies)
 	assert.Equal(t, gamedata.WalkStats{Pages: bigPages, Items: bigDirectory}, stats)
@@ -168,7 +168,7 @@ func TestWalkResumesWhereRetriesRanOut(t *testing.T) {
 	var bodies []json.RawMessage
 	page, restarts := 1, 0
 	for ; restarts <= 10*bigPages; restarts++ {
-		w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{Page: page, PageSize: bigPageSize}, nil)
+		w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{Page: page, PageSize: bigPageSize}}, nil)
 		ids, bodies = append(ids, w.ids...), append(bodies, w.bodies...)
 		if w.err == nil {
 			break
@@ -195,7 +195,7 @@ func TestWalkResumesAfterAnOutage(t *testing.T) {
 	twin := newBigTwin(t)
 	want := twin.Catalog().Directory("")
 	c := fastClient(t, twin.URL, gamedata.WithRetryMax(2))
-	opts := &gamedata.DashboardOptions{PageSize: bigPageSize}
+	opts := &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: bigPageSize}}
 
 	first := walkDashboard(context.Background(), c, opts, func(n int) {
 		if n == 30*bigPageSize {
@@ -292,7 +292,7 @@ func TestShiftingDirectory(t *testing.T) {
 				c := fastClient(t, twin.URL, gamedata.WithHTTPClient(&http.Client{Transport: bodyTap(log.add)}))
 
 				var stats gamedata.WalkStats
-				w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{Sort: tt.sort, PageSize: pageSize, Stats: &stats}, nil)
+				w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{Sort: tt.sort, PageSize: pageSize, Stats: &stats}}, nil)
 				require.NoError(t, w.err)
 
 				catalogue := catalogIdentities(twin.Catalog().Directory(""))

@@ -27,7 +27,8 @@ func export(ctx context.Context, c *gamedata.Client, o *options, out *sink, stde
 	lastProgress := time.Now()
 	for page := o.resumePage; ; page++ {
 		p, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{
-			Kind: o.kind, Sort: o.sort, Filters: o.filters, Page: page, PageSize: o.pageSize,
+			Kind:        o.kind,
+			ListOptions: gamedata.ListOptions{Sort: o.sort, Filters: o.filters, Page: page, PageSize: o.pageSize},
 		})
 		if err == nil && page > o.resumePage && len(p.Items) == 0 && p.Pagination.HasNext {
 			err = fmt.Errorf("page %d is empty but claims more pages", page)

@@ -17,7 +17,7 @@ import (
 // whole walk) and prints what came back.
 func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	// Directory first: the service recommends obtaining identifiers there.
-	games, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame, Sort: "players", PageSize: 5})
+	games, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame, ListOptions: gamedata.ListOptions{Sort: "players", PageSize: 5}})
 	if err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
@@ -30,7 +30,7 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	}
 	game := games.Items[0]
 
-	servers, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: "server", PageSize: 3})
+	servers, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: "server", ListOptions: gamedata.ListOptions{PageSize: 3}})
 	if err != nil {
 		return fmt.Errorf("dashboard servers: %w", err)
 	}
