@@ -346,15 +346,6 @@ func eachElement(b []byte, fn func(i int, elem []byte) error) error {
 	return s.end()
 }
 
-// validJSON checks that b is one JSON value and nothing else.
-func validJSON(b []byte) error {
-	s := scanner{b: b}
-	if err := s.skip(); err != nil {
-		return err
-	}
-	return s.end()
-}
-
 // parseTimestamp reads the two timestamp forms of the service: an ISO 8601
 // string with a zone, and a number of Unix milliseconds (the form of the
 // activity history).
