@@ -90,7 +90,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 			continue
 		}
 		if err := opt(&cfg); err != nil {
-			return nil, fmt.Errorf("gamedata: %w", err)
+			return nil, err
 		}
 	}
 
@@ -148,22 +148,20 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 }
 
 func parseBaseURL(raw string) (*url.URL, error) {
+	const want = "want an absolute http or https URL, such as https://host/"
 	if raw == "" {
-		return nil, errors.New("gamedata: empty base URL")
+		return nil, invalidArgument("empty base URL: %s", want)
 	}
 	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("gamedata: base URL: %w", err)
-	}
 	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("gamedata: base URL %q: want an absolute http or https URL", raw)
+	case err != nil, u.Scheme != "http" && u.Scheme != "https", u.Opaque != "":
+		return nil, invalidArgument("base URL %q: %s", raw, want)
 	case u.Host == "":
-		return nil, fmt.Errorf("gamedata: base URL %q has no host", raw)
+		return nil, invalidArgument("base URL %q has no host: %s", raw, want)
 	case u.User != nil:
-		return nil, fmt.Errorf("gamedata: base URL %q carries credentials; the service needs none", u.Redacted())
+		return nil, invalidArgument("base URL %q carries credentials; the service needs none", u.Redacted())
 	case u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("gamedata: base URL %q has a query or fragment", raw)
+		return nil, invalidArgument("base URL %q has a query or fragment", raw)
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
@@ -241,7 +239,7 @@ func (c *Client) send(ctx context.Context, u *url.URL, header http.Header) (*res
 		return nil, errZeroClient
 	}
 	if ctx == nil {
-		return nil, errors.New("gamedata: nil context")
+		return nil, invalidArgument("nil context")
 	}
 	attempts := new(int)
 	ctx = context.WithValue(ctx, attemptsKey{}, attempts)

@@ -5,9 +5,11 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -35,10 +37,18 @@ func TestNewClientRefusesBadBaseURLs(t *testing.T) {
 		"https://example.com/?x=1",
 		"https://example.com/#frag",
 		"http://[::1",
+		"127.0.0.1:8080",
+		"localhost",
+		"host:port",
+		"localhost:8080/api",
 	} {
 		c, err := NewClient(raw)
-		assert.Error(t, err, "%q", raw)
+		assert.ErrorIs(t, err, ErrInvalidArgument, "%q", raw)
 		assert.Nil(t, c)
+	}
+	for _, raw := range []string{"127.0.0.1:8080", "localhost", "host:port", "example.com", "/api"} {
+		_, err := NewClient(raw)
+		assert.EqualError(t, err, fmt.Sprintf("gamedata: base URL %q: want an absolute http or https URL, such as https://host/", raw))
 	}
 	for _, raw := range []string{"https://example.com", "http://127.0.0.1:8080/", "https://example.com/prefix/"} {
 		_, err := NewClient(raw)
@@ -647,4 +657,49 @@ func TestZeroClientRefusesEveryCall(t *testing.T) {
 	} {
 		assert.ErrorContains(t, call(), "create it with NewClient", name)
 	}
+}
+
+// Every refusal made before sending matches ErrInvalidArgument, and its
+// message still names the argument; no request is sent.
+func TestRefusalsBeforeSendingAreInvalidArguments(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		err  func() error
+		says string
+	}{
+		{"empty kind", func() error { _, err := c.Packages.Get(ctx, "", "x"); return err }, "empty package kind"},
+		{"dot ident", func() error { _, err := c.Packages.Get(ctx, KindGame, ".."); return err }, `package ident ".." is a dot segment`},
+		{"empty server id", func() error { _, err := c.Servers.Get(ctx, ""); return err }, "empty server id"},
+		{"dot organization", func() error { _, err := c.Organizations.Get(ctx, "."); return err }, "organization ident"},
+		{"page size", func() error {
+			_, err := c.Dashboard.List(ctx, &DashboardOptions{ListOptions: ListOptions{PageSize: 101}})
+			return err
+		}, "page size 101"},
+		{"page", func() error { _, err := c.Organizations.List(ctx, &ListOptions{Page: -1}); return err }, "page -1"},
+		{"params repeat a field", func() error {
+			_, err := c.Organizations.List(ctx, &ListOptions{Params: url.Values{"page": {"3"}}})
+			return err
+		}, `Params sets "page"`},
+		{"concurrency", func() error {
+			for _, err := range c.Servers.GetMany(ctx, []string{"s1"}, 0) {
+				return err
+			}
+			return nil
+		}, "concurrency 0"},
+		//lint:ignore SA1012 the test passes a nil context on purpose
+		{"nil context", func() error { _, err := c.Servers.Get(nil, "s1"); return err }, "nil context"}, //nolint:staticcheck
+		{"option", func() error { _, err := NewClient(srv.URL, WithRetryMax(-1)); return err }, "WithRetryMax: -1 retries"},
+		{"stall option", func() error { _, err := NewClient(srv.URL, WithStallTimeout(-1)); return err }, "WithStallTimeout"},
+		{"base URL", func() error { _, err := NewClient("localhost:8080"); return err }, "base URL"},
+	} {
+		err := tt.err()
+		assert.ErrorIs(t, err, ErrInvalidArgument, tt.name)
+		assert.ErrorContains(t, err, tt.says, tt.name)
+		assert.Equal(t, 1, strings.Count(fmt.Sprint(err), "gamedata:"), "%s: %v", tt.name, err)
+	}
+	assert.Zero(t, log.len(), "nothing was sent")
 }

@@ -9,6 +9,12 @@ import (
 )
 
 var (
+	// ErrInvalidArgument matches, with errors.Is, every refusal made before
+	// any request is sent: an empty or dot-segment identifier, a page or
+	// page size out of range, a bad option value given to NewClient, a bad
+	// base URL, a nil context. The message names the argument.
+	ErrInvalidArgument = errors.New("gamedata: invalid argument")
+
 	// ErrNotFound matches, with errors.Is, an *APIError for status 404: no
 	// such package, server or organization.
 	ErrNotFound = errors.New("gamedata: not found")
@@ -41,6 +47,17 @@ var (
 	// WithMaxResponseBytes. It is never decoded in part.
 	ErrResponseTooLarge = errors.New("gamedata: response body too large")
 )
+
+// invalidArgument is a refusal made before any request is sent: its
+// message says what was wrong, and it matches ErrInvalidArgument.
+func invalidArgument(format string, args ...any) error {
+	return &argumentError{msg: fmt.Sprintf(format, args...)}
+}
+
+type argumentError struct{ msg string }
+
+func (e *argumentError) Error() string        { return "gamedata: " + e.msg }
+func (e *argumentError) Is(target error) bool { return target == ErrInvalidArgument }
 
 // maxErrorBody bounds the body an *APIError keeps: enough for any error
 // document, not enough to hold a large HTML page in memory.

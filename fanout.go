@@ -2,7 +2,6 @@ package gamedata
 
 import (
 	"context"
-	"fmt"
 	"iter"
 	"sync"
 )
@@ -42,7 +41,7 @@ func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get 
 	return func(yield func(Out, error) bool) {
 		var zero Out
 		if concurrency < 1 {
-			yield(zero, fmt.Errorf("gamedata: concurrency %d, want 1 or more", concurrency))
+			yield(zero, invalidArgument("concurrency %d, want 1 or more", concurrency))
 			return
 		}
 		if len(inputs) == 0 {

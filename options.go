@@ -1,8 +1,6 @@
 package gamedata
 
 import (
-	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -54,7 +52,7 @@ func defaultConfig() config {
 func WithHTTPClient(hc *http.Client) Option {
 	return func(c *config) error {
 		if hc == nil {
-			return errors.New("WithHTTPClient: nil *http.Client")
+			return invalidArgument("WithHTTPClient: nil *http.Client")
 		}
 		c.httpClient = hc
 		return nil
@@ -67,7 +65,7 @@ func WithHTTPClient(hc *http.Client) Option {
 func WithRetryMax(n int) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return fmt.Errorf("WithRetryMax: %d retries, want 0 or more", n)
+			return invalidArgument("WithRetryMax: %d retries, want 0 or more", n)
 		}
 		c.retryMax = n
 		return nil
@@ -80,7 +78,7 @@ func WithRetryMax(n int) Option {
 func WithBackoff(min, max time.Duration) Option {
 	return func(c *config) error {
 		if min < 0 || max < min {
-			return fmt.Errorf("WithBackoff: min %s, max %s, want 0 <= min <= max", min, max)
+			return invalidArgument("WithBackoff: min %s, max %s, want 0 <= min <= max", min, max)
 		}
 		c.backoffMin, c.backoffMax = min, max
 		return nil
@@ -97,7 +95,7 @@ func WithBackoff(min, max time.Duration) Option {
 func WithRateLimit(r rate.Limit, burst int) Option {
 	return func(c *config) error {
 		if r != rate.Inf && (r <= 0 || burst < 1) {
-			return fmt.Errorf("WithRateLimit: rate %v, burst %d, want rate > 0 and burst >= 1, or rate.Inf", r, burst)
+			return invalidArgument("WithRateLimit: rate %v, burst %d, want rate > 0 and burst >= 1, or rate.Inf", r, burst)
 		}
 		c.rateLimit, c.rateBurst = r, burst
 		return nil
@@ -109,7 +107,7 @@ func WithRateLimit(r rate.Limit, burst int) Option {
 func WithUserAgent(ua string) Option {
 	return func(c *config) error {
 		if ua == "" {
-			return errors.New("WithUserAgent: empty user agent")
+			return invalidArgument("WithUserAgent: empty user agent")
 		}
 		c.userAgent = ua
 		return nil
@@ -130,7 +128,7 @@ func WithLogger(l *slog.Logger) Option {
 func WithMaxResponseBytes(n int64) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("WithMaxResponseBytes: %d bytes, want more than 0", n)
+			return invalidArgument("WithMaxResponseBytes: %d bytes, want more than 0", n)
 		}
 		c.maxResponseBytes = n
 		return nil
@@ -145,7 +143,7 @@ func WithMaxResponseBytes(n int64) Option {
 func WithPrefetch(n int) Option {
 	return func(c *config) error {
 		if n < 0 {
-			return fmt.Errorf("WithPrefetch: %d pages, want 0 or more", n)
+			return invalidArgument("WithPrefetch: %d pages, want 0 or more", n)
 		}
 		c.prefetch = n
 		return nil
@@ -174,7 +172,7 @@ func WithAdaptiveRate(on bool) Option {
 func WithStallTimeout(d time.Duration) Option {
 	return func(c *config) error {
 		if d < 0 {
-			return fmt.Errorf("WithStallTimeout: %s, want 0 (off) or more", d)
+			return invalidArgument("WithStallTimeout: %s, want 0 (off) or more", d)
 		}
 		c.stallTimeout = d
 		return nil

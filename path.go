@@ -1,7 +1,5 @@
 package gamedata
 
-import "fmt"
-
 // checkSegments refuses, before any request is sent, identifiers that
 // cannot be one path segment: an empty one, and the dot segments "." and
 // "..", which url.PathEscape leaves as they are and which a server or proxy
@@ -10,9 +8,9 @@ func checkSegments(names []string, values ...string) error {
 	for i, v := range values {
 		switch v {
 		case "":
-			return fmt.Errorf("gamedata: empty %s", names[i])
+			return invalidArgument("empty %s", names[i])
 		case ".", "..":
-			return fmt.Errorf("gamedata: %s %q is a dot segment, not an identifier", names[i], v)
+			return invalidArgument("%s %q is a dot segment, not an identifier", names[i], v)
 		}
 	}
 	return nil

@@ -21,7 +21,7 @@ func encodeQuery(opts any, params url.Values) (url.Values, error) {
 	}
 	for name, values := range params {
 		if _, sent := q[name]; sent {
-			return nil, fmt.Errorf("gamedata: Params sets %q, which a field of %T already sends", name, opts)
+			return nil, invalidArgument("Params sets %q, which a field of %T already sends", name, opts)
 		}
 		q[name] = append(q[name], values...)
 	}
@@ -33,9 +33,9 @@ func encodeQuery(opts any, params url.Values) (url.Values, error) {
 func checkPaging(page, pageSize int) error {
 	switch {
 	case page < 0:
-		return fmt.Errorf("gamedata: page %d, want 1 or more (0 means 1)", page)
+		return invalidArgument("page %d, want 1 or more (0 means 1)", page)
 	case pageSize < 0 || pageSize > maxPageSize:
-		return fmt.Errorf("gamedata: page size %d, want 1 to %d (0 means the service's default)", pageSize, maxPageSize)
+		return invalidArgument("page size %d, want 1 to %d (0 means the service's default)", pageSize, maxPageSize)
 	}
 	return nil
 }
