@@ -57,7 +57,8 @@ type ActivityPoint struct {
 	PartialCoverage bool
 }
 
-// ActivityHistory is the compact player activity history.
+// ActivityHistory is the compact player activity history of the whole
+// platform, across every game.
 type ActivityHistory struct {
 	// Points are the history's points, in the service's order.
 	Points []ActivityPoint
@@ -83,9 +84,12 @@ type ActivityOptions struct {
 // Client.Activity.
 type ActivityService service
 
-// History reads the compact player activity history (GET
-// /api/activity-history). A point that is not exactly the seven documented
-// elements is a *DecodeError naming its index.
+// History reads the compact player activity history of the whole
+// platform (GET /api/activity-history): players across every game, not
+// one game's. A game's own history is in its analytics report
+// (Analytics.Package), and an organization's in Analytics.Organization. A
+// point that is not exactly the seven documented elements is a
+// *DecodeError naming its index.
 func (s *ActivityService) History(ctx context.Context, opts *ActivityOptions) (*ActivityHistory, error) {
 	o := valueOf(opts)
 	q, err := encodeQuery(o, o.Params)

@@ -1,8 +1,10 @@
 package gamedata
 
 import (
+	"bytes"
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -34,22 +36,26 @@ func (h HistoryEntry) MarshalJSON() ([]byte, error) {
 	})
 }
 
-// PackageReport is a complete analytics report for one package. Only its
-// identifiers and its history are documented; everything else, range
-// summaries among it, is in Fields.
+// PackageReport is a complete analytics report for one package: the
+// package's own history, day by day, and its summaries over ranges such
+// as "7d". Only its identifiers, its history and the partialCoverage of
+// entries and summaries are documented; everything else is in Fields.
 type PackageReport struct {
 	Kind, Ident string
 	History     []HistoryEntry
+	Summaries   Summaries
 	// Fields holds the whole report as the service sent it.
 	Fields
 }
 
-// OrganizationReport is a complete analytics report for one organization.
-// Only its ident and its history are documented; everything else is in
-// Fields.
+// OrganizationReport is a complete analytics report for one organization,
+// with its history and range summaries. Only its ident, its history and
+// the partialCoverage of entries and summaries are documented; everything
+// else is in Fields.
 type OrganizationReport struct {
-	Ident   string
-	History []HistoryEntry
+	Ident     string
+	History   []HistoryEntry
+	Summaries Summaries
 	// Fields holds the whole report as the service sent it.
 	Fields
 }
@@ -69,9 +75,9 @@ type AnalyticsSearchResults struct {
 type AnalyticsService service
 
 // Search searches games and organizations for analytics (GET
-// /api/analytics/packages).
+// /api/analytics/packages). A nil opts, or an empty Query, sends no q.
 func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions) (*AnalyticsSearchResults, error) {
-	r, err := s.client.search(ctx, opts, false, "api", "analytics", "packages")
+	r, err := (*service)(s).search(ctx, opts, false, "api", "analytics", "packages")
 	if err != nil {
 		return nil, err
 	}
@@ -86,15 +92,15 @@ func (s *AnalyticsService) Package(ctx context.Context, kind, ident string) (*Pa
 		return nil, err
 	}
 	var r PackageReport
-	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "analytics", "packages", kind, ident), func(b []byte) error {
+	err := (*service)(s).get(ctx, nil, func(b []byte) error {
 		f, ids, err := decodeRecord(b, "kind", "ident")
 		if err != nil {
 			return fmt.Errorf("package report: %w", err)
 		}
 		r = PackageReport{Kind: cmp.Or(ids[0], kind), Ident: cmp.Or(ids[1], ident), Fields: f}
-		r.History, err = decodeHistory(f)
+		r.History, r.Summaries, err = decodeReport(f)
 		return err
-	})
+	}, "api", "analytics", "packages", kind, ident)
 	if err != nil {
 		return nil, err
 	}
@@ -109,19 +115,29 @@ func (s *AnalyticsService) Organization(ctx context.Context, ident string) (*Org
 		return nil, err
 	}
 	var r OrganizationReport
-	err := s.client.getJSON(ctx, s.client.endpoint(nil, "api", "analytics", "organizations", ident), func(b []byte) error {
+	err := (*service)(s).get(ctx, nil, func(b []byte) error {
 		f, ids, err := decodeRecord(b, "ident")
 		if err != nil {
 			return fmt.Errorf("organization report: %w", err)
 		}
 		r = OrganizationReport{Ident: cmp.Or(ids[0], ident), Fields: f}
-		r.History, err = decodeHistory(f)
+		r.History, r.Summaries, err = decodeReport(f)
 		return err
-	})
+	}, "api", "analytics", "organizations", ident)
 	if err != nil {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// decodeReport decodes the history and the range summaries of a report.
+func decodeReport(report Fields) ([]HistoryEntry, Summaries, error) {
+	history, err := decodeHistory(report)
+	if err != nil {
+		return nil, nil, err
+	}
+	summaries, err := decodeSummaries(report)
+	return history, summaries, err
 }
 
 // decodeHistory finds and decodes a report's history. The service says
@@ -152,56 +168,54 @@ func decodeHistory(report Fields) ([]HistoryEntry, error) {
 	return decodeList(report, name, decodeHistoryEntry)
 }
 
-// looksLikeHistory reports whether v, a validated value, is an array whose
+// looksLikeHistory reports whether v, a valid value, is an array whose
 // first element is an object with a capturedAt member. Only the first
 // element is read.
 func looksLikeHistory(v []byte) bool {
 	if v[0] != '[' {
 		return false
 	}
-	s := scanner{b: v, i: 1}
-	s.ws()
-	if s.i >= len(v) || v[s.i] != '{' {
+	d := json.NewDecoder(bytes.NewReader(v))
+	var first map[string]json.RawMessage
+	if _, err := d.Token(); err != nil || !d.More() || d.Decode(&first) != nil {
 		return false
 	}
-	found := false
-	_ = s.object(func(name []byte) error {
-		found = found || nameIs(name, "capturedAt")
-		return s.skip()
-	})
-	return found
+	_, ok := first["capturedAt"]
+	return ok
 }
 
 func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
-	var capturedAt, partial []byte
-	err := eachMember(raw, func(name, value []byte) error {
-		switch {
-		case nameIs(name, "capturedAt"):
-			capturedAt = value
-		case nameIs(name, "partialCoverage"):
-			partial = value
-		}
-		return nil
-	})
+	f, err := decodeFields(raw)
 	if err != nil {
-		return HistoryEntry{}, objectError(raw, err)
+		return HistoryEntry{}, err
 	}
-	h := HistoryEntry{Fields: fieldsOf(raw)}
+	h := HistoryEntry{Fields: f}
+	capturedAt, ok := f.members()["capturedAt"]
 	switch {
-	case capturedAt == nil:
+	case !ok:
 		return HistoryEntry{}, errors.New("capturedAt is missing")
 	case capturedAt[0] != '"':
 		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", clip(capturedAt))
 	}
-	if h.CapturedAt, err = parseISO8601(unquote(capturedAt[1 : len(capturedAt)-1])); err != nil {
+	text, _ := f.Text("capturedAt")
+	if h.CapturedAt, err = parseISO8601(text.Unsanitized()); err != nil {
 		return HistoryEntry{}, fmt.Errorf("capturedAt: %w", err)
 	}
-	switch string(partial) {
-	case "", "null", "false":
-	case "true":
-		h.PartialCoverage = true
-	default:
-		return HistoryEntry{}, fmt.Errorf("partialCoverage is %s, want a boolean", clip(partial))
+	if h.PartialCoverage, err = partialCoverage(f); err != nil {
+		return HistoryEntry{}, err
 	}
 	return h, nil
+}
+
+// partialCoverage reads the boolean member partialCoverage of an object;
+// absent or null is false.
+func partialCoverage(f Fields) (bool, error) {
+	switch v := f.members()["partialCoverage"]; string(v) {
+	case "", "null", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	default:
+		return false, fmt.Errorf("partialCoverage is %s, want a boolean", clip(v))
+	}
 }

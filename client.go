@@ -185,6 +185,22 @@ func (c *Client) endpoint(query url.Values, segments ...string) *url.URL {
 	return &u
 }
 
+// checkSegments refuses, before any request is sent, identifiers that
+// cannot be one path segment: an empty one, and the dot segments "." and
+// "..", which url.PathEscape leaves as they are and which a server or proxy
+// would resolve to another path.
+func checkSegments(names []string, values ...string) error {
+	for i, v := range values {
+		switch v {
+		case "":
+			return invalidArgument("empty %s", names[i])
+		case ".", "..":
+			return invalidArgument("%s %q is a dot segment, not an identifier", names[i], v)
+		}
+	}
+	return nil
+}
+
 // getJSON performs a GET and hands the body to decode. A decode failure is
 // a *DecodeError that names the URL.
 func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) error) error {

@@ -703,3 +703,114 @@ func TestRefusalsBeforeSendingAreInvalidArguments(t *testing.T) {
 	}
 	assert.Zero(t, log.len(), "nothing was sent")
 }
+
+func TestPathSegmentsStayWhole(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{}`))
+	})
+	c := newTestClient(t, srv.URL+"/base")
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"server id with a port", func() error { _, err := c.Servers.Get(ctx, "1.2.3.4:27015"); return err }, "/base/api/servers/1.2.3.4:27015"},
+		{"server id with a slash", func() error { _, err := c.Servers.Get(ctx, "a/b"); return err }, "/base/api/servers/a%2Fb"},
+		{"dot-dot inside an ident", func() error { _, err := c.Packages.Get(ctx, "game", "../x"); return err }, "/base/api/packages/game/..%2Fx"},
+		{"query and fragment characters", func() error { _, err := c.Organizations.Get(ctx, "a?b#c"); return err }, "/base/api/organizations/a%3Fb%23c"},
+		{"percent and space", func() error { _, err := c.Analytics.Organization(ctx, "100% fun"); return err }, "/base/api/analytics/organizations/100%25%20fun"},
+		{"kind with a slash", func() error { _, err := c.Analytics.Package(ctx, "g/ame", "x"); return err }, "/base/api/analytics/packages/g%2Fame/x"},
+	}
+	for i, tt := range tests {
+		require.NoError(t, tt.call(), tt.name)
+		reqs := log.all()
+		require.Len(t, reqs, i+1)
+		assert.Equal(t, tt.want, reqs[i].URL.EscapedPath(), tt.name)
+	}
+}
+
+func TestEmptyAndDotIdentifiersAreRefusedBeforeSending(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	for _, bad := range []string{"", ".", ".."} {
+		_, err := c.Packages.Get(ctx, KindGame, bad)
+		assert.ErrorIs(t, err, ErrInvalidArgument, "package ident %q", bad)
+		_, err = c.Packages.Get(ctx, bad, "x")
+		assert.Error(t, err, "package kind %q", bad)
+		_, err = c.Servers.Get(ctx, bad)
+		assert.Error(t, err, "server id %q", bad)
+		_, err = c.Organizations.Get(ctx, bad)
+		assert.Error(t, err, "organization %q", bad)
+		_, err = c.Analytics.Package(ctx, KindGame, bad)
+		assert.Error(t, err, "analytics package %q", bad)
+		_, err = c.Analytics.Organization(ctx, bad)
+		assert.Error(t, err, "analytics organization %q", bad)
+	}
+	assert.Zero(t, log.len(), "nothing was sent")
+}
+
+// SERVICE.md does not make q required: a nil or empty query is sent
+// without q, and the service decides what it returns.
+func TestSearchWithoutAQuerySendsNoQ(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"packages":[]}`)) })
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	_, err := c.Search(ctx, nil)
+	require.NoError(t, err)
+	_, err = c.Search(ctx, &SearchOptions{})
+	require.NoError(t, err)
+	_, err = c.Analytics.Search(ctx, nil)
+	require.NoError(t, err)
+	_, err = c.Search(ctx, &SearchOptions{Query: "space"})
+	require.NoError(t, err)
+	reqs := log.all()
+	require.Len(t, reqs, 4)
+	for _, r := range reqs[:3] {
+		assert.False(t, r.URL.Query().Has("q"), "%s", r.URL)
+	}
+	assert.Equal(t, "space", reqs[3].URL.Query().Get("q"))
+}
+
+// The limiter allows at most burst + r·t requests in any window of t: a
+// greedy sender on a fake clock never sends more. The default, 5/s with a
+// burst of 1, never exceeds 6 in a second.
+func TestRateLimitAllowsBurstPlusRateInAnyWindow(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		opts  []Option
+		r     float64
+		burst int
+	}{
+		{nil, 5, 1},
+		{[]Option{WithRateLimit(20, 1)}, 20, 1},
+		{[]Option{WithRateLimit(20, 20)}, 20, 20},
+	} {
+		c, err := NewClient("https://example.com", tt.opts...)
+		require.NoError(t, err)
+		lim := c.http.HTTPClient.Transport.(*attemptTransport).limiter
+		assert.Equal(t, rate.Limit(tt.r), lim.Limit())
+		assert.Equal(t, tt.burst, lim.Burst())
+
+		start := time.Unix(1_800_000_000, 0)
+		var sent []time.Time
+		for now := start; now.Before(start.Add(5 * time.Second)); now = now.Add(time.Millisecond) {
+			for lim.AllowN(now, 1) {
+				sent = append(sent, now)
+			}
+		}
+		most := 0
+		for i := range sent {
+			j := i
+			for j < len(sent) && sent[j].Sub(sent[i]) < time.Second {
+				j++
+			}
+			most = max(most, j-i)
+		}
+		assert.Equal(t, tt.burst+int(tt.r)-1, most, "rate %v burst %d: the most in any 1 s window", tt.r, tt.burst)
+	}
+}

@@ -485,3 +485,40 @@ func TestNestingBombFailsFast(t *testing.T) {
 		assert.Less(t, time.Since(start), time.Second, "%s takes too long to refuse", name)
 	}
 }
+
+// isoLayouts are the forms of FuzzParseISO8601 that time.Parse also reads.
+var isoLayouts = []string{
+	time.RFC3339Nano,
+	"2006-01-02T15:04Z07:00",
+	"20060102T150405Z0700",
+	"20060102T1504Z0700",
+	"2006-01-02T15:04:05-07",
+	"2006-01-02",
+}
+
+// FuzzParseISO8601LikeTimeParse checks the parser against time.Parse: whatever one of
+// isoLayouts reads, parseISO8601 reads as the same instant, and it never
+// panics on anything else.
+func FuzzParseISO8601LikeTimeParse(f *testing.F) {
+	for _, s := range []string{
+		"2026-11-20T10:00:00Z", "2026-11-20T10:00Z", "20261120T100000Z", "20261120T1000+0100",
+		"2026-11-20T10:00:00.123456789+05:30", "2026-11-20", "2026-11-20T10:00:00-07", "2024-02-29",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := parseISO8601(s)
+		for _, layout := range isoLayouts {
+			want, werr := time.Parse(layout, s)
+			if werr != nil {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("parseISO8601(%q): %v; time.Parse(%q) reads %s", s, err, layout, want)
+			}
+			if !got.Equal(want) {
+				t.Fatalf("parseISO8601(%q) = %s; time.Parse(%q) = %s", s, got, layout, want)
+			}
+		}
+	})
+}

@@ -3,6 +3,7 @@ package gamedata
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // Nullable holds a metric that the service may leave out or send as null.
@@ -37,6 +38,25 @@ func Null[T any]() Nullable[T] { return Nullable[T]{state: stateNull} }
 // zero value and false when the metric is null or absent; that zero is not
 // data and must not be shown or summed as such.
 func (n Nullable[T]) Get() (T, bool) { return n.value, n.state == stateValid }
+
+// Or returns the value, or def when there is none: the caller says what
+// stands in for an unavailable metric, never the SDK.
+func (n Nullable[T]) Or(def T) T {
+	if n.state != stateValid {
+		return def
+	}
+	return n.value
+}
+
+// String returns the value as fmt's %v writes it, or "null" when there is
+// none (null, absent, or a member of another type), so a missing metric
+// never prints as 0.
+func (n Nullable[T]) String() string {
+	if n.state != stateValid {
+		return "null"
+	}
+	return fmt.Sprint(n.value)
+}
 
 // Valid reports whether a value is present.
 func (n Nullable[T]) Valid() bool { return n.state == stateValid }

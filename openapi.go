@@ -10,12 +10,12 @@ import (
 // 3.1 document (GET /openapi.json under the base URL), as sent.
 func (c *Client) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	var doc json.RawMessage
-	err := c.getJSON(ctx, c.endpoint(nil, "openapi.json"), func(b []byte) error {
+	err := (&service{client: c}).get(ctx, nil, func(b []byte) error {
 		if !json.Valid(b) {
 			return errors.New("OpenAPI description is not valid JSON")
 		}
 		doc = b
 		return nil
-	})
+	}, "openapi.json")
 	return doc, err
 }

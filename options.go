@@ -34,7 +34,7 @@ func defaultConfig() config {
 		backoffMin:       500 * time.Millisecond,
 		backoffMax:       30 * time.Second,
 		rateLimit:        5,
-		rateBurst:        5,
+		rateBurst:        1,
 		userAgent:        "gamedata-go/" + Version,
 		maxResponseBytes: 32 << 20,
 		prefetch:         1,
@@ -87,11 +87,18 @@ func WithBackoff(min, max time.Duration) Option {
 
 // WithRateLimit sets the client-side rate limit that every request, every
 // retry and every redirect waits on, shared by all goroutines using the
-// client. The default is 5 requests a second with a burst of 5; rate.Inf
-// removes the ceiling. Unless WithAdaptiveRate(false) is given, r is a
-// ceiling: the client lowers its rate when the service throttles it and
-// raises it back when the service stops, so even with rate.Inf a throttled
-// client slows down.
+// client: a token bucket that refills at r tokens a second and holds at
+// most burst, so in any window of t seconds the client sends at most
+// burst + r·t requests. WithRateLimit(20, 20) therefore allows 39 in the
+// first second, then 20 a second; to stay at about 20 in every second,
+// give a burst of 1. The default is 5 requests a second with a burst of 1:
+// the service publishes no limit, and a client that does not know one
+// keeps well below any plausible one. At the default, a job of N
+// requests takes about N/5 seconds whatever its concurrency (GetMany's
+// workers share the limit). rate.Inf removes the ceiling. Unless
+// WithAdaptiveRate(false) is given, r is a ceiling: the client lowers its
+// rate when the service throttles it and raises it back when the service
+// stops, so even with rate.Inf a throttled client slows down.
 func WithRateLimit(r rate.Limit, burst int) Option {
 	return func(c *config) error {
 		if r != rate.Inf && (r <= 0 || burst < 1) {

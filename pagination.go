@@ -42,8 +42,14 @@ type Pagination struct {
 type ListOptions struct {
 	// Sort orders the directory. The service does not name its sort
 	// parameter; the client sends it as "sort", the name the service's
-	// public web pages use. An unsupported sort is normalized by the
-	// service to the directory default, not refused.
+	// public web pages use. The service publishes no list of sorts, and it
+	// normalizes one it does not support to the directory default
+	// silently, without an error: a misspelt sort gives the default
+	// order, not the one asked for. The twin (gamedatatest) sorts the
+	// dashboard by "ident" (its default), "name", "players" and "updated",
+	// and organizations by "ident", "name" and "packages": examples, not
+	// a promise about the live service. Check the order of what comes
+	// back when it matters.
 	Sort string `url:"sort,omitempty"`
 	// Page is the one-based page; 0 means 1. It is always sent.
 	Page int `url:"page"`

@@ -2,14 +2,14 @@ package gamedata
 
 import (
 	"context"
-	"errors"
 	"net/url"
 )
 
 // SearchOptions is a search query.
 type SearchOptions struct {
-	// Query is the search text, sent as q. It must not be empty.
-	Query string `url:"q"`
+	// Query is the search text, sent as q; empty sends no q, and the
+	// service decides what an empty search returns.
+	Query string `url:"q,omitempty"`
 	// Params carries query parameters the service takes but does not
 	// document. It may not repeat q.
 	Params url.Values `url:"-"`
@@ -28,21 +28,23 @@ type SearchResults struct {
 }
 
 // Search searches packages, servers and organizations (GET /api/search).
+// A nil opts, or an empty Query, sends no q.
 func (c *Client) Search(ctx context.Context, opts *SearchOptions) (*SearchResults, error) {
-	return c.search(ctx, opts, true, "api", "search")
+	return (&service{client: c}).search(ctx, opts, true, "api", "search")
 }
 
 // search reads the search results at path: the lists "packages",
 // "organizations" and, with servers, "servers", each optional. Without
 // servers, a "servers" member is left in Fields undecoded, as any member
 // the endpoint does not document.
-func (c *Client) search(ctx context.Context, opts *SearchOptions, servers bool, path ...string) (*SearchResults, error) {
-	q, err := searchQuery(opts)
+func (s *service) search(ctx context.Context, opts *SearchOptions, servers bool, path ...string) (*SearchResults, error) {
+	o := valueOf(opts)
+	q, err := encodeQuery(o, o.Params)
 	if err != nil {
 		return nil, err
 	}
 	var r SearchResults
-	err = c.getJSON(ctx, c.endpoint(q, path...), func(b []byte) (err error) {
+	err = s.get(ctx, q, func(b []byte) (err error) {
 		if r.Fields, err = decodeFields(b); err != nil {
 			return err
 		}
@@ -56,7 +58,7 @@ func (c *Client) search(ctx context.Context, opts *SearchOptions, servers bool, 
 		}
 		r.Organizations, err = decodeList(r.Fields, "organizations", organizationItem)
 		return err
-	})
+	}, path...)
 	if err != nil {
 		return nil, err
 	}
@@ -70,10 +72,3 @@ var (
 	serverItem       = listed(decodeServer, serverIdentity, "server")
 	organizationItem = listed(decodeOrganization, organizationIdentity, "organization")
 )
-
-func searchQuery(opts *SearchOptions) (url.Values, error) {
-	if opts == nil || opts.Query == "" {
-		return nil, errors.New("gamedata: empty search query")
-	}
-	return encodeQuery(*opts, opts.Params)
-}
