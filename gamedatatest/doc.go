@@ -14,8 +14,10 @@
 // capped at 100, repeated filter parameters combine, an unsupported kind,
 // sort or filter is normalized to the default, and a page beyond the last is
 // redirected (302) to the last. Options add latency, seeded faults (5xx, 429,
-// connection resets, truncated bodies), a rate limit, and shifting directory
-// order for tests of walks over moving entries.
+// connection resets, bodies cut short with a Content-Length, chunked or
+// gzip-compressed, connections that stall before the headers or mid-body),
+// a rate limit, and shifting directory order for tests of walks over moving
+// entries.
 //
 // Server.Catalog returns the ground truth to compare a client's results with,
 // and Server.Requests the log of what the client asked.

@@ -33,9 +33,26 @@ const (
 	// FaultTruncate sends the real status, headers and a Content-Length, then
 	// only half of the body, and closes the connection.
 	FaultTruncate
+	// FaultChunkedCut sends the real status and headers without a
+	// Content-Length, so the body goes chunked, then half of the body, and
+	// closes the connection before the last chunk.
+	FaultChunkedCut
+	// FaultGzipCut sends the real body gzip-compressed
+	// (Content-Encoding: gzip, chunked), and closes the connection halfway
+	// through the compressed stream, before the gzip trailer.
+	FaultGzipCut
+	// FaultStallHeaders reads the request and sends nothing: no status, no
+	// headers. See Faults.Stall for how long.
+	FaultStallHeaders
+	// FaultStallBody sends the real status, headers and a Content-Length,
+	// then half of the body, then nothing. See Faults.Stall for how long.
+	FaultStallBody
 )
 
-var allFaults = []Fault{Fault500, Fault502, Fault503, Fault429, FaultReset, FaultTruncate}
+// allFaults are the faults drawn when Faults.Kinds is empty. The stalls
+// are left out: a stall holds a connection until the client gives up, so
+// only a test that asks for one by name gets it.
+var allFaults = []Fault{Fault500, Fault502, Fault503, Fault429, FaultReset, FaultTruncate, FaultChunkedCut, FaultGzipCut}
 
 // String returns a short name of the fault, such as "500" or "reset".
 func (f Fault) String() string {
@@ -48,6 +65,14 @@ func (f Fault) String() string {
 		return "reset"
 	case FaultTruncate:
 		return "truncate"
+	case FaultChunkedCut:
+		return "chunked-cut"
+	case FaultGzipCut:
+		return "gzip-cut"
+	case FaultStallHeaders:
+		return "stall-headers"
+	case FaultStallBody:
+		return "stall-body"
 	}
 	return "Fault(" + strconv.Itoa(int(f)) + ")"
 }
@@ -71,11 +96,17 @@ func (f Fault) status() int {
 type Faults struct {
 	// Rate is the fraction of responses that fail, from 0 to 1.
 	Rate float64
-	// Kinds are the faults to draw from, uniformly; empty means all.
+	// Kinds are the faults to draw from, uniformly; empty means all but
+	// the stalls, which only Kinds asks for.
 	Kinds []Fault
 	// RetryAfter is sent, in whole seconds rounded up, as the Retry-After
 	// header of 429 and 503 faults; 0 sends no header.
 	RetryAfter time.Duration
+	// Stall bounds how long FaultStallHeaders and FaultStallBody hold a
+	// connection before the twin closes it without finishing the
+	// response; 0 holds it until the client goes away or the server is
+	// closed.
+	Stall time.Duration
 	// Seed seeds the fault sequence; 0 uses the server's seed. The sequence
 	// is separate from the data's, so the same seed replays the same faults
 	// for the same requests in the same order.
@@ -101,7 +132,7 @@ func (h *handler) setFaults(f Faults) {
 	}
 	s.kinds = nil
 	for _, k := range f.Kinds {
-		if k >= Fault500 && k <= FaultTruncate {
+		if k >= Fault500 && k <= FaultStallBody {
 			s.kinds = append(s.kinds, k)
 		}
 	}
@@ -132,6 +163,13 @@ func (s *faultState) draw() Fault {
 		return 0
 	}
 	return k
+}
+
+// stallBound is Faults.Stall.
+func (s *faultState) stallBound() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.f.Stall
 }
 
 func (s *faultState) reply(f Fault) reply {

@@ -68,7 +68,7 @@ func TestFaultsReproducible(t *testing.T) {
 		case FaultReset:
 			assert.Zero(t, r.Status)
 			logged = append(logged, "reset")
-		case FaultTruncate:
+		case FaultTruncate, FaultChunkedCut, FaultGzipCut:
 			logged = append(logged, "truncated")
 		default:
 			assert.Equal(t, r.Fault.String(), strconv.Itoa(r.Status))
@@ -94,6 +94,8 @@ func TestFaultKinds(t *testing.T) {
 		{Fault429, 0, "429", ""},
 		{FaultReset, 0, "reset", ""},
 		{FaultTruncate, 0, "truncated", ""},
+		{FaultChunkedCut, 0, "truncated", ""},
+		{FaultGzipCut, 0, "truncated", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fault.String()+"/"+tt.retryAfter.String(), func(t *testing.T) {
@@ -180,5 +182,40 @@ func TestLatency(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close waits out the latency")
+	}
+}
+
+// A stall holds the connection until its bound, then closes it: before the
+// headers the client sees the connection end, mid-body a cut body. With
+// no bound it holds until the client goes away, and Close never waits on
+// it.
+func TestStallFaults(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		fault Fault
+		want  string
+	}{{FaultStallHeaders, "reset"}, {FaultStallBody, "truncated"}} {
+		s := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{tt.fault}, Stall: 20 * time.Millisecond}))
+		assert.Equal(t, tt.want, outcome(t, s, "/api/dashboard"), tt.fault.String())
+		// The twin logs a request when its handler returns, which may be
+		// just after the client saw the connection close.
+		require.Eventually(t, func() bool { return len(s.Requests()) == 1 }, time.Second, time.Millisecond)
+		reqs := s.Requests()
+		assert.Equal(t, tt.fault, reqs[0].Fault)
+		if tt.fault == FaultStallHeaders {
+			assert.Zero(t, reqs[0].Status, "nothing was sent")
+		}
+		s.Close()
+
+		held := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{tt.fault}}))
+		c := held.Client()
+		c.Timeout = 50 * time.Millisecond
+		resp, err := c.Get(held.URL + "/api/dashboard")
+		if err == nil {
+			_, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+		}
+		assert.Error(t, err, "%s holds until the client gives up", tt.fault)
+		held.Close()
 	}
 }

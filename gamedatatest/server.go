@@ -1,6 +1,8 @@
 package gamedatatest
 
 import (
+	"bytes"
+	"compress/gzip"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -43,7 +45,7 @@ type Request struct {
 	// Query is the parsed query string.
 	Query url.Values
 	// Status is the status code sent, or 0 when the connection was closed
-	// before any response (FaultReset).
+	// before any response (FaultReset, FaultStallHeaders).
 	Status int
 	// Fault is the fault injected into this response, or 0 for none.
 	Fault Fault
@@ -97,8 +99,13 @@ func WithHistoryPoints(n int) Option { return func(c *config) { c.historyPoints 
 
 // WithAwkwardIdents adds game packages whose idents need escaping in a URL
 // path: "a/b", "with space", "100%", "q?x=1", "frag#1", "..", "plus+sign"
-// and "ünïcode". A client that does not escape path segments, or that
-// cleans dot segments, fails to fetch them.
+// and "ünïcode". A client that does not escape path segments fails to
+// fetch them. The ident ".." stays in the directory because real
+// directories hold odd idents, but no client can fetch it safely: as a
+// path segment it means the parent, and a server or proxy resolves it
+// away. The gamedata SDK refuses it, and "." too, before sending, with an
+// error matching gamedata.ErrInvalidArgument; a program that walks the
+// directory should skip such entries and say why.
 func WithAwkwardIdents() Option { return func(c *config) { c.awkward = true } }
 
 // NewServer starts a twin of the service on a local address with an
@@ -258,7 +265,6 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case Fault500, Fault502, Fault503, Fault429:
 			rep = h.faults.reply(rec.Fault)
 		case FaultReset:
-			rec.Status = 0
 			closeConn(w, true)
 			return
 		default:
@@ -266,20 +272,68 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
+	if rec.Fault != FaultStallHeaders {
+		rec.Status = rep.status
+	}
+	h.write(w, r, rep, rec.Fault)
+}
+
+// write sends rep, cut or stalled as fault says.
+func (h *handler) write(w http.ResponseWriter, r *http.Request, rep reply, fault Fault) {
 	for k, v := range rep.header {
 		w.Header()[k] = v
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
-	rec.Status = rep.status
+	body := rep.body
+	switch fault {
+	case FaultStallHeaders:
+		h.stall(r)
+		closeConn(w, false)
+		return
+	case FaultGzipCut:
+		body = gzipped(body)
+		w.Header().Set("Content-Encoding", "gzip")
+	}
+	if fault != FaultChunkedCut && fault != FaultGzipCut {
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	}
 	w.WriteHeader(rep.status)
-	if rec.Fault == FaultTruncate {
-		w.Write(rep.body[:len(rep.body)/2])
+	switch fault {
+	case FaultTruncate, FaultChunkedCut, FaultGzipCut, FaultStallBody:
+		w.Write(body[:len(body)/2])
 		if f, ok := w.(http.Flusher); ok {
 			f.Flush()
+		}
+		if fault == FaultStallBody {
+			h.stall(r)
 		}
 		closeConn(w, false)
 		return
 	}
-	w.Write(rep.body)
+	w.Write(body)
+}
+
+// stall waits until the client goes away, the server closes, or the
+// Faults.Stall bound passes.
+func (h *handler) stall(r *http.Request) {
+	var bound <-chan time.Time
+	if d := h.faults.stallBound(); d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		bound = t.C
+	}
+	select {
+	case <-r.Context().Done():
+	case <-h.done:
+	case <-bound:
+	}
+}
+
+// gzipped compresses b whole.
+func gzipped(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
 }
