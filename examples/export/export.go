@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -34,8 +35,9 @@ func export(ctx context.Context, c *gamedata.Client, o *options, out *sink, stde
 			err = fmt.Errorf("page %d is empty but claims more pages", page)
 		}
 		var buf bytes.Buffer
+		n := 0
 		if err == nil {
-			err = encodePage(ctx, c, o, p.Items, out.fresh && page == o.resumePage, &buf)
+			n, err = encodePage(ctx, c, o, p.Items, out.fresh && page == o.resumePage, &buf, stderr)
 		}
 		if err == nil {
 			_, err = out.w.Write(buf.Bytes())
@@ -44,7 +46,7 @@ func export(ctx context.Context, c *gamedata.Client, o *options, out *sink, stde
 			fmt.Fprintf(stderr, "export: stopped at page %d after writing %d entries; %s\n", page, written, resumeHint(o, page))
 			return fmt.Errorf("page %d: %w", page, err)
 		}
-		written += len(p.Items)
+		written += n
 		pages++
 		if !p.Pagination.HasNext {
 			fmt.Fprintf(stderr, "export: done: %d entries from %d pages (pages %d to %d)\n", written, pages, o.resumePage, page)
@@ -62,8 +64,10 @@ func export(ctx context.Context, c *gamedata.Client, o *options, out *sink, stde
 }
 
 // encodePage writes the records of one page to buf, with a CSV header first
-// when header is set.
-func encodePage(ctx context.Context, c *gamedata.Client, o *options, items []gamedata.DashboardEntry, header bool, buf *bytes.Buffer) error {
+// when header is set. An entry whose identifiers the SDK refuses to send
+// (the dot segment "..", which no request can name safely) is skipped and
+// said so on stderr: it is not a failure of the export.
+func encodePage(ctx context.Context, c *gamedata.Client, o *options, items []gamedata.DashboardEntry, header bool, buf *bytes.Buffer, stderr io.Writer) (written int, err error) {
 	cw := csv.NewWriter(buf)
 	if header && o.format == "csv" {
 		cols := []string{"kind", "ident", "id", "name", "players", "updated"}
@@ -76,16 +80,21 @@ func encodePage(ctx context.Context, c *gamedata.Client, o *options, items []gam
 		record := e.Fields
 		if o.details {
 			d, err := details(ctx, c, e)
+			if errors.Is(err, gamedata.ErrInvalidArgument) {
+				fmt.Fprintf(stderr, "export: skipped %s, which no request can name: %v\n", name(e), errors.Unwrap(err))
+				continue
+			}
 			if err != nil {
-				return err
+				return written, err
 			}
 			record = d
 		}
 		if o.format == "jsonl" {
 			if err := json.Compact(buf, record.JSON()); err != nil {
-				return fmt.Errorf("entry %s: %w", name(e), err)
+				return written, fmt.Errorf("entry %s: %w", name(e), err)
 			}
 			buf.WriteByte('\n')
+			written++
 			continue
 		}
 		row := []string{e.Kind, e.Ident, e.ID, cell(record, "title"), number(record, "players"), stamp(record)}
@@ -96,17 +105,18 @@ func encodePage(ctx context.Context, c *gamedata.Client, o *options, items []gam
 			row = append(row, cell(record, "organization"), cell(record, "description"))
 		}
 		cw.Write(row)
+		written++
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
-		return err
+		return written, err
 	}
 	if o.format == "jsonl" {
 		escaped := escapeControls(buf.Bytes())
 		buf.Reset()
 		buf.Write(escaped)
 	}
-	return nil
+	return written, nil
 }
 
 // details reads the detail record of a dashboard entry.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -20,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 )
 
@@ -230,4 +232,21 @@ func TestEscapeControls(t *testing.T) {
 	require.NoError(t, json.Unmarshal(in, &a))
 	require.NoError(t, json.Unmarshal(got, &b))
 	assert.Equal(t, a, b, "the data is unchanged")
+}
+
+// An entry whose ident the SDK refuses to send, the dot segment "..", is
+// skipped with the reason on stderr; the export goes on and succeeds.
+func TestExportSkipsEntriesTheSDKCannotRequest(t *testing.T) {
+	twin := gamedatatest.NewServer(gamedatatest.WithAwkwardIdents())
+	defer twin.Close()
+	out := filepath.Join(t.TempDir(), "packages.jsonl")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"-base-url", twin.URL, "-rate", "0", "-kind", "game", "-details", "-o", out}, &stdout, &stderr)
+	require.NoError(t, err)
+	assert.Contains(t, stderr.String(), `export: skipped game/.., which no request can name: gamedata: package ident ".." is a dot segment, not an identifier`)
+	assert.Contains(t, stderr.String(), fmt.Sprintf("export: done: %d entries", len(twin.Catalog().Directory(gamedata.KindGame))-1))
+	body, err := os.ReadFile(out)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
+	assert.Len(t, lines, len(twin.Catalog().Directory(gamedata.KindGame))-1, "every game but the one skipped")
 }
