@@ -186,7 +186,7 @@ func ExampleClient_OpenAPI() {
 		log.Fatal(err)
 	}
 	fmt.Println("OpenAPI", d.OpenAPI+",", len(d.Paths), "paths")
-	// Output: OpenAPI 3.1.0, 10 paths
+	// Output: OpenAPI 3.1.0, 11 paths
 }
 
 func ExampleClient_Stats() {
