@@ -213,7 +213,7 @@ func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) er
 	}
 	if err := decode(resp.body); err != nil {
 		if errors.Is(err, ErrPageOutOfRange) {
-			return fmt.Errorf("gamedata: GET %s: %w", u, err)
+			return requestError(http.MethodGet, u, 1, err)
 		}
 		var de *DecodeError
 		if !errors.As(err, &de) {
@@ -310,11 +310,26 @@ func requestError(method string, u *url.URL, attempts int, err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	if attempts > 1 {
-		return fmt.Errorf("gamedata: %s %s after %d attempts: %w", method, u, attempts, err)
-	}
-	return fmt.Errorf("gamedata: %s %s: %w", method, u, err)
+	return &requestFailure{method: method, url: u.String(), attempts: attempts, err: err}
 }
+
+// requestFailure is a failed request: its message names the request and
+// says the "gamedata:" prefix once, whatever its cause says.
+type requestFailure struct {
+	method, url string
+	attempts    int
+	err         error
+}
+
+func (e *requestFailure) Error() string {
+	after := ""
+	if e.attempts > 1 {
+		after = fmt.Sprintf(" after %d attempts", e.attempts)
+	}
+	return fmt.Sprintf("gamedata: %s %s%s: %s", e.method, e.url, after, unprefixed(e.err))
+}
+
+func (e *requestFailure) Unwrap() error { return e.err }
 
 // attemptTransport carries one attempt, under retryablehttp: it waits on
 // the rate limiter (so retries and redirects wait too), abandons an
