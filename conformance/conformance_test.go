@@ -100,14 +100,20 @@ func calls(twin *gamedatatest.Server) []func(context.Context, *gamedata.Client) 
 			_, err := c.Search(ctx, &gamedata.SearchOptions{Query: "miner"})
 			return err
 		},
-		func(ctx context.Context, c *gamedata.Client) error { _, err := c.Packages.Get(ctx, kind, ident); return err },
+		func(ctx context.Context, c *gamedata.Client) error {
+			_, err := c.Packages.Get(ctx, kind, ident)
+			return err
+		},
 		func(ctx context.Context, c *gamedata.Client) error {
 			if _, err := c.Packages.Get(ctx, kind, "no-such-package"); !errors.Is(err, gamedata.ErrNotFound) {
 				return fmt.Errorf("want a 404, got %v", err)
 			}
 			return nil
 		},
-		func(ctx context.Context, c *gamedata.Client) error { _, err := c.Servers.Get(ctx, srv["id"].(string)); return err },
+		func(ctx context.Context, c *gamedata.Client) error {
+			_, err := c.Servers.Get(ctx, srv["id"].(string))
+			return err
+		},
 		func(ctx context.Context, c *gamedata.Client) error {
 			_, err := c.Organizations.Get(ctx, org["ident"].(string))
 			return err
@@ -116,7 +122,10 @@ func calls(twin *gamedatatest.Server) []func(context.Context, *gamedata.Client) 
 			_, err := c.Analytics.Search(ctx, &gamedata.SearchOptions{Query: "neon"})
 			return err
 		},
-		func(ctx context.Context, c *gamedata.Client) error { _, err := c.Analytics.Package(ctx, kind, ident); return err },
+		func(ctx context.Context, c *gamedata.Client) error {
+			_, err := c.Analytics.Package(ctx, kind, ident)
+			return err
+		},
 		func(ctx context.Context, c *gamedata.Client) error {
 			_, err := c.Analytics.Organization(ctx, org["ident"].(string))
 			return err
