@@ -14,11 +14,18 @@
 // capped at 100, repeated filter parameters combine, an unsupported kind,
 // sort or filter is normalized to the default, and a page beyond the last is
 // redirected (302) to the last. Options add latency, seeded faults (5xx, 429,
-// connection resets, truncated bodies), a rate limit, and shifting directory
-// order for tests of walks over moving entries.
+// connection resets, bodies cut short with a Content-Length, chunked or
+// gzip-compressed, stalls before the headers or in the middle of a body), a
+// rate limit, and shifting directory order for tests of walks over moving
+// entries.
+//
+// The faults are an http.Handler middleware, InjectFaults, that wraps any
+// handler, so a test can inject the same faults into a server of its own.
 //
 // Server.Catalog returns the ground truth to compare a client's results with,
-// and Server.Requests the log of what the client asked.
+// and Server.Requests the log of what the client asked, with each request's
+// fault, status and body bytes; Server.WaitRequests waits for requests that
+// have arrived but not been answered, such as stalled ones.
 //
 // # Wire format
 //

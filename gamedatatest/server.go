@@ -1,12 +1,11 @@
 package gamedatatest
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -31,22 +30,6 @@ type Server struct {
 
 	ts *httptest.Server
 	h  *handler
-}
-
-// Request is one request the twin answered, as recorded by Server.Requests.
-type Request struct {
-	// Method is the request method.
-	Method string
-	// Path is the request path as it arrived, still percent-encoded
-	// (for example /api/packages/game/a%2Fb).
-	Path string
-	// Query is the parsed query string.
-	Query url.Values
-	// Status is the status code sent, or 0 when the connection was closed
-	// before any response (FaultReset).
-	Status int
-	// Fault is the fault injected into this response, or 0 for none.
-	Fault Fault
 }
 
 // Option configures a Server made by NewServer.
@@ -120,10 +103,11 @@ func NewServer(opts ...Option) *Server {
 	return &Server{URL: ts.URL, ts: ts, h: h}
 }
 
-// Close ends pending latency waits and shuts the server down, blocking until
-// all outstanding requests have completed.
+// Close ends pending latency waits and stalls and shuts the server down,
+// blocking until all outstanding requests have completed.
 func (s *Server) Close() {
 	s.h.closeOnce.Do(func() { close(s.h.done) })
+	s.h.faults.Close()
 	s.ts.Close()
 }
 
@@ -137,14 +121,16 @@ func (s *Server) Client() *http.Client { return s.ts.Client() }
 // redirects keep the prefix.
 func (s *Server) Handler() http.Handler { return s.h }
 
-// Requests returns the log of the requests answered so far, in the order
-// their responses were finished.
-func (s *Server) Requests() []Request {
-	s.h.logMu.Lock()
-	defer s.h.logMu.Unlock()
-	out := make([]Request, len(s.h.log))
-	copy(out, s.h.log)
-	return out
+// Requests returns the log of the requests received so far, in the order
+// they arrived. A request still being answered (a stall, a latency wait
+// that has reached the fault injector) has Done false.
+func (s *Server) Requests() []Request { return s.h.faults.Requests() }
+
+// WaitRequests blocks until at least n requests have arrived, answered or
+// not, or ctx is done; a test waits for a request that stalls this way.
+// Requests still in a WithLatency wait have not arrived yet.
+func (s *Server) WaitRequests(ctx context.Context, n int) error {
+	return s.h.faults.WaitRequests(ctx, n)
 }
 
 // Catalog returns the data the server holds right now, the ground truth to
@@ -155,16 +141,17 @@ func (s *Server) Catalog() *Catalog { return newCatalog(s.h.snap.Load()) }
 // of up to burst (a token bucket; burst < 1 counts as 1). A request beyond
 // the limit is answered 429 with a Retry-After header in whole seconds (at
 // least 1) and a JSON error body. perSecond <= 0 removes the limit, the
-// default. The limit applies to every path. Tokens already saved are kept,
-// up to the new burst.
+// default. The limit applies to every path; a request that meets a fault
+// does not spend a token. Tokens already saved are kept, up to the new
+// burst.
 func (s *Server) SetRateLimit(perSecond float64, burst int) {
-	s.h.bucket.set(perSecond, burst, time.Now())
+	s.h.limit.set(perSecond, burst, time.Now())
 }
 
 // SetFaults replaces the fault injection, and restarts its random sequence
 // from the fault seed, so that the same requests in the same order meet the
-// same faults.
-func (s *Server) SetFaults(f Faults) { s.h.setFaults(f) }
+// same faults. Faults.Seed 0 uses the server's seed.
+func (s *Server) SetFaults(f Faults) { s.h.faults.Set(f) }
 
 // ReorderEvery makes the dashboard shift: after every n dashboard requests,
 // the players of some packages and servers change, so the players-sorted
@@ -177,7 +164,8 @@ func (s *Server) ReorderEvery(n int) {
 	s.h.reorderEvery, s.h.dirCount = max(n, 0), 0
 }
 
-// handler serves the twin.
+// handler serves the twin: a latency wait, then the fault injector, then
+// the twin's own answer.
 type handler struct {
 	latency time.Duration
 	done    chan struct{}
@@ -189,11 +177,8 @@ type handler struct {
 	dirCount     int
 	reorderStep  uint64
 
-	faults faultState
-	bucket bucket
-
-	logMu sync.Mutex
-	log   []Request
+	faults *FaultInjector
+	limit  limiter
 
 	closeOnce sync.Once
 }
@@ -201,9 +186,8 @@ type handler struct {
 func newHandler(cfg *config) *handler {
 	h := &handler{latency: cfg.latency, done: make(chan struct{})}
 	h.snap.Store(generate(cfg))
-	h.faults.seed = cfg.seed
-	h.setFaults(cfg.faults)
-	h.bucket.set(cfg.perSecond, cfg.burst, time.Now())
+	h.faults = newFaultInjector(http.HandlerFunc(h.serve), cfg.faults, cfg.seed)
+	h.limit.set(cfg.perSecond, cfg.burst, time.Now())
 	return h
 }
 
@@ -224,25 +208,22 @@ func (h *handler) countDirectoryRequest() {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.Query()}
-	defer func() {
-		h.logMu.Lock()
-		h.log = append(h.log, rec)
-		h.logMu.Unlock()
-	}()
 	if h.latency > 0 {
 		t := time.NewTimer(h.latency)
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
-			t.Stop()
 		case <-h.done:
-			t.Stop()
 		}
+		t.Stop()
 	}
+	h.faults.ServeHTTP(w, r)
+}
 
+// serve answers a request that met no fault.
+func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 	var rep reply
-	switch ok, wait := h.bucket.take(time.Now()); {
+	switch ok, wait := h.limit.take(time.Now()); {
 	case r.Method != http.MethodGet:
 		rep = errorReply(http.StatusMethodNotAllowed, "method not allowed")
 		rep.header = http.Header{"Allow": {http.MethodGet}}
@@ -251,35 +232,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		secs := max(int(math.Ceil(wait.Seconds())), 1)
 		rep.header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
 	default:
-		if strings.HasPrefix(r.URL.EscapedPath(), "/api/") {
-			rec.Fault = h.faults.draw()
-		}
-		switch rec.Fault {
-		case Fault500, Fault502, Fault503, Fault429:
-			rep = h.faults.reply(rec.Fault)
-		case FaultReset:
-			rec.Status = 0
-			closeConn(w, true)
-			return
-		default:
-			rep = h.route(r)
-		}
+		rep = h.route(r)
 	}
-
-	for k, v := range rep.header {
-		w.Header()[k] = v
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
-	rec.Status = rep.status
-	w.WriteHeader(rep.status)
-	if rec.Fault == FaultTruncate {
-		w.Write(rep.body[:len(rep.body)/2])
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-		closeConn(w, false)
-		return
-	}
-	w.Write(rep.body)
+	rep.write(w)
 }

@@ -297,13 +297,13 @@ func TestRequests(t *testing.T) {
 	t.Parallel()
 	s := NewServer()
 	defer s.Close()
-	get(t, s, "/api/dashboard?kind=game&filter=online&filter=has-players")
-	get(t, s, "/api/dashboard?page=9999")
-	get(t, s, "/nope")
+	a := get(t, s, "/api/dashboard?kind=game&filter=online&filter=has-players")
+	b := get(t, s, "/api/dashboard?page=9999")
+	c := get(t, s, "/nope")
 	want := []Request{
-		{Method: "GET", Path: "/api/dashboard", Query: url.Values{"kind": {"game"}, "filter": {"online", "has-players"}}, Status: 200},
-		{Method: "GET", Path: "/api/dashboard", Query: url.Values{"page": {"9999"}}, Status: 302},
-		{Method: "GET", Path: "/nope", Query: url.Values{}, Status: 404},
+		{Method: "GET", Path: "/api/dashboard", Query: url.Values{"kind": {"game"}, "filter": {"online", "has-players"}}, Status: 200, Bytes: len(a.body), Done: true},
+		{Method: "GET", Path: "/api/dashboard", Query: url.Values{"page": {"9999"}}, Status: 302, Bytes: len(b.body), Done: true},
+		{Method: "GET", Path: "/nope", Query: url.Values{}, Status: 404, Bytes: len(c.body), Done: true},
 	}
 	assert.Equal(t, want, s.Requests())
 }
