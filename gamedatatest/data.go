@@ -84,7 +84,9 @@ type org struct {
 // snapshot; handlers and Catalog read whichever one was current.
 type snapshot struct {
 	seed          int64
-	now           time.Time
+	origin        time.Time // referenceTime: where generated history ends
+	now           time.Time // origin moved on by Advance
+	modified      time.Time // Last-Modified of every response
 	historyPoints int
 	pkgs          []pkg // default order: ident, then kind
 	srvs          []srv // default order: id
@@ -223,7 +225,7 @@ func round(v float64, digits int) float64 {
 func generate(cfg *config) *snapshot {
 	r := rand.New(rand.NewPCG(uint64(cfg.seed), streamData))
 	now := referenceTime
-	s := &snapshot{seed: cfg.seed, now: now, historyPoints: cfg.historyPoints}
+	s := &snapshot{seed: cfg.seed, origin: now, now: now, modified: now, historyPoints: cfg.historyPoints}
 
 	// Organizations.
 	orgIdents := map[string]bool{}
@@ -405,9 +407,7 @@ func generate(cfg *config) *snapshot {
 		}
 	}
 
-	slices.SortFunc(s.pkgs, func(a, b pkg) int {
-		return cmp.Or(cmp.Compare(a.ident, b.ident), cmp.Compare(a.kind, b.kind))
-	})
+	slices.SortFunc(s.pkgs, byIdentKind)
 	slices.SortFunc(s.srvs, func(a, b srv) int { return cmp.Compare(a.id, b.id) })
 	slices.SortFunc(s.orgs, func(a, b org) int { return cmp.Compare(a.ident, b.ident) })
 	s.index()
@@ -477,6 +477,7 @@ func (s *snapshot) index() {
 func (s *snapshot) reordered(step uint64) *snapshot {
 	r := rand.New(rand.NewPCG(uint64(s.seed)^step, streamReorder))
 	n := *s
+	n.modified = later(n.now, n.modified.Add(time.Second))
 	n.pkgs = slices.Clone(s.pkgs)
 	n.srvs = slices.Clone(s.srvs)
 	move := func(m *metric, limit int) {

@@ -22,6 +22,13 @@
 // The faults are an http.Handler middleware, InjectFaults, that wraps any
 // handler, so a test can inject the same faults into a server of its own.
 //
+// Every 200 answer carries caching headers, per endpoint family: by default
+// a strong ETag derived from the body, a Last-Modified and Cache-Control:
+// no-cache, and a conditional request that matches is answered 304 (see
+// Server.SetCachePolicy). Tests watch data change with Server.UpdatePackage,
+// AddPackage, RemovePackage and Advance, which moves the twin's clock so
+// that the histories gain new points while the old ones stay as they were.
+//
 // Server.Catalog returns the ground truth to compare a client's results with,
 // and Server.Requests the log of what the client asked, with each request's
 // fault, status and body bytes; Server.WaitRequests waits for requests that

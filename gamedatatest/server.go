@@ -44,6 +44,7 @@ type config struct {
 	burst                            int
 	historyPoints                    int
 	awkward                          bool
+	caching                          map[Family]CachePolicy
 }
 
 // WithSeed sets the seed the catalogue (and, unless Faults.Seed is set, the
@@ -159,8 +160,8 @@ func (s *Server) SetFaults(f Faults) { s.h.faults.Set(f) }
 // /api/dashboard counts, whatever its query. n <= 0 stops it (the default).
 // Each shift is reproducible for the seed.
 func (s *Server) ReorderEvery(n int) {
-	s.h.reorderMu.Lock()
-	defer s.h.reorderMu.Unlock()
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
 	s.h.reorderEvery, s.h.dirCount = max(n, 0), 0
 }
 
@@ -172,13 +173,14 @@ type handler struct {
 
 	snap atomic.Pointer[snapshot]
 
-	reorderMu    sync.Mutex
+	mu           sync.Mutex // serializes changes of snap
 	reorderEvery int
 	dirCount     int
 	reorderStep  uint64
 
-	faults *FaultInjector
-	limit  limiter
+	faults  *FaultInjector
+	limit   limiter
+	caching cachePolicies
 
 	closeOnce sync.Once
 }
@@ -188,14 +190,17 @@ func newHandler(cfg *config) *handler {
 	h.snap.Store(generate(cfg))
 	h.faults = newFaultInjector(http.HandlerFunc(h.serve), cfg.faults, cfg.seed)
 	h.limit.set(cfg.perSecond, cfg.burst, time.Now())
+	for f, p := range cfg.caching {
+		h.caching.set(f, p)
+	}
 	return h
 }
 
 // countDirectoryRequest counts a dashboard request and shifts the order
 // when ReorderEvery says so, before the request reads the catalogue.
 func (h *handler) countDirectoryRequest() {
-	h.reorderMu.Lock()
-	defer h.reorderMu.Unlock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.reorderEvery <= 0 {
 		return
 	}
@@ -232,7 +237,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 		secs := max(int(math.Ceil(wait.Seconds())), 1)
 		rep.header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
 	default:
-		rep = h.route(r)
+		rep = h.caching.conditional(r, h.route(r))
 	}
 	rep.write(w)
 }
