@@ -221,186 +221,20 @@ func round(v float64, digits int) float64 {
 	return math.Round(v*p) / p
 }
 
-// generate builds the catalogue for cfg. It is deterministic in cfg.
+// generate builds the catalogue for cfg. It is deterministic in cfg: the
+// parts below draw from one generator in a fixed order.
 func generate(cfg *config) *snapshot {
 	r := rand.New(rand.NewPCG(uint64(cfg.seed), streamData))
 	now := referenceTime
 	s := &snapshot{seed: cfg.seed, origin: now, now: now, modified: now, historyPoints: cfg.historyPoints}
-
-	// Organizations.
-	orgIdents := map[string]bool{}
-	for i := range cfg.organizations {
-		name := pick(r, orgPrefixes) + " " + pick(r, orgSuffixes)
-		ident := slug(name)
-		switch i {
-		case 5:
-			ident, name = "north_wind", "North Wind"
-		case 9:
-			ident, name = "1999", "1999"
-		case 13:
-			ident, name = "studio.nine", "Studio.Nine"
-		}
-		for n := 2; orgIdents[ident]; n++ {
-			ident = slug(name) + "-" + strconv.Itoa(n)
-		}
-		orgIdents[ident] = true
-		o := org{
-			ident:       ident,
-			name:        name,
-			description: prose(r, sentences, 1+r.IntN(3)),
-			verified:    r.IntN(3) > 0,
-			createdAt:   now.Add(-time.Duration(200+r.IntN(3000)) * 24 * time.Hour).Truncate(time.Second),
-		}
-		if i%11 == 6 {
-			o.name = hostile(i/11, o.name)
-		}
-		if i%5 == 2 {
-			o.description = hostile(i/5+4, o.description)
-		}
-		if r.IntN(3) > 0 {
-			o.website = "https://" + slug(name) + ".example.org/"
-		}
-		s.orgs = append(s.orgs, o)
-	}
-	// The last organization publishes nothing, so has-packages filters.
-	publishers := len(s.orgs)
-	if publishers > 1 {
-		publishers--
-	}
-
-	// Packages.
-	pkgIdents := map[pkgKey]bool{}
-	for i := range cfg.packages {
-		kind := "game"
-		switch x := r.IntN(100); {
-		case i == 1 || (i > 2 && x < 12):
-			kind = "mod"
-		case i == 2 || (i > 2 && x < 20):
-			kind = "tool"
-		}
-		base := pick(r, adjectives) + " " + pick(r, nouns)
-		title := base
-		switch kind {
-		case "mod":
-			title = base + " Overhaul"
-		case "tool":
-			title = base + " Map Editor"
-		}
-		if r.IntN(10) < 3 {
-			title += " " + strconv.Itoa(2+r.IntN(9))
-		}
-		ident := slug(title)
-		switch i {
-		case 4:
-			kind, ident = "game", "1337"
-		case 7:
-			kind, ident = "game", "hello.world"
-		case 11:
-			kind, ident = "game", "under_score"
-		case 15:
-			// The same ident as package 0 under another kind: a package is
-			// identified by kind and ident together.
-			if len(s.pkgs) > 0 {
-				kind, ident = "mod", s.pkgs[0].ident
-				if s.pkgs[0].kind == "mod" {
-					kind = "game"
-				}
-			}
-		}
-		for n := 2; pkgIdents[pkgKey{kind, ident}]; n++ {
-			ident = slug(title) + "-" + strconv.Itoa(n)
-		}
-		pkgIdents[pkgKey{kind, ident}] = true
-		p := newPackage(r, now, kind, ident, title)
-		if publishers > 0 && r.IntN(100) >= 3 {
-			p.org = s.orgs[r.IntN(publishers)].ident
-		}
-		if i%9 == 4 {
-			p.title = hostile(i/9, p.title)
-		}
-		if i%4 == 1 {
-			p.description = hostile(i/4+2, p.description)
-		}
-		if i%5 == 2 {
-			p.updateNotes = hostile(i/5+5, p.updateNotes)
-		}
-		s.pkgs = append(s.pkgs, p)
-	}
+	s.orgs = generateOrgs(r, now, cfg.organizations)
+	s.pkgs = generatePackages(r, now, cfg.packages, s.orgs)
 	if cfg.awkward {
 		for i, ident := range awkwardIdents {
-			p := newPackage(r, now, "game", ident, "Awkward "+strconv.Itoa(i+1))
-			s.pkgs = append(s.pkgs, p)
+			s.pkgs = append(s.pkgs, newPackage(r, now, "game", ident, "Awkward "+strconv.Itoa(i+1)))
 		}
 	}
-
-	// Servers.
-	nServers := min(cfg.servers, maxServers)
-	used := map[string]bool{}
-	var games []int
-	for i := range s.pkgs {
-		if s.pkgs[i].kind == "game" {
-			games = append(games, i)
-		}
-	}
-	if len(games) == 0 {
-		for i := range s.pkgs {
-			games = append(games, i)
-		}
-	}
-	next := 0 // the in-order fallback's cursor
-	for i := range nServers {
-		id := ""
-		for try := 0; try < 64 && (id == "" || used[id]); try++ {
-			port := 27015
-			if try > 0 {
-				port = pick(r, serverPorts)
-			}
-			id = pick(r, serverRanges) + strconv.Itoa(1+r.IntN(254)) + ":" + strconv.Itoa(port)
-		}
-		for ; used[id]; next++ { // in order, for crowded catalogues
-			id = serverRanges[next%3] + strconv.Itoa(1+(next/3)%254) + ":" + strconv.Itoa(serverPorts[next/(3*254)])
-		}
-		used[id] = true
-		sv := srv{
-			id:         id,
-			mapName:    pick(r, mapNames),
-			version:    fmt.Sprintf("1.%d.%d", r.IntN(20), r.IntN(10)),
-			region:     pick(r, regions),
-			maxPlayers: []int{8, 16, 24, 32, 64, 100}[r.IntN(6)],
-			online:     r.IntN(10) < 8,
-			lastSeen:   now.Add(-time.Duration(r.IntN(3600)) * time.Second),
-		}
-		label := "Server"
-		if len(games) > 0 {
-			p := &s.pkgs[games[r.IntN(len(games))]]
-			sv.pkgKind, sv.pkgIdent, sv.org = p.kind, p.ident, p.org
-			p.servers++
-			label = p.plain
-		}
-		switch r.IntN(4) {
-		case 0:
-			sv.name = "[" + sv.region + "] " + label + " #" + strconv.Itoa(1+r.IntN(20))
-		case 1:
-			sv.name = label + " | 24/7 | casual"
-		case 2:
-			sv.name = "Сервер 🎮 " + strconv.Itoa(1+r.IntN(99))
-		default:
-			sv.name = label + " official"
-		}
-		if i%7 == 3 {
-			sv.name = hostile(i/7+1, sv.name)
-		}
-		if !sv.online {
-			sv.lastSeen = sv.lastSeen.Add(-time.Duration(1+r.IntN(72)) * time.Hour)
-			sv.players = known(0)
-		} else {
-			sv.players = known(float64(r.IntN(sv.maxPlayers + 1)))
-		}
-		if r.IntN(20) == 0 {
-			sv.players = metric{}
-		}
-		s.srvs = append(s.srvs, sv)
-	}
+	s.srvs = generateServers(r, now, min(cfg.servers, maxServers), s.pkgs)
 	for i := range s.pkgs {
 		if s.pkgs[i].servers > 0 && r.IntN(4) > 0 {
 			s.pkgs[i].online = true
@@ -418,6 +252,206 @@ func generate(cfg *config) *snapshot {
 		}
 	}
 	return s
+}
+
+// specialOrgs are organizations with idents that test a client: digits
+// only, an underscore, a dot.
+var specialOrgs = map[int][2]string{5: {"north_wind", "North Wind"}, 9: {"1999", "1999"}, 13: {"studio.nine", "Studio.Nine"}}
+
+func generateOrgs(r *rand.Rand, now time.Time, n int) []org {
+	var orgs []org
+	idents := map[string]bool{}
+	for i := range n {
+		name := pick(r, orgPrefixes) + " " + pick(r, orgSuffixes)
+		ident := slug(name)
+		if sp, ok := specialOrgs[i]; ok {
+			ident, name = sp[0], sp[1]
+		}
+		for n := 2; idents[ident]; n++ {
+			ident = slug(name) + "-" + strconv.Itoa(n)
+		}
+		idents[ident] = true
+		o := org{
+			ident:       ident,
+			name:        name,
+			description: prose(r, sentences, 1+r.IntN(3)),
+			verified:    r.IntN(3) > 0,
+			createdAt:   now.Add(-time.Duration(200+r.IntN(3000)) * 24 * time.Hour).Truncate(time.Second),
+		}
+		if i%11 == 6 {
+			o.name = hostile(i/11, o.name)
+		}
+		if i%5 == 2 {
+			o.description = hostile(i/5+4, o.description)
+		}
+		if r.IntN(3) > 0 {
+			o.website = "https://" + slug(name) + ".example.org/"
+		}
+		orgs = append(orgs, o)
+	}
+	return orgs
+}
+
+func generatePackages(r *rand.Rand, now time.Time, n int, orgs []org) []pkg {
+	// The last organization publishes nothing, so has-packages filters.
+	publishers := len(orgs)
+	if publishers > 1 {
+		publishers--
+	}
+	var pkgs []pkg
+	idents := map[pkgKey]bool{}
+	for i := range n {
+		kind, title := packageTitle(r, i)
+		kind, ident := specialIdent(i, kind, slug(title), pkgs)
+		for n := 2; idents[pkgKey{kind, ident}]; n++ {
+			ident = slug(title) + "-" + strconv.Itoa(n)
+		}
+		idents[pkgKey{kind, ident}] = true
+		p := newPackage(r, now, kind, ident, title)
+		if publishers > 0 && r.IntN(100) >= 3 {
+			p.org = orgs[r.IntN(publishers)].ident
+		}
+		if i%9 == 4 {
+			p.title = hostile(i/9, p.title)
+		}
+		if i%4 == 1 {
+			p.description = hostile(i/4+2, p.description)
+		}
+		if i%5 == 2 {
+			p.updateNotes = hostile(i/5+5, p.updateNotes)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// packageTitle draws the kind and title of the i-th package.
+func packageTitle(r *rand.Rand, i int) (kind, title string) {
+	kind = "game"
+	switch x := r.IntN(100); {
+	case i == 1 || (i > 2 && x < 12):
+		kind = "mod"
+	case i == 2 || (i > 2 && x < 20):
+		kind = "tool"
+	}
+	title = pick(r, adjectives) + " " + pick(r, nouns)
+	switch kind {
+	case "mod":
+		title += " Overhaul"
+	case "tool":
+		title += " Map Editor"
+	}
+	if r.IntN(10) < 3 {
+		title += " " + strconv.Itoa(2+r.IntN(9))
+	}
+	return kind, title
+}
+
+// specialIdent replaces the kind and ident of a few packages with ones that
+// test a client.
+func specialIdent(i int, kind, ident string, pkgs []pkg) (string, string) {
+	switch i {
+	case 4:
+		return "game", "1337"
+	case 7:
+		return "game", "hello.world"
+	case 11:
+		return "game", "under_score"
+	case 15:
+		// The same ident as package 0 under another kind: a package is
+		// identified by kind and ident together.
+		if len(pkgs) > 0 {
+			if pkgs[0].kind == "mod" {
+				return "game", pkgs[0].ident
+			}
+			return "mod", pkgs[0].ident
+		}
+	}
+	return kind, ident
+}
+
+func generateServers(r *rand.Rand, now time.Time, n int, pkgs []pkg) []srv {
+	var games []int
+	for i := range pkgs {
+		if pkgs[i].kind == "game" {
+			games = append(games, i)
+		}
+	}
+	if len(games) == 0 {
+		for i := range pkgs {
+			games = append(games, i)
+		}
+	}
+	ids := serverIDs{used: map[string]bool{}}
+	var srvs []srv
+	for i := range n {
+		sv := srv{
+			id:         ids.next(r),
+			mapName:    pick(r, mapNames),
+			version:    fmt.Sprintf("1.%d.%d", r.IntN(20), r.IntN(10)),
+			region:     pick(r, regions),
+			maxPlayers: []int{8, 16, 24, 32, 64, 100}[r.IntN(6)],
+			online:     r.IntN(10) < 8,
+			lastSeen:   now.Add(-time.Duration(r.IntN(3600)) * time.Second),
+		}
+		label := "Server"
+		if len(games) > 0 {
+			p := &pkgs[games[r.IntN(len(games))]]
+			sv.pkgKind, sv.pkgIdent, sv.org = p.kind, p.ident, p.org
+			p.servers++
+			label = p.plain
+		}
+		sv.name = serverName(r, sv.region, label)
+		if i%7 == 3 {
+			sv.name = hostile(i/7+1, sv.name)
+		}
+		if !sv.online {
+			sv.lastSeen = sv.lastSeen.Add(-time.Duration(1+r.IntN(72)) * time.Hour)
+			sv.players = known(0)
+		} else {
+			sv.players = known(float64(r.IntN(sv.maxPlayers + 1)))
+		}
+		if r.IntN(20) == 0 {
+			sv.players = metric{}
+		}
+		srvs = append(srvs, sv)
+	}
+	return srvs
+}
+
+// serverIDs draws distinct server ids.
+type serverIDs struct {
+	used map[string]bool
+	seq  int // the in-order fallback's cursor
+}
+
+func (ids *serverIDs) next(r *rand.Rand) string {
+	id := ""
+	for try := 0; try < 64 && (id == "" || ids.used[id]); try++ {
+		port := 27015
+		if try > 0 {
+			port = pick(r, serverPorts)
+		}
+		id = pick(r, serverRanges) + strconv.Itoa(1+r.IntN(254)) + ":" + strconv.Itoa(port)
+	}
+	for ; ids.used[id]; ids.seq++ { // in order, for crowded catalogues
+		next := ids.seq
+		id = serverRanges[next%3] + strconv.Itoa(1+(next/3)%254) + ":" + strconv.Itoa(serverPorts[next/(3*254)])
+	}
+	ids.used[id] = true
+	return id
+}
+
+func serverName(r *rand.Rand, region, label string) string {
+	switch r.IntN(4) {
+	case 0:
+		return "[" + region + "] " + label + " #" + strconv.Itoa(1+r.IntN(20))
+	case 1:
+		return label + " | 24/7 | casual"
+	case 2:
+		return "Сервер 🎮 " + strconv.Itoa(1+r.IntN(99))
+	}
+	return label + " official"
 }
 
 func newPackage(r *rand.Rand, now time.Time, kind, ident, title string) pkg {
