@@ -81,8 +81,16 @@ func WithHistoryPoints(n int) Option { return func(c *config) { c.historyPoints 
 
 // WithAwkwardIdents adds game packages whose idents need escaping in a URL
 // path: "a/b", "with space", "100%", "q?x=1", "frag#1", "..", "plus+sign"
-// and "ünïcode". A client that does not escape path segments, or that
-// cleans dot segments, fails to fetch them.
+// and "ünïcode", because real directories hold idents like these. A client
+// that does not escape path segments fails to fetch them. The ".." package
+// is listed in the directory and the twin answers /api/packages/game/..
+// (or %2E%2E) with it, but a correct client does not ask: a path segment
+// of "..", escaped or not, is a dot segment that URL resolution, clients
+// and proxies remove (RFC 3986, section 5.2.4), so the request would reach
+// another path on a real service. The gamedata SDK refuses it before
+// sending, with an error that wraps
+// gamedata.ErrInvalidArgument. A program that walks the directory should
+// skip such an entry and say why.
 func WithAwkwardIdents() Option { return func(c *config) { c.awkward = true } }
 
 // NewServer starts a twin of the service on a local address with an

@@ -30,10 +30,11 @@ func TestEscapedPathSegments(t *testing.T) {
 	}
 	// Every segment is unescaped on its own, so %2F stays inside one.
 	assert.Equal(t, "a/b", getOK(t, s, "/api/packages/%67ame/a%2Fb")["ident"])
+	assert.Equal(t, "..", getOK(t, s, "/api/packages/game/%2E%2E")["ident"], "the dot-segment ident, escaped")
 	assert.Equal(t, http.StatusNotFound, get(t, s, "/api/packages/game/a/b").status)
 	assert.Equal(t, http.StatusNotFound, get(t, s, "/api/packages/game/with+space").status, "+ is not a space in a path")
 	reqs := s.Requests()
-	assert.Equal(t, "/api/packages/%67ame/a%2Fb", reqs[len(reqs)-3].Path, "the log keeps the path as sent")
+	assert.Equal(t, "/api/packages/%67ame/a%2Fb", reqs[len(reqs)-4].Path, "the log keeps the path as sent")
 
 	server := s.Catalog().Servers[0]["id"].(string)
 	assert.Equal(t, server, getOK(t, s, "/api/servers/"+url.PathEscape(server))["id"])
