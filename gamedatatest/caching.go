@@ -1,8 +1,8 @@
 package gamedatatest
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
-	"hash/fnv"
 	"net/http"
 	"strings"
 	"sync"
@@ -130,9 +130,8 @@ func (c *cachePolicies) conditional(r *http.Request, rep reply) reply {
 
 // etagOf is a strong validator of body: equal bodies, equal tags.
 func etagOf(body []byte) string {
-	h := fnv.New128a()
-	h.Write(body)
-	return `"` + hex.EncodeToString(h.Sum(nil)) + `"`
+	sum := sha256.Sum256(body) // hardware-accelerated: cheaper than FNV on a large history
+	return `"` + hex.EncodeToString(sum[:16]) + `"`
 }
 
 // notModified applies RFC 9110's conditional GET: If-None-Match with weak
