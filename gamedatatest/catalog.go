@@ -7,13 +7,18 @@ import (
 )
 
 // Catalog is the data a Server held when Catalog was called: the ground
-// truth a test compares a client's results with. Entries are JSON values as
+// truth a test compares a client's results with. Entries and
+// OrganizationEntries give the directories typed, each entry with its JSON
+// as served. The fields and the other methods give entries and bodies as
 // encoding/json decodes them into an any (string, float64, bool, nil,
-// []any, map[string]any), equal to what the wire carries. A Catalog is a
-// copy; changing it does not change the server.
+// []any, map[string]any), equal to what the wire carries, for comparing
+// with decoded JSON. A Catalog is a copy; changing it does not change the
+// server.
 type Catalog struct {
-	// Now is the reference time of the data: the time of the current
-	// activity point and the end of every history.
+	// Now is the twin's clock: 2026-11-20T10:00:00Z moved on by
+	// Server.Advance. Every history ends there: the current activity point
+	// is the last step of its range at or before Now (Now itself unless
+	// Advance moved by a fraction of a step).
 	Now time.Time
 	// Packages are the dashboard entries of every package, in the
 	// dashboard's default order (ident, then kind), as served with no kind.

@@ -84,7 +84,9 @@ type org struct {
 // snapshot; handlers and Catalog read whichever one was current.
 type snapshot struct {
 	seed          int64
-	now           time.Time
+	origin        time.Time // referenceTime: where generated history ends
+	now           time.Time // origin moved on by Advance
+	modified      time.Time // Last-Modified of every response
 	historyPoints int
 	pkgs          []pkg // default order: ident, then kind
 	srvs          []srv // default order: id
@@ -219,29 +221,56 @@ func round(v float64, digits int) float64 {
 	return math.Round(v*p) / p
 }
 
-// generate builds the catalogue for cfg. It is deterministic in cfg.
+// generate builds the catalogue for cfg. It is deterministic in cfg: the
+// parts below draw from one generator in a fixed order.
 func generate(cfg *config) *snapshot {
 	r := rand.New(rand.NewPCG(uint64(cfg.seed), streamData))
 	now := referenceTime
-	s := &snapshot{seed: cfg.seed, now: now, historyPoints: cfg.historyPoints}
+	s := &snapshot{seed: cfg.seed, origin: now, now: now, modified: now, historyPoints: cfg.historyPoints}
+	s.orgs = generateOrgs(r, now, cfg.organizations)
+	s.pkgs = generatePackages(r, now, cfg.packages, s.orgs)
+	if cfg.awkward {
+		for i, ident := range awkwardIdents {
+			s.pkgs = append(s.pkgs, newPackage(r, now, "game", ident, "Awkward "+strconv.Itoa(i+1)))
+		}
+	}
+	s.srvs = generateServers(r, now, min(cfg.servers, maxServers), s.pkgs)
+	for i := range s.pkgs {
+		if s.pkgs[i].servers > 0 && r.IntN(4) > 0 {
+			s.pkgs[i].online = true
+		}
+	}
 
-	// Organizations.
-	orgIdents := map[string]bool{}
-	for i := range cfg.organizations {
+	slices.SortFunc(s.pkgs, byIdentKind)
+	slices.SortFunc(s.srvs, func(a, b srv) int { return cmp.Compare(a.id, b.id) })
+	slices.SortFunc(s.orgs, func(a, b org) int { return cmp.Compare(a.ident, b.ident) })
+	s.index()
+	for _, p := range s.pkgs {
+		if p.org != "" {
+			o := &s.orgs[s.orgIndex[p.org]]
+			o.packages = append(o.packages, pkgKey{p.kind, p.ident})
+		}
+	}
+	return s
+}
+
+// specialOrgs are organizations with idents that test a client: digits
+// only, an underscore, a dot.
+var specialOrgs = map[int][2]string{5: {"north_wind", "North Wind"}, 9: {"1999", "1999"}, 13: {"studio.nine", "Studio.Nine"}}
+
+func generateOrgs(r *rand.Rand, now time.Time, n int) []org {
+	var orgs []org
+	idents := map[string]bool{}
+	for i := range n {
 		name := pick(r, orgPrefixes) + " " + pick(r, orgSuffixes)
 		ident := slug(name)
-		switch i {
-		case 5:
-			ident, name = "north_wind", "North Wind"
-		case 9:
-			ident, name = "1999", "1999"
-		case 13:
-			ident, name = "studio.nine", "Studio.Nine"
+		if sp, ok := specialOrgs[i]; ok {
+			ident, name = sp[0], sp[1]
 		}
-		for n := 2; orgIdents[ident]; n++ {
+		for n := 2; idents[ident]; n++ {
 			ident = slug(name) + "-" + strconv.Itoa(n)
 		}
-		orgIdents[ident] = true
+		idents[ident] = true
 		o := org{
 			ident:       ident,
 			name:        name,
@@ -258,60 +287,29 @@ func generate(cfg *config) *snapshot {
 		if r.IntN(3) > 0 {
 			o.website = "https://" + slug(name) + ".example.org/"
 		}
-		s.orgs = append(s.orgs, o)
+		orgs = append(orgs, o)
 	}
+	return orgs
+}
+
+func generatePackages(r *rand.Rand, now time.Time, n int, orgs []org) []pkg {
 	// The last organization publishes nothing, so has-packages filters.
-	publishers := len(s.orgs)
+	publishers := len(orgs)
 	if publishers > 1 {
 		publishers--
 	}
-
-	// Packages.
-	pkgIdents := map[pkgKey]bool{}
-	for i := range cfg.packages {
-		kind := "game"
-		switch x := r.IntN(100); {
-		case i == 1 || (i > 2 && x < 12):
-			kind = "mod"
-		case i == 2 || (i > 2 && x < 20):
-			kind = "tool"
-		}
-		base := pick(r, adjectives) + " " + pick(r, nouns)
-		title := base
-		switch kind {
-		case "mod":
-			title = base + " Overhaul"
-		case "tool":
-			title = base + " Map Editor"
-		}
-		if r.IntN(10) < 3 {
-			title += " " + strconv.Itoa(2+r.IntN(9))
-		}
-		ident := slug(title)
-		switch i {
-		case 4:
-			kind, ident = "game", "1337"
-		case 7:
-			kind, ident = "game", "hello.world"
-		case 11:
-			kind, ident = "game", "under_score"
-		case 15:
-			// The same ident as package 0 under another kind: a package is
-			// identified by kind and ident together.
-			if len(s.pkgs) > 0 {
-				kind, ident = "mod", s.pkgs[0].ident
-				if s.pkgs[0].kind == "mod" {
-					kind = "game"
-				}
-			}
-		}
-		for n := 2; pkgIdents[pkgKey{kind, ident}]; n++ {
+	var pkgs []pkg
+	idents := map[pkgKey]bool{}
+	for i := range n {
+		kind, title := packageTitle(r, i)
+		kind, ident := specialIdent(i, kind, slug(title), pkgs)
+		for n := 2; idents[pkgKey{kind, ident}]; n++ {
 			ident = slug(title) + "-" + strconv.Itoa(n)
 		}
-		pkgIdents[pkgKey{kind, ident}] = true
+		idents[pkgKey{kind, ident}] = true
 		p := newPackage(r, now, kind, ident, title)
 		if publishers > 0 && r.IntN(100) >= 3 {
-			p.org = s.orgs[r.IntN(publishers)].ident
+			p.org = orgs[r.IntN(publishers)].ident
 		}
 		if i%9 == 4 {
 			p.title = hostile(i/9, p.title)
@@ -322,45 +320,73 @@ func generate(cfg *config) *snapshot {
 		if i%5 == 2 {
 			p.updateNotes = hostile(i/5+5, p.updateNotes)
 		}
-		s.pkgs = append(s.pkgs, p)
+		pkgs = append(pkgs, p)
 	}
-	if cfg.awkward {
-		for i, ident := range awkwardIdents {
-			p := newPackage(r, now, "game", ident, "Awkward "+strconv.Itoa(i+1))
-			s.pkgs = append(s.pkgs, p)
+	return pkgs
+}
+
+// packageTitle draws the kind and title of the i-th package.
+func packageTitle(r *rand.Rand, i int) (kind, title string) {
+	kind = "game"
+	switch x := r.IntN(100); {
+	case i == 1 || (i > 2 && x < 12):
+		kind = "mod"
+	case i == 2 || (i > 2 && x < 20):
+		kind = "tool"
+	}
+	title = pick(r, adjectives) + " " + pick(r, nouns)
+	switch kind {
+	case "mod":
+		title += " Overhaul"
+	case "tool":
+		title += " Map Editor"
+	}
+	if r.IntN(10) < 3 {
+		title += " " + strconv.Itoa(2+r.IntN(9))
+	}
+	return kind, title
+}
+
+// specialIdent replaces the kind and ident of a few packages with ones that
+// test a client.
+func specialIdent(i int, kind, ident string, pkgs []pkg) (string, string) {
+	switch i {
+	case 4:
+		return "game", "1337"
+	case 7:
+		return "game", "hello.world"
+	case 11:
+		return "game", "under_score"
+	case 15:
+		// The same ident as package 0 under another kind: a package is
+		// identified by kind and ident together.
+		if len(pkgs) > 0 {
+			if pkgs[0].kind == "mod" {
+				return "game", pkgs[0].ident
+			}
+			return "mod", pkgs[0].ident
 		}
 	}
+	return kind, ident
+}
 
-	// Servers.
-	nServers := min(cfg.servers, maxServers)
-	used := map[string]bool{}
+func generateServers(r *rand.Rand, now time.Time, n int, pkgs []pkg) []srv {
 	var games []int
-	for i := range s.pkgs {
-		if s.pkgs[i].kind == "game" {
+	for i := range pkgs {
+		if pkgs[i].kind == "game" {
 			games = append(games, i)
 		}
 	}
 	if len(games) == 0 {
-		for i := range s.pkgs {
+		for i := range pkgs {
 			games = append(games, i)
 		}
 	}
-	next := 0 // the in-order fallback's cursor
-	for i := range nServers {
-		id := ""
-		for try := 0; try < 64 && (id == "" || used[id]); try++ {
-			port := 27015
-			if try > 0 {
-				port = pick(r, serverPorts)
-			}
-			id = pick(r, serverRanges) + strconv.Itoa(1+r.IntN(254)) + ":" + strconv.Itoa(port)
-		}
-		for ; used[id]; next++ { // in order, for crowded catalogues
-			id = serverRanges[next%3] + strconv.Itoa(1+(next/3)%254) + ":" + strconv.Itoa(serverPorts[next/(3*254)])
-		}
-		used[id] = true
+	ids := serverIDs{used: map[string]bool{}}
+	var srvs []srv
+	for i := range n {
 		sv := srv{
-			id:         id,
+			id:         ids.next(r),
 			mapName:    pick(r, mapNames),
 			version:    fmt.Sprintf("1.%d.%d", r.IntN(20), r.IntN(10)),
 			region:     pick(r, regions),
@@ -370,21 +396,12 @@ func generate(cfg *config) *snapshot {
 		}
 		label := "Server"
 		if len(games) > 0 {
-			p := &s.pkgs[games[r.IntN(len(games))]]
+			p := &pkgs[games[r.IntN(len(games))]]
 			sv.pkgKind, sv.pkgIdent, sv.org = p.kind, p.ident, p.org
 			p.servers++
 			label = p.plain
 		}
-		switch r.IntN(4) {
-		case 0:
-			sv.name = "[" + sv.region + "] " + label + " #" + strconv.Itoa(1+r.IntN(20))
-		case 1:
-			sv.name = label + " | 24/7 | casual"
-		case 2:
-			sv.name = "Сервер 🎮 " + strconv.Itoa(1+r.IntN(99))
-		default:
-			sv.name = label + " official"
-		}
+		sv.name = serverName(r, sv.region, label)
 		if i%7 == 3 {
 			sv.name = hostile(i/7+1, sv.name)
 		}
@@ -397,27 +414,44 @@ func generate(cfg *config) *snapshot {
 		if r.IntN(20) == 0 {
 			sv.players = metric{}
 		}
-		s.srvs = append(s.srvs, sv)
+		srvs = append(srvs, sv)
 	}
-	for i := range s.pkgs {
-		if s.pkgs[i].servers > 0 && r.IntN(4) > 0 {
-			s.pkgs[i].online = true
-		}
-	}
+	return srvs
+}
 
-	slices.SortFunc(s.pkgs, func(a, b pkg) int {
-		return cmp.Or(cmp.Compare(a.ident, b.ident), cmp.Compare(a.kind, b.kind))
-	})
-	slices.SortFunc(s.srvs, func(a, b srv) int { return cmp.Compare(a.id, b.id) })
-	slices.SortFunc(s.orgs, func(a, b org) int { return cmp.Compare(a.ident, b.ident) })
-	s.index()
-	for _, p := range s.pkgs {
-		if p.org != "" {
-			o := &s.orgs[s.orgIndex[p.org]]
-			o.packages = append(o.packages, pkgKey{p.kind, p.ident})
+// serverIDs draws distinct server ids.
+type serverIDs struct {
+	used map[string]bool
+	seq  int // the in-order fallback's cursor
+}
+
+func (ids *serverIDs) next(r *rand.Rand) string {
+	id := ""
+	for try := 0; try < 64 && (id == "" || ids.used[id]); try++ {
+		port := 27015
+		if try > 0 {
+			port = pick(r, serverPorts)
 		}
+		id = pick(r, serverRanges) + strconv.Itoa(1+r.IntN(254)) + ":" + strconv.Itoa(port)
 	}
-	return s
+	for ; ids.used[id]; ids.seq++ { // in order, for crowded catalogues
+		next := ids.seq
+		id = serverRanges[next%3] + strconv.Itoa(1+(next/3)%254) + ":" + strconv.Itoa(serverPorts[next/(3*254)])
+	}
+	ids.used[id] = true
+	return id
+}
+
+func serverName(r *rand.Rand, region, label string) string {
+	switch r.IntN(4) {
+	case 0:
+		return "[" + region + "] " + label + " #" + strconv.Itoa(1+r.IntN(20))
+	case 1:
+		return label + " | 24/7 | casual"
+	case 2:
+		return "Сервер 🎮 " + strconv.Itoa(1+r.IntN(99))
+	}
+	return label + " official"
 }
 
 func newPackage(r *rand.Rand, now time.Time, kind, ident, title string) pkg {
@@ -477,6 +511,7 @@ func (s *snapshot) index() {
 func (s *snapshot) reordered(step uint64) *snapshot {
 	r := rand.New(rand.NewPCG(uint64(s.seed)^step, streamReorder))
 	n := *s
+	n.modified = later(n.now, n.modified.Add(time.Second))
 	n.pkgs = slices.Clone(s.pkgs)
 	n.srvs = slices.Clone(s.srvs)
 	move := func(m *metric, limit int) {

@@ -15,12 +15,24 @@
 // sort or filter is normalized to the default, and a page beyond the last is
 // redirected (302) to the last. Options add latency, seeded faults (5xx, 429,
 // connection resets, bodies cut short with a Content-Length, chunked or
-// gzip-compressed, connections that stall before the headers or mid-body),
-// a rate limit, and shifting directory order for tests of walks over moving
+// gzip-compressed, stalls before the headers or in the middle of a body), a
+// rate limit, and shifting directory order for tests of walks over moving
 // entries.
 //
+// The faults are an http.Handler middleware, InjectFaults, that wraps any
+// handler, so a test can inject the same faults into a server of its own.
+//
+// Every 200 answer carries caching headers, per endpoint family: by default
+// a strong ETag derived from the body, a Last-Modified and Cache-Control:
+// no-cache, and a conditional request that matches is answered 304 (see
+// Server.SetCachePolicy). Tests watch data change with Server.UpdatePackage,
+// AddPackage, RemovePackage and Advance, which moves the twin's clock so
+// that the histories gain new points while the old ones stay as they were.
+//
 // Server.Catalog returns the ground truth to compare a client's results with,
-// and Server.Requests the log of what the client asked.
+// and Server.Requests the log of what the client asked, with each request's
+// fault, status and body bytes; Server.WaitRequests waits for requests that
+// have arrived but not been answered, such as stalled ones.
 //
 // # Wire format
 //

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
 )
@@ -51,4 +52,34 @@ func ExampleServer_SetFaults() {
 	resp.Body.Close()
 	fmt.Println(resp.StatusCode, s.Requests()[0].Fault)
 	// Output: 503 503
+}
+
+func ExampleInjectFaults() {
+	mine := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, `{"ok":true}`) })
+	// The first attempt at every URL under /api/ fails; a client that
+	// retries once recovers.
+	fi := gamedatatest.InjectFaults(mine, gamedatatest.Faults{
+		Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault500}, Attempts: 1,
+	})
+	srv := httptest.NewServer(fi)
+	defer srv.Close()
+	defer fi.Close() // ends any stall before the server closes
+
+	for range 2 {
+		resp, err := http.Get(srv.URL + "/api/thing")
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode)
+	}
+	for _, r := range fi.Requests() {
+		fmt.Println(r.Path, r.Fault)
+	}
+	// Output:
+	// 500
+	// 200
+	// /api/thing 500
+	// /api/thing none
 }

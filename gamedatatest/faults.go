@@ -3,10 +3,10 @@ package gamedatatest
 import (
 	"math"
 	"math/rand/v2"
-	"net"
 	"net/http"
+	"slices"
 	"strconv"
-	"sync"
+	"strings"
 	"time"
 )
 
@@ -35,44 +35,53 @@ const (
 	FaultTruncate
 	// FaultChunkedCut sends the real status and headers without a
 	// Content-Length, so the body goes chunked, then half of the body, and
-	// closes the connection before the last chunk.
+	// closes the connection before the terminating chunk: the client's
+	// chunked reader ends with io.ErrUnexpectedEOF.
 	FaultChunkedCut
-	// FaultGzipCut sends the real body gzip-compressed
-	// (Content-Encoding: gzip, chunked), and closes the connection halfway
-	// through the compressed stream, before the gzip trailer.
+	// FaultGzipCut sends the real body gzip-compressed (Content-Encoding:
+	// gzip, chunked, whatever the request's Accept-Encoding says), cut in
+	// the middle of the compressed stream, before the gzip trailer. A
+	// default Go client, which asks for gzip itself and decompresses
+	// transparently, reads io.ErrUnexpectedEOF.
 	FaultGzipCut
-	// FaultStallHeaders reads the request and sends nothing: no status, no
-	// headers. See Faults.Stall for how long.
+	// FaultStallHeaders reads the request and sends nothing until the client
+	// goes away, Faults.Stall passes (then the real answer is sent), or the
+	// injector is closed (then the connection is closed).
 	FaultStallHeaders
-	// FaultStallBody sends the real status, headers and a Content-Length,
-	// then half of the body, then nothing. See Faults.Stall for how long.
+	// FaultStallBody sends the real status, headers, Content-Length and
+	// half of the body, then nothing until the client goes away,
+	// Faults.Stall passes (then the rest is sent), or the injector is
+	// closed (then the connection is closed).
 	FaultStallBody
+	// FaultCustom marks a request answered by Faults.Answer. It is never
+	// drawn from Faults.Kinds.
+	FaultCustom
 )
 
-// allFaults are the faults drawn when Faults.Kinds is empty. The stalls
-// are left out: a stall holds a connection until the client gives up, so
-// only a test that asks for one by name gets it.
-var allFaults = []Fault{Fault500, Fault502, Fault503, Fault429, FaultReset, FaultTruncate, FaultChunkedCut, FaultGzipCut}
+// responseFaults are the faults drawn when Faults.Kinds is empty: the ones
+// a client meets without a timeout of its own, in the order earlier versions
+// drew them, so that a seed replays the same faults it always did.
+var responseFaults = []Fault{Fault500, Fault502, Fault503, Fault429, FaultReset, FaultTruncate}
 
-// String returns a short name of the fault, such as "500" or "reset".
+var faultNames = map[Fault]string{
+	0:                 "none",
+	FaultReset:        "reset",
+	FaultTruncate:     "truncate",
+	FaultChunkedCut:   "chunked-cut",
+	FaultGzipCut:      "gzip-cut",
+	FaultStallHeaders: "stall-headers",
+	FaultStallBody:    "stall-body",
+	FaultCustom:       "custom",
+}
+
+// String returns a short name of the fault, such as "500", "reset" or
+// "stall-body".
 func (f Fault) String() string {
-	switch f {
-	case 0:
-		return "none"
-	case Fault500, Fault502, Fault503, Fault429:
-		return strconv.Itoa(f.status())
-	case FaultReset:
-		return "reset"
-	case FaultTruncate:
-		return "truncate"
-	case FaultChunkedCut:
-		return "chunked-cut"
-	case FaultGzipCut:
-		return "gzip-cut"
-	case FaultStallHeaders:
-		return "stall-headers"
-	case FaultStallBody:
-		return "stall-body"
+	if s := f.status(); s != 0 {
+		return strconv.Itoa(s)
+	}
+	if name, ok := faultNames[f]; ok {
+		return name
 	}
 	return "Fault(" + strconv.Itoa(int(f)) + ")"
 }
@@ -91,160 +100,119 @@ func (f Fault) status() int {
 	return 0
 }
 
-// Faults configures fault injection. It applies to paths under /api/ only,
-// never to /openapi.json. The zero Faults injects nothing.
+// Response is a whole response of the handler a FaultInjector wraps, as
+// Faults.Answer receives it.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Faults configures fault injection. The zero Faults injects nothing.
 type Faults struct {
-	// Rate is the fraction of responses that fail, from 0 to 1.
+	// Rate is the fraction of matched requests that fail, from 0 to 1.
 	Rate float64
-	// Kinds are the faults to draw from, uniformly; empty means all but
-	// the stalls, which only Kinds asks for.
+	// Kinds are the faults to draw from, uniformly. Empty means Fault500
+	// through FaultTruncate; the cut and stall faults are drawn only when
+	// listed.
 	Kinds []Fault
 	// RetryAfter is sent, in whole seconds rounded up, as the Retry-After
 	// header of 429 and 503 faults; 0 sends no header.
 	RetryAfter time.Duration
-	// Stall bounds how long FaultStallHeaders and FaultStallBody hold a
-	// connection before the twin closes it without finishing the
-	// response; 0 holds it until the client goes away or the server is
-	// closed.
+	// Stall bounds FaultStallHeaders and FaultStallBody: after Stall the
+	// response goes on as if nothing had happened. 0 stalls until the client
+	// goes away or the injector is closed.
 	Stall time.Duration
-	// Seed seeds the fault sequence; 0 uses the server's seed. The sequence
-	// is separate from the data's, so the same seed replays the same faults
-	// for the same requests in the same order.
+	// Seed seeds the fault sequence; 0 uses the server's seed (DefaultSeed
+	// for InjectFaults). The sequence is separate from the data's, so the
+	// same seed replays the same faults for the same requests in the same
+	// order.
 	Seed int64
+	// Match says which requests may fail. Nil matches paths under /api/,
+	// never /openapi.json.
+	Match func(*http.Request) bool
+	// Attempts, when positive, lets only the first Attempts matched requests
+	// for each URL (path and query) fail; later ones are answered normally,
+	// so a client that retries that often recovers. With Rate 1 the first
+	// Attempts requests of every URL fail.
+	Attempts int
+	// Answer, when set, answers every failing request instead of a fault
+	// drawn from Kinds, and the request is logged as FaultCustom. real is
+	// the wrapped handler's whole answer to the same request, for answers
+	// that alter it (a cut body, a redirect, bad JSON).
+	Answer func(w http.ResponseWriter, r *http.Request, real Response)
 }
 
-// faultState draws faults from a seeded generator.
-type faultState struct {
-	mu    sync.Mutex
-	seed  int64 // the server's seed
-	f     Faults
-	kinds []Fault
-	rng   *rand.Rand
+// apiOnly is the default Faults.Match.
+func apiOnly(r *http.Request) bool { return strings.HasPrefix(r.URL.EscapedPath(), "/api/") }
+
+// faultDraw draws the faults of one Faults from its own seeded sequence.
+type faultDraw struct {
+	f        Faults
+	kinds    []Fault
+	rng      *rand.Rand
+	attempts map[string]int // matched requests so far, by request URI
 }
 
-func (h *handler) setFaults(f Faults) {
-	s := &h.faults
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// newFaultDraw normalizes f; seed is used when f.Seed is 0.
+func newFaultDraw(f Faults, seed int64) *faultDraw {
 	f.Rate = math.Min(math.Max(f.Rate, 0), 1)
 	if math.IsNaN(f.Rate) {
 		f.Rate = 0
 	}
-	s.kinds = nil
+	f.Kinds = slices.Clone(f.Kinds)
+	f.Stall = max(f.Stall, 0)
+	if f.Match == nil {
+		f.Match = apiOnly
+	}
+	d := &faultDraw{f: f, attempts: map[string]int{}}
 	for _, k := range f.Kinds {
-		if k >= Fault500 && k <= FaultStallBody {
-			s.kinds = append(s.kinds, k)
+		if k >= Fault500 && k < FaultCustom {
+			d.kinds = append(d.kinds, k)
 		}
 	}
-	if len(s.kinds) == 0 {
-		s.kinds = allFaults
+	if len(d.kinds) == 0 {
+		d.kinds = responseFaults
 	}
-	f.Kinds = append([]Fault(nil), f.Kinds...)
-	s.f = f
-	seed := f.Seed
-	if seed == 0 {
-		seed = s.seed
+	if f.Seed != 0 {
+		seed = f.Seed
 	}
-	s.rng = rand.New(rand.NewPCG(uint64(seed), streamFaults))
+	d.rng = rand.New(rand.NewPCG(uint64(seed), streamFaults))
+	return d
 }
 
-// draw decides the fault of one response; 0 means none.
-func (s *faultState) draw() Fault {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.f.Rate <= 0 {
+// draw decides the fault of one request; 0 means none. The caller holds
+// the injector's lock.
+func (d *faultDraw) draw(r *http.Request) Fault {
+	if d.f.Rate <= 0 || !d.f.Match(r) {
 		return 0
 	}
-	// Two draws for every response, failing or not, keep the sequence
-	// aligned with the request count.
-	fail := s.rng.Float64() < s.f.Rate
-	k := s.kinds[s.rng.IntN(len(s.kinds))]
-	if !fail {
+	// Two draws for every matched request, failing or not, keep the
+	// sequence aligned with the request count.
+	fail := d.rng.Float64() < d.f.Rate
+	k := d.kinds[d.rng.IntN(len(d.kinds))]
+	if d.f.Attempts > 0 {
+		uri := r.URL.RequestURI()
+		d.attempts[uri]++
+		if d.attempts[uri] > d.f.Attempts {
+			return 0
+		}
+	}
+	switch {
+	case !fail:
 		return 0
+	case d.f.Answer != nil:
+		return FaultCustom
 	}
 	return k
 }
 
-// stallBound is Faults.Stall.
-func (s *faultState) stallBound() time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.f.Stall
-}
-
-func (s *faultState) reply(f Fault) reply {
-	s.mu.Lock()
-	retryAfter := s.f.RetryAfter
-	s.mu.Unlock()
+// statusReply is the answer of a status fault.
+func statusReply(f Fault, retryAfter time.Duration) reply {
 	rep := errorReply(f.status(), "injected fault: "+http.StatusText(f.status()))
 	if (f == Fault429 || f == Fault503) && retryAfter > 0 {
 		secs := int(math.Ceil(retryAfter.Seconds()))
 		rep.header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
 	}
 	return rep
-}
-
-// closeConn closes the connection under w at once, with a TCP reset when
-// hard is set (a clean close keeps the bytes already sent readable). Without
-// a Hijacker (HTTP/2) it aborts the response instead.
-func closeConn(w http.ResponseWriter, hard bool) {
-	hj, ok := w.(http.Hijacker)
-	if !ok {
-		panic(http.ErrAbortHandler)
-	}
-	conn, _, err := hj.Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
-	if tc, ok := conn.(*net.TCPConn); ok && hard {
-		tc.SetLinger(0) // send RST: a reset, not a clean close
-	}
-	conn.Close()
-}
-
-// bucket is a token bucket; a zero rate means no limit.
-type bucket struct {
-	mu     sync.Mutex
-	rate   float64 // tokens a second
-	burst  float64
-	tokens float64
-	last   time.Time
-}
-
-func (b *bucket) refill(now time.Time) {
-	if b.rate > 0 && now.After(b.last) {
-		b.tokens = math.Min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-	}
-	b.last = now
-}
-
-func (b *bucket) set(perSecond float64, burst int, now time.Time) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if math.IsNaN(perSecond) || perSecond <= 0 {
-		b.rate = 0
-		return
-	}
-	if b.rate == 0 {
-		b.tokens = float64(max(burst, 1)) // a new limit starts full
-	} else {
-		b.refill(now)
-	}
-	b.rate, b.burst, b.last = perSecond, float64(max(burst, 1)), now
-	b.tokens = math.Min(b.tokens, b.burst)
-}
-
-// take spends a token. When none is left it reports how long until one is.
-func (b *bucket) take(now time.Time) (bool, time.Duration) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.rate == 0 {
-		return true, 0
-	}
-	b.refill(now)
-	if b.tokens >= 1 {
-		b.tokens--
-		return true, 0
-	}
-	return false, time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
 }

@@ -1,6 +1,7 @@
 package gamedatatest
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"strconv"
@@ -68,7 +69,7 @@ func TestFaultsReproducible(t *testing.T) {
 		case FaultReset:
 			assert.Zero(t, r.Status)
 			logged = append(logged, "reset")
-		case FaultTruncate, FaultChunkedCut, FaultGzipCut:
+		case FaultTruncate:
 			logged = append(logged, "truncated")
 		default:
 			assert.Equal(t, r.Fault.String(), strconv.Itoa(r.Status))
@@ -185,37 +186,134 @@ func TestLatency(t *testing.T) {
 	}
 }
 
-// A stall holds the connection until its bound, then closes it: before the
-// headers the client sees the connection end, mid-body a cut body. With
-// no bound it holds until the client goes away, and Close never waits on
-// it.
+func TestFaultNames(t *testing.T) {
+	t.Parallel()
+	names := map[string]bool{}
+	for f := Fault(0); f <= FaultCustom; f++ {
+		names[f.String()] = true
+	}
+	assert.Len(t, names, int(FaultCustom)+1, "every fault has its own name")
+	assert.Equal(t, "stall-body", FaultStallBody.String())
+	assert.Equal(t, "Fault(99)", Fault(99).String())
+}
+
+// TestCutFaultsFraming checks that the cut faults break the framing a
+// default Go client reads: chunked with no terminator, and gzip decoded
+// transparently with no trailer.
+func TestCutFaultsFraming(t *testing.T) {
+	t.Parallel()
+	whole := NewServer()
+	defer whole.Close()
+	want := get(t, whole, "/api/dashboard").body
+	tests := []struct {
+		fault Fault
+		gzip  bool
+	}{
+		{FaultChunkedCut, false},
+		{FaultGzipCut, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fault.String(), func(t *testing.T) {
+			t.Parallel()
+			s := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{tt.fault}}))
+			defer s.Close()
+			resp, err := http.Get(s.URL + "/api/dashboard")
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			assert.Equal(t, int64(-1), resp.ContentLength)
+			assert.Equal(t, []string{"chunked"}, resp.TransferEncoding)
+			assert.Equal(t, tt.gzip, resp.Uncompressed, "decompressed by the transport")
+			got, err := io.ReadAll(resp.Body)
+			require.ErrorIs(t, err, io.ErrUnexpectedEOF)
+			assert.Less(t, len(got), len(want))
+			assert.Equal(t, want[:len(got)], got, "a prefix of the real body")
+			r := s.Requests()[0]
+			assert.Equal(t, tt.fault, r.Fault)
+			assert.Equal(t, http.StatusOK, r.Status)
+			assert.Positive(t, r.Bytes)
+		})
+	}
+}
+
+// stallClient starts a GET of path on s that a test can end with cancel,
+// and returns the response (or error) once headers arrive.
+func stallClient(s *Server, path string) (cancel context.CancelFunc, result chan error, body chan []byte) {
+	ctx, cancel := context.WithCancel(context.Background())
+	result, body = make(chan error, 1), make(chan []byte, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		result <- err
+		if err != nil {
+			return
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		body <- b
+	}()
+	return cancel, result, body
+}
+
 func TestStallFaults(t *testing.T) {
 	t.Parallel()
-	for _, tt := range []struct {
-		fault Fault
-		want  string
-	}{{FaultStallHeaders, "reset"}, {FaultStallBody, "truncated"}} {
-		s := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{tt.fault}, Stall: 20 * time.Millisecond}))
-		assert.Equal(t, tt.want, outcome(t, s, "/api/dashboard"), tt.fault.String())
-		// The twin logs a request when its handler returns, which may be
-		// just after the client saw the connection close.
-		require.Eventually(t, func() bool { return len(s.Requests()) == 1 }, time.Second, time.Millisecond)
-		reqs := s.Requests()
-		assert.Equal(t, tt.fault, reqs[0].Fault)
-		if tt.fault == FaultStallHeaders {
-			assert.Zero(t, reqs[0].Status, "nothing was sent")
-		}
-		s.Close()
+	for _, fault := range []Fault{FaultStallHeaders, FaultStallBody} {
+		t.Run(fault.String(), func(t *testing.T) {
+			t.Parallel()
+			s := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{fault}}))
+			defer s.Close()
+			cancel, result, _ := stallClient(s, "/api/dashboard")
+			defer cancel()
+			require.NoError(t, s.WaitRequests(context.Background(), 1))
+			if fault == FaultStallBody {
+				require.NoError(t, <-result, "headers arrive before the stall")
+				require.Eventually(t, func() bool { return s.Requests()[0].Bytes > 0 }, time.Second, time.Millisecond)
+			}
+			r := s.Requests()[0]
+			assert.Equal(t, fault, r.Fault)
+			assert.False(t, r.Done, "still stalled")
 
-		held := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{tt.fault}}))
-		c := held.Client()
-		c.Timeout = 50 * time.Millisecond
-		resp, err := c.Get(held.URL + "/api/dashboard")
-		if err == nil {
-			_, err = io.ReadAll(resp.Body)
-			resp.Body.Close()
-		}
-		assert.Error(t, err, "%s holds until the client gives up", tt.fault)
-		held.Close()
+			cancel()
+			require.Eventually(t, func() bool { return s.Requests()[0].Done }, 5*time.Second, time.Millisecond,
+				"the stall ends when the client goes away")
+		})
+	}
+}
+
+func TestStallEndsAtClose(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []Fault{FaultStallHeaders, FaultStallBody} {
+		t.Run(fault.String(), func(t *testing.T) {
+			t.Parallel()
+			s := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{fault}}))
+			cancel, _, _ := stallClient(s, "/api/search?q=a")
+			defer cancel()
+			require.NoError(t, s.WaitRequests(context.Background(), 1))
+			closed := make(chan struct{})
+			go func() { s.Close(); close(closed) }()
+			select {
+			case <-closed:
+			case <-time.After(5 * time.Second):
+				t.Fatal("Close waits for a stalled request")
+			}
+			assert.True(t, s.Requests()[0].Done)
+		})
+	}
+}
+
+func TestStallBound(t *testing.T) {
+	t.Parallel()
+	whole := NewServer()
+	defer whole.Close()
+	want := get(t, whole, "/api/organizations").body
+	for _, fault := range []Fault{FaultStallHeaders, FaultStallBody} {
+		t.Run(fault.String(), func(t *testing.T) {
+			t.Parallel()
+			s := NewServer(WithFaults(Faults{Rate: 1, Kinds: []Fault{fault}, Stall: 5 * time.Millisecond}))
+			defer s.Close()
+			r := get(t, s, "/api/organizations")
+			assert.Equal(t, http.StatusOK, r.status)
+			assert.Equal(t, want, r.body, "after the bound the answer goes on whole")
+			assert.Equal(t, len(want), s.Requests()[0].Bytes)
+		})
 	}
 }

@@ -36,7 +36,18 @@ func noRedirects(s *Server) *http.Client {
 // get fetches path (with its query) from s without following redirects.
 func get(t *testing.T, s *Server, path string) response {
 	t.Helper()
-	resp, err := noRedirects(s).Get(s.URL + path)
+	return getWith(t, s, path, nil)
+}
+
+// getWith is get with request headers.
+func getWith(t *testing.T, s *Server, path string, header http.Header) response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, s.URL+path, nil)
+	require.NoError(t, err)
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	resp, err := noRedirects(s).Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)

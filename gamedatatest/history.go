@@ -37,16 +37,35 @@ func lookupRange(name string) historyRange {
 	return lookupRange(defaultRange)
 }
 
+// point is one activity point before it is written.
+type point struct {
+	ms, endMS  int64 // endMS is the interval end of an average
+	players    metric
+	aggregated bool // an average over [ms, endMS); otherwise a snapshot
+	partial    bool
+	listed     bool // in the partialCoverage array
+}
+
 // activity writes the activity-history body for the named range (unknown
-// names are normalized to 7d). Points run oldest first and end at the
-// catalogue's "now", the only point flagged current. Points younger than a
-// day are snapshots with null interval bounds; older ones are averages over
-// [t, t+step). Averages in the oldest 40% of the range have partial
-// coverage, and so has the point right after each run of null players. The
-// partialCoverage array lists every partial point except the oldest, plus
-// the (non-partial) point right before each null run.
+// names are normalized to 7d): the points of the catalogue's origin (see
+// originPoints), then one point a step for the time Advance has added,
+// the window keeping its length. Only the newest point is current.
 func (s *snapshot) activity(name string) []byte {
 	h := lookupRange(name)
+	pts, step := s.originPoints(h)
+	added := s.addedPoints(h, step)
+	pts = append(pts[min(len(added), len(pts)):], added[max(len(added)-len(pts), 0):]...)
+	return encodePoints(h.name, pts)
+}
+
+// originPoints are the points of the range as of the catalogue's origin
+// (referenceTime), ending there, and the step between them. Points younger
+// than a day are snapshots with null interval bounds; older ones are
+// averages over [t, t+step). Averages in the oldest 40% of the range have
+// partial coverage, and so has the point right after each run of null
+// players. The partialCoverage array lists every partial point except the
+// oldest, plus the (non-partial) point right before each null run.
+func (s *snapshot) originPoints(h historyRange) ([]point, time.Duration) {
 	n := int(h.span / h.step)
 	step := h.step
 	if s.historyPoints > 0 {
@@ -54,105 +73,156 @@ func (s *snapshot) activity(name string) []byte {
 		step = max(h.span/time.Duration(n), time.Millisecond)
 	}
 	r := rand.New(rand.NewPCG(hash64(s.seed, "activity", h.name), streamHistory))
-
-	null := make([]bool, n)
-	partial := make([]bool, n)
-	listed := make([]bool, n)
-	// Two runs of null players at fixed places, plus sporadic single nulls.
-	for _, run := range [][2]int{{n * 3 / 10, 3}, {n * 8 / 10, 5}} {
-		start, end := run[0], run[0]+run[1] // the run is [start, end)
-		if start < 1 || end >= n-1 {
-			continue
-		}
-		for i := start; i < end; i++ {
-			null[i] = true
-		}
-		partial[end] = true
-		listed[start-1] = true
-	}
-	for i := 1; i < n-1; i++ {
-		if r.IntN(500) == 0 && !partial[i] && !listed[i] {
-			null[i] = true
-		}
-	}
+	pts := make([]point, n)
+	nullRuns(r, pts)
 	snapshotFrom := n - 1 - int(day/step) // points after this index are snapshots
 	if h.span <= day {
 		snapshotFrom = -1
 	}
 	snapshotFrom = min(snapshotFrom, n-2) // the current point is a snapshot
 	for i := 0; i <= snapshotFrom && i < n*4/10; i++ {
-		partial[i] = true
+		pts[i].partial = true
 	}
 	first := true
-	for i := range n {
-		if partial[i] {
-			listed[i] = !first
+	for i := range pts {
+		if pts[i].partial {
+			pts[i].listed = !first
 			first = false
 		}
 	}
+	base := s.activityBase()
+	for i := range pts {
+		t := s.origin.Add(-time.Duration(n-1-i) * step)
+		null := !pts[i].players.ok
+		pts[i].players = sample(base, t, r, i <= snapshotFrom)
+		if null {
+			pts[i].players = metric{}
+		}
+		pts[i].ms, pts[i].aggregated = t.UnixMilli(), i <= snapshotFrom
+		pts[i].endMS = t.Add(step).UnixMilli()
+	}
+	return pts, step
+}
 
+// nullRuns marks the null points of an origin window: two runs at fixed
+// places, plus sporadic single nulls. It leaves every other point's players
+// known and marks the partial point after each run and the listed point
+// before it.
+func nullRuns(r *rand.Rand, pts []point) {
+	n := len(pts)
+	for i := range pts {
+		pts[i].players.ok = true
+	}
+	for _, run := range [][2]int{{n * 3 / 10, 3}, {n * 8 / 10, 5}} {
+		start, end := run[0], run[0]+run[1] // the run is [start, end)
+		if start < 1 || end >= n-1 {
+			continue
+		}
+		for i := start; i < end; i++ {
+			pts[i].players.ok = false
+		}
+		pts[end].partial = true
+		pts[start-1].listed = true
+	}
+	for i := 1; i < n-1; i++ {
+		if r.IntN(500) == 0 && !pts[i].partial && !pts[i].listed {
+			pts[i].players.ok = false
+		}
+	}
+}
+
+func (s *snapshot) activityBase() float64 { return 4000 + float64(hash64(s.seed, "base")%3000) }
+
+// sample is the players of a point at t: whole for a snapshot, a fraction
+// for an average.
+func sample(base float64, t time.Time, r *rand.Rand, aggregated bool) metric {
+	v := players(base, t, r)
+	if !aggregated {
+		return known(math.Round(v))
+	}
+	v = round(v, 3)
+	if v == math.Trunc(v) {
+		v += 0.25
+	}
+	return known(v)
+}
+
+// addedPoints are the points after the origin, one a step up to the
+// catalogue's now, each drawn from its own time so that they do not
+// depend on how far the clock has moved. Those older than a day are
+// averages; one in 500 is null.
+func (s *snapshot) addedPoints(h historyRange, step time.Duration) []point {
+	n := int(s.now.Sub(s.origin) / step)
+	if n <= 0 {
+		return nil
+	}
+	pts := make([]point, n)
+	base := s.activityBase()
+	seed := hash64(s.seed, "activity", h.name)
+	src := rand.NewPCG(seed, 0)
+	r := rand.New(src)
+	for i := range pts {
+		t := s.origin.Add(time.Duration(i+1) * step)
+		src.Seed(seed, uint64(t.UnixMilli()))
+		aggregated := s.now.Sub(t) > day
+		pts[i] = point{ms: t.UnixMilli(), endMS: t.Add(step).UnixMilli(), aggregated: aggregated,
+			players: sample(base, t, r, aggregated)}
+		if r.IntN(500) == 0 && i < n-1 {
+			pts[i].players = metric{}
+		}
+	}
+	return pts
+}
+
+// encodePoints writes the activity-history body of pts; the last point is
+// the current one.
+func encodePoints(name string, pts []point) []byte {
 	var b bytes.Buffer
-	b.Grow(n * 64)
+	b.Grow(len(pts) * 64)
 	b.WriteString(`{"range":`)
-	b.WriteString(strconv.Quote(h.name))
+	b.WriteString(strconv.Quote(name))
 	b.WriteString(`,"points":[`)
-	var coverage []int64
-	end := s.now
-	base := 4000 + float64(hash64(s.seed, "base")%3000)
-	for i := range n {
-		t := end.Add(-time.Duration(n-1-i) * step)
-		ms := t.UnixMilli()
+	for i, p := range pts {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteByte('[')
-		b.WriteString(strconv.FormatInt(ms, 10))
+		b.WriteString(strconv.FormatInt(p.ms, 10))
 		b.WriteByte(',')
-		aggregated := i <= snapshotFrom
-		v := players(base, t, r)
-		switch {
-		case null[i]:
-			b.WriteString("null")
-		case aggregated:
-			v = round(v, 3)
-			if v == math.Trunc(v) {
-				v += 0.25
-			}
-			b.WriteString(strconv.FormatFloat(v, 'f', -1, 64))
-		default:
-			b.WriteString(strconv.FormatFloat(math.Round(v), 'f', -1, 64))
-		}
-		if i == n-1 {
-			b.WriteString(",1,")
+		if p.players.ok {
+			b.WriteString(strconv.FormatFloat(p.players.v, 'f', -1, 64))
 		} else {
-			b.WriteString(",0,")
+			b.WriteString("null")
 		}
-		if aggregated {
-			b.WriteString(strconv.FormatInt(ms, 10))
+		b.WriteString([]string{",0,", ",1,"}[boolInt(i == len(pts)-1)])
+		if p.aggregated {
+			b.WriteString(strconv.FormatInt(p.ms, 10))
 			b.WriteByte(',')
-			b.WriteString(strconv.FormatInt(t.Add(step).UnixMilli(), 10))
+			b.WriteString(strconv.FormatInt(p.endMS, 10))
 			b.WriteString(",1,")
 		} else {
 			b.WriteString("null,null,0,")
 		}
-		if partial[i] {
-			b.WriteString("1]")
-		} else {
-			b.WriteString("0]")
-		}
-		if listed[i] {
-			coverage = append(coverage, ms)
-		}
+		b.WriteString([]string{"0]", "1]"}[boolInt(p.partial)])
 	}
 	b.WriteString(`],"partialCoverage":[`)
-	for i, ms := range coverage {
-		if i > 0 {
-			b.WriteByte(',')
+	sep := ""
+	for _, p := range pts {
+		if p.listed {
+			b.WriteString(sep)
+			b.WriteString(strconv.FormatInt(p.ms, 10))
+			sep = ","
 		}
-		b.WriteString(strconv.FormatInt(ms, 10))
 	}
 	b.WriteString("]}\n")
 	return b.Bytes()
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // players is the platform-wide player count at t: a daily and a weekly wave
@@ -208,42 +278,93 @@ func fraction(r *rand.Rand, k int) time.Duration {
 // historyDays is the length of an analytics history, one entry a day.
 const historyDays = 90
 
-// report builds the history and summary members of an analytics report for
-// the entity named by parts. scale sets the typical player count.
-func (s *snapshot) report(scale float64, parts ...string) ([]any, map[string]any) {
-	r := rand.New(rand.NewPCG(hash64(s.seed, parts...), streamHistory))
-	type entry struct {
-		t               time.Time
-		players, peak   metric
-		partialCoverage bool
+// entry is one analytics history entry before it is written.
+type entry struct {
+	t               time.Time
+	form            int // the capturedAt spelling
+	players, peak   metric
+	partialCoverage bool
+}
+
+func (e *entry) value() map[string]any {
+	return map[string]any{
+		"capturedAt":      capturedAt(e.t, e.form),
+		"players":         e.players.value(),
+		"playersPeak":     e.peak.value(),
+		"partialCoverage": e.partialCoverage,
 	}
+}
+
+// report builds the history and summary members of an analytics report for
+// the entity named by parts: the entries of the origin, then one a day for
+// the days Advance has added, the history keeping its length. scale sets
+// the typical player count.
+func (s *snapshot) report(scale float64, parts ...string) ([]any, map[string]any) {
+	entries := s.originEntries(scale, parts)
+	entries = append(entries, s.addedEntries(scale, parts)...)
+	entries = entries[len(entries)-historyDays:]
+	history := make([]any, len(entries))
+	for i := range entries {
+		history[i] = entries[i].value()
+	}
+	return history, s.summary(entries)
+}
+
+// originEntries are the historyDays entries as of the origin, one a day,
+// the newest within four hours before it.
+func (s *snapshot) originEntries(scale float64, parts []string) []entry {
+	r := rand.New(rand.NewPCG(hash64(s.seed, parts...), streamHistory))
 	entries := make([]entry, historyDays)
-	history := make([]any, historyDays)
 	for i := range entries {
 		age := historyDays - 1 - i
-		t := s.now.Add(-time.Duration(age)*day - time.Duration(r.IntN(4*3600))*time.Second)
-		t = t.Add(fraction(r, i))
-		e := entry{t: t, partialCoverage: age >= 60 || r.IntN(25) == 0}
-		avg := scale * (0.6 + 0.8*r.Float64())
-		e.players = known(round(avg, 2+r.IntN(2)))
-		if e.players.v == math.Trunc(e.players.v) {
-			e.players.v += 0.5
-		}
-		e.peak = known(math.Ceil(avg * (1.2 + r.Float64())))
+		t := s.origin.Add(-time.Duration(age)*day - time.Duration(r.IntN(4*3600))*time.Second)
+		entries[i] = drawEntry(r, t.Add(fraction(r, i)), i, age >= 60, scale)
 		if i == 10 || i == historyDays-3 || r.IntN(14) == 0 {
-			e.players = metric{}
+			entries[i].players = metric{}
 		}
 		if i == 20 || r.IntN(5) == 0 {
-			e.peak = metric{}
-		}
-		entries[i] = e
-		history[i] = map[string]any{
-			"capturedAt":      capturedAt(t, i),
-			"players":         e.players.value(),
-			"playersPeak":     e.peak.value(),
-			"partialCoverage": e.partialCoverage,
+			entries[i].peak = metric{}
 		}
 	}
+	return entries
+}
+
+// drawEntry draws the metrics of the entry at t, spelled in form.
+func drawEntry(r *rand.Rand, t time.Time, form int, old bool, scale float64) entry {
+	e := entry{t: t, form: form, partialCoverage: old || r.IntN(25) == 0}
+	avg := scale * (0.6 + 0.8*r.Float64())
+	e.players = known(round(avg, 2+r.IntN(2)))
+	if e.players.v == math.Trunc(e.players.v) {
+		e.players.v += 0.5
+	}
+	e.peak = known(math.Ceil(avg * (1.2 + r.Float64())))
+	return e
+}
+
+// addedEntries are the entries of the whole days after the origin up to
+// now, each drawn from its own day so that they do not depend on how far
+// the clock has moved.
+func (s *snapshot) addedEntries(scale float64, parts []string) []entry {
+	days := int(s.now.Sub(s.origin) / day)
+	entries := make([]entry, days)
+	seed := hash64(s.seed, parts...)
+	for k := range entries {
+		r := rand.New(rand.NewPCG(seed, uint64(k+1)))
+		form := historyDays + k
+		t := s.origin.Add(time.Duration(k+1)*day - time.Duration(r.IntN(4*3600))*time.Second)
+		entries[k] = drawEntry(r, t.Add(fraction(r, form)), form, false, scale)
+		if r.IntN(14) == 0 {
+			entries[k].players = metric{}
+		}
+		if r.IntN(5) == 0 {
+			entries[k].peak = metric{}
+		}
+	}
+	return entries
+}
+
+// summary sums up the entries of each summary range that ends now.
+func (s *snapshot) summary(entries []entry) map[string]any {
 	summary := map[string]any{}
 	for _, name := range []string{"24h", "7d", "30d", "90d"} {
 		from := s.now.Add(-lookupRange(name).span)
@@ -271,7 +392,7 @@ func (s *snapshot) report(scale float64, parts ...string) ([]any, map[string]any
 			"partialCoverage": partial,
 		}
 	}
-	return history, summary
+	return summary
 }
 
 func (s *snapshot) packageReport(p *pkg) map[string]any {

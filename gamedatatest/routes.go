@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"time"
 )
 
 //go:embed openapi.json
@@ -18,9 +20,11 @@ const searchLimit = 25
 // reply is a whole response, built before anything is written so that a
 // fault can truncate the real body.
 type reply struct {
-	status int
-	header http.Header
-	body   []byte
+	status   int
+	header   http.Header
+	body     []byte
+	family   Family    // of the endpoint that answered; "" for none
+	modified time.Time // Last-Modified of the data answered from
 }
 
 // encode is JSON without HTML escaping, one line.
@@ -57,47 +61,73 @@ func segments(escapedPath string) ([]string, bool) {
 	return parts, true
 }
 
+// endpoint is one path pattern under /api/: fixed leading segments, then
+// as many argument segments as the pattern is long.
+type endpoint struct {
+	family Family
+	prefix []string
+	args   int
+	serve  func(s *snapshot, r *http.Request, args []string) reply
+}
+
+var endpoints = []endpoint{
+	{FamilyDashboard, []string{"dashboard"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+		return s.dashboard(r, r.URL.Query())
+	}},
+	{FamilyOrganizations, []string{"organizations"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+		return s.organizations(r, r.URL.Query())
+	}},
+	{FamilySearch, []string{"search"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+		return jsonReply(http.StatusOK, s.search(r.URL.Query().Get("q")))
+	}},
+	{FamilyActivity, []string{"activity-history"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+		return reply{status: http.StatusOK, body: s.activity(r.URL.Query().Get("range"))}
+	}},
+	{FamilyPackage, []string{"packages"}, 2, func(s *snapshot, _ *http.Request, a []string) reply {
+		return found(s.packageRecord(a[0], a[1]))
+	}},
+	{FamilyServer, []string{"servers"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+		return found(s.serverRecord(a[0]))
+	}},
+	{FamilyOrganization, []string{"organizations"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+		return found(s.orgRecord(a[0]))
+	}},
+	{FamilyAnalyticsSearch, []string{"analytics", "packages"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+		return jsonReply(http.StatusOK, s.analyticsSearch(r.URL.Query().Get("q")))
+	}},
+	{FamilyAnalyticsPackage, []string{"analytics", "packages"}, 2, func(s *snapshot, _ *http.Request, a []string) reply {
+		return found(s.packageAnalytics(a[0], a[1]))
+	}},
+	{FamilyAnalyticsOrganization, []string{"analytics", "organizations"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+		return found(s.orgAnalytics(a[0]))
+	}},
+}
+
 // route answers a GET. A dashboard request is counted for ReorderEvery
 // before it reads the catalogue, so a shift it causes applies to it.
 func (h *handler) route(r *http.Request) reply {
 	seg, ok := segments(r.URL.EscapedPath())
-	if !ok {
+	if !ok || slices.Contains(seg, "") {
 		return notFound
 	}
-	for _, s := range seg {
-		if s == "" {
-			return notFound
-		}
-	}
 	if len(seg) == 1 && seg[0] == "openapi.json" {
-		return reply{status: http.StatusOK, body: openAPIDocument}
+		return reply{status: http.StatusOK, body: openAPIDocument, family: FamilyOpenAPI, modified: referenceTime}
 	}
 	if len(seg) < 2 || seg[0] != "api" {
 		return notFound
 	}
-	q := r.URL.Query()
-	switch seg, n := seg[1:], len(seg)-1; {
-	case n == 1 && seg[0] == "dashboard":
-		h.countDirectoryRequest()
-		return h.snap.Load().dashboard(r, q)
-	case n == 1 && seg[0] == "organizations":
-		return h.snap.Load().organizations(r, q)
-	case n == 1 && seg[0] == "search":
-		return jsonReply(http.StatusOK, h.snap.Load().search(q.Get("q")))
-	case n == 1 && seg[0] == "activity-history":
-		return reply{status: http.StatusOK, body: h.snap.Load().activity(q.Get("range"))}
-	case n == 3 && seg[0] == "packages":
-		return found(h.snap.Load().packageRecord(seg[1], seg[2]))
-	case n == 2 && seg[0] == "servers":
-		return found(h.snap.Load().serverRecord(seg[1]))
-	case n == 2 && seg[0] == "organizations":
-		return found(h.snap.Load().orgRecord(seg[1]))
-	case n == 2 && seg[0] == "analytics" && seg[1] == "packages":
-		return jsonReply(http.StatusOK, h.snap.Load().analyticsSearch(q.Get("q")))
-	case n == 4 && seg[0] == "analytics" && seg[1] == "packages":
-		return found(h.snap.Load().packageAnalytics(seg[2], seg[3]))
-	case n == 3 && seg[0] == "analytics" && seg[1] == "organizations":
-		return found(h.snap.Load().orgAnalytics(seg[2]))
+	seg = seg[1:]
+	for _, e := range endpoints {
+		if len(seg) != len(e.prefix)+e.args || !slices.Equal(seg[:len(e.prefix)], e.prefix) {
+			continue
+		}
+		if e.family == FamilyDashboard {
+			h.countDirectoryRequest()
+		}
+		s := h.snap.Load()
+		rep := e.serve(s, r, seg[len(e.prefix):])
+		rep.family, rep.modified = e.family, s.modified
+		return rep
 	}
 	return notFound
 }

@@ -1,14 +1,11 @@
 package gamedatatest
 
 import (
-	"bytes"
-	"compress/gzip"
+	"context"
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,22 +32,6 @@ type Server struct {
 	h  *handler
 }
 
-// Request is one request the twin answered, as recorded by Server.Requests.
-type Request struct {
-	// Method is the request method.
-	Method string
-	// Path is the request path as it arrived, still percent-encoded
-	// (for example /api/packages/game/a%2Fb).
-	Path string
-	// Query is the parsed query string.
-	Query url.Values
-	// Status is the status code sent, or 0 when the connection was closed
-	// before any response (FaultReset, FaultStallHeaders).
-	Status int
-	// Fault is the fault injected into this response, or 0 for none.
-	Fault Fault
-}
-
 // Option configures a Server made by NewServer.
 type Option func(*config)
 
@@ -63,6 +44,7 @@ type config struct {
 	burst                            int
 	historyPoints                    int
 	awkward                          bool
+	caching                          map[Family]CachePolicy
 }
 
 // WithSeed sets the seed the catalogue (and, unless Faults.Seed is set, the
@@ -99,13 +81,16 @@ func WithHistoryPoints(n int) Option { return func(c *config) { c.historyPoints 
 
 // WithAwkwardIdents adds game packages whose idents need escaping in a URL
 // path: "a/b", "with space", "100%", "q?x=1", "frag#1", "..", "plus+sign"
-// and "ünïcode". A client that does not escape path segments fails to
-// fetch them. The ident ".." stays in the directory because real
-// directories hold odd idents, but no client can fetch it safely: as a
-// path segment it means the parent, and a server or proxy resolves it
-// away. The gamedata SDK refuses it, and "." too, before sending, with an
-// error matching gamedata.ErrInvalidArgument; a program that walks the
-// directory should skip such entries and say why.
+// and "ünïcode", because real directories hold idents like these. A client
+// that does not escape path segments fails to fetch them. The ".." package
+// is listed in the directory and the twin answers /api/packages/game/..
+// (or %2E%2E) with it, but a correct client does not ask: a path segment
+// of "..", escaped or not, is a dot segment that URL resolution, clients
+// and proxies remove (RFC 3986, section 5.2.4), so the request would reach
+// another path on a real service. The gamedata SDK refuses it before
+// sending, with an error that wraps
+// gamedata.ErrInvalidArgument. A program that walks the directory should
+// skip such an entry and say why.
 func WithAwkwardIdents() Option { return func(c *config) { c.awkward = true } }
 
 // NewServer starts a twin of the service on a local address with an
@@ -127,10 +112,11 @@ func NewServer(opts ...Option) *Server {
 	return &Server{URL: ts.URL, ts: ts, h: h}
 }
 
-// Close ends pending latency waits and shuts the server down, blocking until
-// all outstanding requests have completed.
+// Close ends pending latency waits and stalls and shuts the server down,
+// blocking until all outstanding requests have completed.
 func (s *Server) Close() {
 	s.h.closeOnce.Do(func() { close(s.h.done) })
+	s.h.faults.Close()
 	s.ts.Close()
 }
 
@@ -144,14 +130,16 @@ func (s *Server) Client() *http.Client { return s.ts.Client() }
 // redirects keep the prefix.
 func (s *Server) Handler() http.Handler { return s.h }
 
-// Requests returns the log of the requests answered so far, in the order
-// their responses were finished.
-func (s *Server) Requests() []Request {
-	s.h.logMu.Lock()
-	defer s.h.logMu.Unlock()
-	out := make([]Request, len(s.h.log))
-	copy(out, s.h.log)
-	return out
+// Requests returns the log of the requests received so far, in the order
+// they arrived. A request still being answered (a stall, a latency wait
+// that has reached the fault injector) has Done false.
+func (s *Server) Requests() []Request { return s.h.faults.Requests() }
+
+// WaitRequests blocks until at least n requests have arrived, answered or
+// not, or ctx is done; a test waits for a request that stalls this way.
+// Requests still in a WithLatency wait have not arrived yet.
+func (s *Server) WaitRequests(ctx context.Context, n int) error {
+	return s.h.faults.WaitRequests(ctx, n)
 }
 
 // Catalog returns the data the server holds right now, the ground truth to
@@ -162,16 +150,17 @@ func (s *Server) Catalog() *Catalog { return newCatalog(s.h.snap.Load()) }
 // of up to burst (a token bucket; burst < 1 counts as 1). A request beyond
 // the limit is answered 429 with a Retry-After header in whole seconds (at
 // least 1) and a JSON error body. perSecond <= 0 removes the limit, the
-// default. The limit applies to every path. Tokens already saved are kept,
-// up to the new burst.
+// default. The limit applies to every path; a request that meets a fault
+// does not spend a token. Tokens already saved are kept, up to the new
+// burst.
 func (s *Server) SetRateLimit(perSecond float64, burst int) {
-	s.h.bucket.set(perSecond, burst, time.Now())
+	s.h.limit.set(perSecond, burst, time.Now())
 }
 
 // SetFaults replaces the fault injection, and restarts its random sequence
 // from the fault seed, so that the same requests in the same order meet the
-// same faults.
-func (s *Server) SetFaults(f Faults) { s.h.setFaults(f) }
+// same faults. Faults.Seed 0 uses the server's seed.
+func (s *Server) SetFaults(f Faults) { s.h.faults.Set(f) }
 
 // ReorderEvery makes the dashboard shift: after every n dashboard requests,
 // the players of some packages and servers change, so the players-sorted
@@ -179,28 +168,27 @@ func (s *Server) SetFaults(f Faults) { s.h.setFaults(f) }
 // /api/dashboard counts, whatever its query. n <= 0 stops it (the default).
 // Each shift is reproducible for the seed.
 func (s *Server) ReorderEvery(n int) {
-	s.h.reorderMu.Lock()
-	defer s.h.reorderMu.Unlock()
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
 	s.h.reorderEvery, s.h.dirCount = max(n, 0), 0
 }
 
-// handler serves the twin.
+// handler serves the twin: a latency wait, then the fault injector, then
+// the twin's own answer.
 type handler struct {
 	latency time.Duration
 	done    chan struct{}
 
 	snap atomic.Pointer[snapshot]
 
-	reorderMu    sync.Mutex
+	mu           sync.Mutex // serializes changes of snap
 	reorderEvery int
 	dirCount     int
 	reorderStep  uint64
 
-	faults faultState
-	bucket bucket
-
-	logMu sync.Mutex
-	log   []Request
+	faults  *FaultInjector
+	limit   limiter
+	caching cachePolicies
 
 	closeOnce sync.Once
 }
@@ -208,17 +196,19 @@ type handler struct {
 func newHandler(cfg *config) *handler {
 	h := &handler{latency: cfg.latency, done: make(chan struct{})}
 	h.snap.Store(generate(cfg))
-	h.faults.seed = cfg.seed
-	h.setFaults(cfg.faults)
-	h.bucket.set(cfg.perSecond, cfg.burst, time.Now())
+	h.faults = newFaultInjector(http.HandlerFunc(h.serve), cfg.faults, cfg.seed)
+	h.limit.set(cfg.perSecond, cfg.burst, time.Now())
+	for f, p := range cfg.caching {
+		h.caching.set(f, p)
+	}
 	return h
 }
 
 // countDirectoryRequest counts a dashboard request and shifts the order
 // when ReorderEvery says so, before the request reads the catalogue.
 func (h *handler) countDirectoryRequest() {
-	h.reorderMu.Lock()
-	defer h.reorderMu.Unlock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.reorderEvery <= 0 {
 		return
 	}
@@ -231,25 +221,22 @@ func (h *handler) countDirectoryRequest() {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec := Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.Query()}
-	defer func() {
-		h.logMu.Lock()
-		h.log = append(h.log, rec)
-		h.logMu.Unlock()
-	}()
 	if h.latency > 0 {
 		t := time.NewTimer(h.latency)
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
-			t.Stop()
 		case <-h.done:
-			t.Stop()
 		}
+		t.Stop()
 	}
+	h.faults.ServeHTTP(w, r)
+}
 
+// serve answers a request that met no fault.
+func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 	var rep reply
-	switch ok, wait := h.bucket.take(time.Now()); {
+	switch ok, wait := h.limit.take(time.Now()); {
 	case r.Method != http.MethodGet:
 		rep = errorReply(http.StatusMethodNotAllowed, "method not allowed")
 		rep.header = http.Header{"Allow": {http.MethodGet}}
@@ -258,82 +245,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		secs := max(int(math.Ceil(wait.Seconds())), 1)
 		rep.header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
 	default:
-		if strings.HasPrefix(r.URL.EscapedPath(), "/api/") {
-			rec.Fault = h.faults.draw()
-		}
-		switch rec.Fault {
-		case Fault500, Fault502, Fault503, Fault429:
-			rep = h.faults.reply(rec.Fault)
-		case FaultReset:
-			closeConn(w, true)
-			return
-		default:
-			rep = h.route(r)
-		}
+		rep = h.caching.conditional(r, h.route(r))
 	}
-
-	if rec.Fault != FaultStallHeaders {
-		rec.Status = rep.status
-	}
-	h.write(w, r, rep, rec.Fault)
-}
-
-// write sends rep, cut or stalled as fault says.
-func (h *handler) write(w http.ResponseWriter, r *http.Request, rep reply, fault Fault) {
-	for k, v := range rep.header {
-		w.Header()[k] = v
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	body := rep.body
-	switch fault {
-	case FaultStallHeaders:
-		h.stall(r)
-		closeConn(w, false)
-		return
-	case FaultGzipCut:
-		body = gzipped(body)
-		w.Header().Set("Content-Encoding", "gzip")
-	}
-	if fault != FaultChunkedCut && fault != FaultGzipCut {
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	}
-	w.WriteHeader(rep.status)
-	switch fault {
-	case FaultTruncate, FaultChunkedCut, FaultGzipCut, FaultStallBody:
-		w.Write(body[:len(body)/2])
-		if f, ok := w.(http.Flusher); ok {
-			f.Flush()
-		}
-		if fault == FaultStallBody {
-			h.stall(r)
-		}
-		closeConn(w, false)
-		return
-	}
-	w.Write(body)
-}
-
-// stall waits until the client goes away, the server closes, or the
-// Faults.Stall bound passes.
-func (h *handler) stall(r *http.Request) {
-	var bound <-chan time.Time
-	if d := h.faults.stallBound(); d > 0 {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		bound = t.C
-	}
-	select {
-	case <-r.Context().Done():
-	case <-h.done:
-	case <-bound:
-	}
-}
-
-// gzipped compresses b whole.
-func gzipped(b []byte) []byte {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(b)
-	zw.Close()
-	return buf.Bytes()
+	rep.write(w)
 }

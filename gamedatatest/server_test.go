@@ -30,10 +30,11 @@ func TestEscapedPathSegments(t *testing.T) {
 	}
 	// Every segment is unescaped on its own, so %2F stays inside one.
 	assert.Equal(t, "a/b", getOK(t, s, "/api/packages/%67ame/a%2Fb")["ident"])
+	assert.Equal(t, "..", getOK(t, s, "/api/packages/game/%2E%2E")["ident"], "the dot-segment ident, escaped")
 	assert.Equal(t, http.StatusNotFound, get(t, s, "/api/packages/game/a/b").status)
 	assert.Equal(t, http.StatusNotFound, get(t, s, "/api/packages/game/with+space").status, "+ is not a space in a path")
 	reqs := s.Requests()
-	assert.Equal(t, "/api/packages/%67ame/a%2Fb", reqs[len(reqs)-3].Path, "the log keeps the path as sent")
+	assert.Equal(t, "/api/packages/%67ame/a%2Fb", reqs[len(reqs)-4].Path, "the log keeps the path as sent")
 
 	server := s.Catalog().Servers[0]["id"].(string)
 	assert.Equal(t, server, getOK(t, s, "/api/servers/"+url.PathEscape(server))["id"])
@@ -297,13 +298,13 @@ func TestRequests(t *testing.T) {
 	t.Parallel()
 	s := NewServer()
 	defer s.Close()
-	get(t, s, "/api/dashboard?kind=game&filter=online&filter=has-players")
-	get(t, s, "/api/dashboard?page=9999")
-	get(t, s, "/nope")
+	a := get(t, s, "/api/dashboard?kind=game&filter=online&filter=has-players")
+	b := get(t, s, "/api/dashboard?page=9999")
+	c := get(t, s, "/nope")
 	want := []Request{
-		{Method: "GET", Path: "/api/dashboard", Query: url.Values{"kind": {"game"}, "filter": {"online", "has-players"}}, Status: 200},
-		{Method: "GET", Path: "/api/dashboard", Query: url.Values{"page": {"9999"}}, Status: 302},
-		{Method: "GET", Path: "/nope", Query: url.Values{}, Status: 404},
+		{Method: "GET", Path: "/api/dashboard", Query: url.Values{"kind": {"game"}, "filter": {"online", "has-players"}}, Status: 200, Bytes: len(a.body), Done: true},
+		{Method: "GET", Path: "/api/dashboard", Query: url.Values{"page": {"9999"}}, Status: 302, Bytes: len(b.body), Done: true},
+		{Method: "GET", Path: "/nope", Query: url.Values{}, Status: 404, Bytes: len(c.body), Done: true},
 	}
 	assert.Equal(t, want, s.Requests())
 }
