@@ -221,13 +221,6 @@ var endpointFamilies = []endpointFamily{
 	},
 }
 
-// faultedRequest says whether the fault applies to r: every request of a
-// single-response family, and page 2 of a directory, so that a walk shows
-// what it yielded before the fault and where it stopped.
-func faultedRequest(s shape, r *http.Request) bool {
-	return s == shapeOne || r.URL.Query().Get("page") == "2"
-}
-
 // movedPrefix marks the target of a same-origin redirect: the proxy strips
 // it and serves the real answer.
 const movedPrefix = "/moved"
@@ -700,49 +693,47 @@ func (fx *matrixFixture) realAnswer(r *http.Request) *realAnswer {
 	return a
 }
 
-// faultProxy serves the twin, but answers a faulted URL with row's fault
-// for the first row.times attempts (every attempt when 0). It counts the
-// attempts of each faulted URL.
+// faultProxy serves the twin through gamedatatest.InjectFaults, which
+// answers a faulted URL with row's fault for the first row.times attempts
+// (every attempt when 0). It counts the attempts of each faulted URL.
 func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, env *faultEnv) (*httptest.Server, func() map[string]int) {
 	t.Helper()
-	var mu sync.Mutex
-	attempts := map[string]int{}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	real := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rest, ok := strings.CutPrefix(r.URL.Path, movedPrefix+"/"); ok {
 			r.URL.Path, r.URL.RawPath = "/"+rest, ""
-			fx.realAnswer(r).write(w)
-			return
 		}
-		real := fx.realAnswer(r)
-		if !faultedRequest(fam.shape, r) {
-			real.write(w)
-			return
-		}
-		mu.Lock()
-		attempts[r.URL.RequestURI()]++
-		n := attempts[r.URL.RequestURI()]
-		mu.Unlock()
-		if row.times == 0 || n <= row.times {
-			row.serve(w, r, real, env)
-			return
-		}
-		real.write(w)
+		fx.realAnswer(r).write(w)
+	})
+	// The fault meets every request of a single-response family, and page
+	// 2 of a directory, so that a walk shows what it yielded before the
+	// fault and where it stopped.
+	faulted := func(path string, query url.Values) bool {
+		return !strings.HasPrefix(path, movedPrefix) && (fam.shape == shapeOne || query.Get("page") == "2")
+	}
+	fi := gamedatatest.InjectFaults(real, gamedatatest.Faults{
+		Rate:     1,
+		Attempts: row.times,
+		Match:    func(r *http.Request) bool { return faulted(r.URL.Path, r.URL.Query()) },
+		Answer: func(w http.ResponseWriter, r *http.Request, a gamedatatest.Response) {
+			row.serve(w, r, &realAnswer{status: a.Status, header: a.Header, body: a.Body}, env)
+		},
 	})
 	var srv *httptest.Server
 	if row.tls {
-		srv = httptest.NewTLSServer(h)
+		srv = httptest.NewTLSServer(fi)
 	} else {
-		srv = httptest.NewServer(h)
+		srv = httptest.NewServer(fi)
 	}
 	t.Cleanup(srv.Close)
+	t.Cleanup(fi.Close) // first: no stalled answer holds the server open
 	return srv, func() map[string]int {
-		mu.Lock()
-		defer mu.Unlock()
-		out := make(map[string]int, len(attempts))
-		for k, v := range attempts {
-			out[k] = v
+		attempts := map[string]int{}
+		for _, r := range fi.Requests() {
+			if faulted(r.Path, r.Query) {
+				attempts[r.Path+"?"+r.Query.Encode()]++
+			}
 		}
-		return out
+		return attempts
 	}
 }
 
