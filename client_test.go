@@ -654,6 +654,17 @@ func TestZeroClientRefusesEveryCall(t *testing.T) {
 			}
 			return nil
 		},
+		"Search":                 func() error { _, err := c.Search(ctx, nil); return err },
+		"OpenAPI":                func() error { _, err := c.OpenAPI(ctx); return err },
+		"Analytics.Search":       func() error { _, err := c.Analytics.Search(ctx, nil); return err },
+		"Analytics.Package":      func() error { _, err := c.Analytics.Package(ctx, KindGame, "x"); return err },
+		"Analytics.Organization": func() error { _, err := c.Analytics.Organization(ctx, "o"); return err },
+		"Organizations.All": func() error {
+			for _, err := range c.Organizations.All(ctx, nil) {
+				return err
+			}
+			return nil
+		},
 	} {
 		assert.ErrorContains(t, call(), "create it with NewClient", name)
 	}
