@@ -18,10 +18,10 @@ import (
 // the client really achieved: a client far below its limit is brought
 // down to what it really sends. (Starting from the achieved rate itself,
 // as AWS does, undershoots badly when the achieved rate was low because
-// the client's own workers were waiting out Retry-After.) CUBIC climbs fast while far below the last rate that
-// was throttled, slows as it nears it, then probes beyond it: the rate the
-// service tolerates is found again quickly, and a higher one if the
-// service's limit was raised.
+// the client's own workers were waiting out Retry-After.) CUBIC climbs
+// fast while far below the last rate that was throttled, slows as it nears
+// it, then probes beyond it: the rate the service tolerates is found again
+// quickly, and a higher one if the service's limit was raised.
 const (
 	cubicBeta    = 0.7 // the rate kept after a throttle
 	cubicScale   = 0.4 // the cubic's steepness, in requests/s per s³
@@ -50,7 +50,6 @@ type adaptiveRate struct {
 	// epoch is an echo of a rate already lowered (its slot was reserved,
 	// or it was in flight, before the decrease) and lowers nothing.
 	epoch  uint64
-	k      float64 // seconds the cubic takes to climb back to lastMax
 	logged float64 // the rate last logged
 
 	requests, throttled int64
@@ -128,12 +127,13 @@ func (a *adaptiveRate) observe(now time.Time, epoch uint64, throttled bool) {
 		}
 		a.epoch++
 		a.lastMax, a.lastThrottle = base, now
-		a.k = math.Cbrt(base * (1 - cubicBeta) / cubicScale)
 		next = base * cubicBeta
 	case a.lastThrottle.IsZero():
 		return // never throttled: the ceiling stands
 	default:
-		t := now.Sub(a.lastThrottle).Seconds() - a.k
+		// The cubic is back at lastMax k seconds after the throttle.
+		k := math.Cbrt(a.lastMax * (1 - cubicBeta) / cubicScale)
+		t := now.Sub(a.lastThrottle).Seconds() - k
 		next = cubicScale*t*t*t + a.lastMax
 		if a.sentRate.rate > 0 {
 			next = min(next, 2*a.sentRate.rate)

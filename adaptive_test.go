@@ -3,6 +3,7 @@ package gamedata
 import (
 	"bytes"
 	"log/slog"
+	"sort"
 	"testing"
 	"time"
 
@@ -83,7 +84,6 @@ func TestAdaptiveRateClimbsBackAlongTheCubic(t *testing.T) {
 	a.ceiling = 100 // let it climb past the old ceiling
 	require.InDelta(t, 21, float64(a.stats().Rate), 0.5)
 	assert.InDelta(t, 30, a.lastMax, 0.5)
-	assert.InDelta(t, 2.8, a.k, 0.05, "K = cbrt(30·0.3/0.4)")
 
 	var rates []float64
 	for range 12 {
@@ -172,6 +172,42 @@ func TestAdaptiveRateAgainstASimulatedService(t *testing.T) {
 			assert.Greater(t, float64(throttled)/float64(attempts), 0.5, "a fixed 100/s against 30/s is mostly refused")
 		}
 	}
+}
+
+// TestAdaptiveRateClimbsWhenTheLimitRises raises the simulated service's
+// limit from 30/s to 60/s after 5 s under load, on the fake clock: within
+// 10 s of the raise the client must achieve at least 80% of the new limit
+// over a second.
+func TestAdaptiveRateClimbsWhenTheLimitRises(t *testing.T) {
+	t.Parallel()
+	a, clk := newController(100, true)
+	start := clk.now
+	service := rate.NewLimiter(30, 5)
+	service.SetLimitAt(start, 30)
+	raised := start.Add(5 * time.Second)
+	var done []time.Time
+	reached := time.Duration(0)
+	for clk.now.Before(raised.Add(10*time.Second)) && reached == 0 {
+		if clk.now.After(raised) && service.Limit() == 30 {
+			service.SetLimitAt(clk.now, 60)
+		}
+		epoch := a.currentEpoch()
+		r := a.limiter.ReserveN(clk.now, 1)
+		now := clk.advance(r.DelayFrom(clk.now))
+		a.sent(now)
+		ok := service.AllowN(now, 1)
+		a.observe(now.Add(5*time.Millisecond), epoch, !ok)
+		if !ok {
+			continue
+		}
+		done = append(done, now)
+		recent := len(done) - sort.Search(len(done), func(i int) bool { return done[i].After(now.Add(-time.Second)) })
+		if now.After(raised) && recent >= 48 {
+			reached = now.Sub(raised)
+		}
+	}
+	t.Logf("reached 48/s %.1fs after the raise; client rate %.1f/s", reached.Seconds(), float64(a.stats().Rate))
+	assert.NotZero(t, reached, "the client did not reach 48/s within 10 s of the raise")
 }
 
 func TestAdaptiveRateLogsAtDebug(t *testing.T) {
