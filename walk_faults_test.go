@@ -126,7 +126,8 @@ func newBigTwin(t *testing.T, opts ...gamedatatest.Option) *gamedatatest.Server 
 
 // TestWalkUnderFaultsLosesNothing walks 100 pages while the twin fails 20%
 // of its answers with every retryable fault: the walk yields every entry
-// exactly once, in order, and the twin served each page once.
+// exactly once, in order, and the twin served each page once. Slow: about
+// 3 s under -race.
 func TestWalkUnderFaultsLosesNothing(t *testing.T) {
 	t.Parallel()
 	twin := newBigTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 0.2, Kinds: retryableFaults, Seed: 3}))
@@ -158,7 +159,7 @@ func TestWalkUnderFaultsLosesNothing(t *testing.T) {
 // TestWalkResumesWhereRetriesRanOut walks with no retries under 20%
 // faults: each fault ends the walk with a *PageError, and walking again
 // from its Page, again and again, yields the whole directory with nothing
-// lost and nothing repeated.
+// lost and nothing repeated. Slow: about 4 s under -race.
 func TestWalkResumesWhereRetriesRanOut(t *testing.T) {
 	t.Parallel()
 	twin := newBigTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 0.2, Kinds: retryableFaults, Seed: 11}))
@@ -190,7 +191,7 @@ func TestWalkResumesWhereRetriesRanOut(t *testing.T) {
 // TestWalkResumesAfterAnOutage walks with a few retries; after 30 pages
 // the twin fails every answer, so retries run out: the walk ends with a
 // *PageError, and, the outage over, a walk from its Page completes the
-// directory.
+// directory. Slow: about 3 s under -race.
 func TestWalkResumesAfterAnOutage(t *testing.T) {
 	t.Parallel()
 	twin := newBigTwin(t)
@@ -266,7 +267,7 @@ func bodyTap(tap func(body []byte) error) http.RoundTripper {
 // while the twin moves entries between pages: the walk yields each
 // identity at most once, and counts in WalkStats.Duplicates exactly the
 // items it dropped. Sorted by ident, the default, the same shifting
-// directory is walked exactly.
+// directory is walked exactly. Slow: about 1 s.
 func TestShiftingDirectory(t *testing.T) {
 	t.Parallel()
 	const size, pageSize = 1000, 50
