@@ -309,23 +309,6 @@ func unquote(raw []byte) string {
 	return string(raw)
 }
 
-// eachMember walks a whole top-level object, calling fn with each member's
-// name and value bytes.
-func eachMember(b []byte, fn func(name []byte, value []byte) error) error {
-	s := scanner{b: b}
-	err := s.object(func(name []byte) error {
-		v, err := s.value()
-		if err != nil {
-			return err
-		}
-		return fn(name, v)
-	})
-	if err != nil {
-		return err
-	}
-	return s.end()
-}
-
 // eachElement walks a whole top-level array, calling fn with each
 // element's index and bytes.
 func eachElement(b []byte, fn func(i int, elem []byte) error) error {

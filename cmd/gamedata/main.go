@@ -1,0 +1,26 @@
+// Command gamedata reads the public data service of a game platform from a
+// shell: directories, records, searches, activity history and analytics
+// reports as tables, CSV, JSON or NDJSON; exports with progress that a
+// Ctrl-C leaves valid and --resume continues; charts; and a resumable sync
+// into SQLite that grows a series longer than the service's window.
+//
+// Without --base-url (or GAMEDATA_BASE_URL) it runs against the in-process
+// twin of the service, offline, and says so on stderr. Run "gamedata help"
+// for the commands and "gamedata help COMMAND" for one.
+//
+// Exit status: 0 on success, 1 on a failure, 2 on bad usage.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
