@@ -153,6 +153,11 @@ func fileChart(path, title string, samples []sample) error {
 		return err
 	}
 	p.Legend.Top = true
+	top := 0.0
+	for _, s := range samples {
+		top = max(top, s.players)
+	}
+	p.Y.Max = 1.3 * top // room above the data for the legend
 	return p.Save(10*vg.Inch, 4*vg.Inch, path)
 }
 
