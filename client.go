@@ -30,6 +30,10 @@ type Client struct {
 	maxBytes  int64
 	prefetch  int
 
+	cache       Cache
+	cacheCounts cacheCounts
+	clock       timeSource
+
 	// Dashboard lists packages and dedicated servers.
 	Dashboard *DashboardService
 	// Packages reads packages, games among them.
@@ -70,6 +74,8 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		userAgent: cfg.userAgent,
 		maxBytes:  cfg.maxResponseBytes,
 		prefetch:  cfg.prefetch,
+		cache:     cfg.cache,
+		clock:     systemTime,
 	}
 	user := cfg.httpClient
 	if user == nil {
@@ -181,15 +187,26 @@ func (c *Client) endpoint(query url.Values, segments ...string) *url.URL {
 	return &u
 }
 
-// get performs a GET with retries and returns the whole body of a 2xx
-// response. Any other status is an *APIError.
-func (c *Client) get(ctx context.Context, u *url.URL) ([]byte, error) {
+// response is a 2xx or 304 response with its whole body.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// send performs a GET of u with retries, header added to every attempt, and
+// returns a 2xx or 304 response with its whole body read; any other status
+// is an *APIError.
+func (c *Client) send(ctx context.Context, u *url.URL, header http.Header) (*response, error) {
 	if ctx == nil {
 		return nil, errors.New("gamedata: nil context")
 	}
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("gamedata: %w", err)
+	}
+	for name, values := range header {
+		req.Header[name] = values
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
@@ -215,8 +232,8 @@ func (c *Client) get(ctx context.Context, u *url.URL) ([]byte, error) {
 	if err != nil {
 		return nil, requestError(req.Method, u, err)
 	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return body, nil
+	if (resp.StatusCode >= 200 && resp.StatusCode < 300) || resp.StatusCode == http.StatusNotModified {
+		return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
 	}
 	apiErr := &APIError{
 		StatusCode: resp.StatusCode,
@@ -296,7 +313,7 @@ var chunkPool = sync.Pool{New: func() any {
 // getJSON performs a GET and hands the body to decode. A decode failure is
 // a *DecodeError that names the URL.
 func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) error) error {
-	body, err := c.get(ctx, u)
+	body, keep, err := c.read(ctx, u)
 	if err != nil {
 		return err
 	}
@@ -314,6 +331,7 @@ func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) er
 		de.URL = u.String()
 		return de
 	}
+	keep()
 	return nil
 }
 

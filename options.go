@@ -26,6 +26,7 @@ type config struct {
 	maxResponseBytes int64
 	prefetch         int
 	adaptiveRate     bool
+	cache            Cache
 }
 
 func defaultConfig() config {
@@ -39,6 +40,7 @@ func defaultConfig() config {
 		maxResponseBytes: 32 << 20,
 		prefetch:         1,
 		adaptiveRate:     true,
+		cache:            NewMemoryCache(32 << 20),
 	}
 }
 
