@@ -12,7 +12,7 @@ import (
 func sampleEntry() *cacheEntry {
 	h := http.Header{
 		"Etag":          {`"v1"`},
-		"Cache-Control": {"max-age=60", "private"},
+		"Cache-Control": {"max-age=60, stale-if-error=30", "private, must-revalidate"},
 		"Set-Cookie":    {"dropped=1"},
 	}
 	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
@@ -26,7 +26,9 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 	assert.Equal(t, 200, got.status)
 	assert.True(t, e.requested.Equal(got.requested))
 	assert.True(t, e.received.Equal(got.received))
-	assert.Equal(t, http.Header{"Etag": {`"v1"`}, "Cache-Control": {"max-age=60", "private"}}, got.header, "only the kept headers are stored")
+	assert.Equal(t, e.freshness, got.freshness)
+	assert.Nil(t, got.header, "headers are decoded only when needed")
+	assert.Equal(t, http.Header{"Etag": {`"v1"`}, "Cache-Control": {"max-age=60, stale-if-error=30", "private, must-revalidate"}}, got.headers(), "only the kept headers are stored")
 	assert.Equal(t, e.body, got.body)
 }
 
@@ -48,9 +50,12 @@ func TestCacheEntryDamage(t *testing.T) {
 	assert.ErrorIs(t, err, errBadEntry, "a byte appended")
 }
 
-func TestCacheEntryMerge(t *testing.T) {
+func TestCacheEntryUpdate(t *testing.T) {
 	e := sampleEntry()
-	e.merge(http.Header{"Cache-Control": {"max-age=120"}, "Date": {"Sun, 22 Nov 2026 12:01:00 GMT"}, "Content-Length": {"0"}})
+	later := e.received.Add(time.Minute)
+	e.update(http.Header{"Cache-Control": {"max-age=120"}, "Date": {"Sun, 22 Nov 2026 12:01:00 GMT"}, "Content-Length": {"0"}}, later, later)
+	assert.Equal(t, later, e.received)
+	assert.Equal(t, 120*time.Second, e.freshness.lifetime)
 	assert.Equal(t, []string{"max-age=120"}, e.header["Cache-Control"])
 	assert.Equal(t, `"v1"`, e.header.Get("Etag"), "a header the 304 left out is kept")
 	assert.Equal(t, "Sun, 22 Nov 2026 12:01:00 GMT", e.header.Get("Date"))

@@ -38,66 +38,86 @@ func varyAllowed(h http.Header) bool {
 	return true
 }
 
+// deriveFreshness reads what the freshness rules need from the headers of
+// a response requested and received at the given times.
+func deriveFreshness(h http.Header, requested, received time.Time) freshness {
+	cc := parseCacheControl(h)
+	f := freshness{
+		lifetime:       lifetime(h, cc, received),
+		initialAge:     initialAge(h, requested, received),
+		staleIfError:   -1,
+		noCache:        cc.has("no-cache"),
+		mustRevalidate: cc.has("must-revalidate"),
+	}
+	if grace, _, ok := cc.seconds("stale-if-error"); ok {
+		f.staleIfError = grace
+	}
+	return f
+}
+
 // lifetime is the freshness lifetime (RFC 9111 §4.2.1): max-age, else
 // Expires minus Date, else zero, since the client uses no heuristic
 // freshness. s-maxage is for shared caches and is ignored.
-func (e *cacheEntry) lifetime(cc directives) time.Duration {
+func lifetime(h http.Header, cc directives, received time.Time) time.Duration {
 	if v, present, _ := cc.seconds("max-age"); present {
 		return v
 	}
-	expires, err := http.ParseTime(e.header.Get("Expires"))
+	expires, err := http.ParseTime(h.Get("Expires"))
 	if err != nil {
 		return 0 // none, or an invalid date, which means already expired
 	}
-	return expires.Sub(e.date())
+	return expires.Sub(date(h, received))
 }
 
 // date is the Date header, or the time the response arrived when the
 // service sent none or an unreadable one.
-func (e *cacheEntry) date() time.Time {
-	if d, err := http.ParseTime(e.header.Get("Date")); err == nil {
+func date(h http.Header, received time.Time) time.Time {
+	if d, err := http.ParseTime(h.Get("Date")); err == nil {
 		return d
 	}
-	return e.received
+	return received
+}
+
+// initialAge is the corrected_initial_age of RFC 9111 §4.2.3: the age the
+// response already had when it arrived.
+func initialAge(h http.Header, requested, received time.Time) time.Duration {
+	apparent := max(0, received.Sub(date(h, received)))
+	var ageValue time.Duration
+	if s, err := strconv.ParseInt(strings.TrimSpace(h.Get("Age")), 10, 32); err == nil && s > 0 {
+		ageValue = time.Duration(s) * time.Second
+	}
+	return max(apparent, ageValue+max(0, received.Sub(requested)))
 }
 
 // age is the current age (RFC 9111 §4.2.3) at now.
 func (e *cacheEntry) age(now time.Time) time.Duration {
-	apparent := max(0, e.received.Sub(e.date()))
-	var ageValue time.Duration
-	if s, err := strconv.ParseInt(strings.TrimSpace(e.header.Get("Age")), 10, 32); err == nil && s > 0 {
-		ageValue = time.Duration(s) * time.Second
-	}
-	corrected := ageValue + max(0, e.received.Sub(e.requested))
-	return max(apparent, corrected) + max(0, now.Sub(e.received))
+	return e.freshness.initialAge + max(0, now.Sub(e.received))
 }
 
 // fresh tells whether the entry may be served at now without a request.
 func (e *cacheEntry) fresh(now time.Time) bool {
-	cc := parseCacheControl(e.header)
-	return !cc.has("no-cache") && e.lifetime(cc) > e.age(now)
+	return !e.freshness.noCache && e.freshness.lifetime > e.age(now)
 }
 
 // servableOnError tells whether the stale entry may stand in for a
 // response that failed at now: only within the service's stale-if-error
 // (RFC 5861 §4), and never when it demanded revalidation.
 func (e *cacheEntry) servableOnError(now time.Time) bool {
-	cc := parseCacheControl(e.header)
-	if cc.has("no-cache") || cc.has("must-revalidate") {
+	f := e.freshness
+	if f.noCache || f.mustRevalidate || f.staleIfError < 0 {
 		return false
 	}
-	grace, _, ok := cc.seconds("stale-if-error")
-	return ok && e.age(now) < e.lifetime(cc)+grace
+	return e.age(now) < f.lifetime+f.staleIfError
 }
 
 // conditional returns the headers that revalidate the entry, or nil when
 // it has no validator.
 func (e *cacheEntry) conditional() http.Header {
-	h := http.Header{}
-	if etag := e.header.Get("Etag"); etag != "" {
+	stored, h := e.headers(), http.Header{}
+	if etag := stored.Get("Etag"); etag != "" {
 		h.Set("If-None-Match", etag)
 	}
-	if lm := e.header.Get("Last-Modified"); lm != "" {
+	if lm := stored.Get("Last-Modified"); lm != "" {
 		h.Set("If-Modified-Since", lm)
 	}
 	if len(h) == 0 {
@@ -110,5 +130,5 @@ func (e *cacheEntry) conditional() http.Header {
 // that names another validator than the stored one updates nothing (RFC 9111 §4.3.4).
 func (e *cacheEntry) selects(h http.Header) bool {
 	got := h.Get("Etag")
-	return got == "" || got == e.header.Get("Etag")
+	return got == "" || got == e.headers().Get("Etag")
 }

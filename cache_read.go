@@ -67,8 +67,7 @@ func (c *Client) read(ctx context.Context, u *url.URL) (body []byte, keep func()
 		return c.read(SkipCache(ctx), u)
 	case r.status == http.StatusNotModified:
 		c.cacheCounts.revalidations.Add(1)
-		stored.merge(r.header)
-		stored.requested, stored.received = requested, received
+		stored.update(r.header, requested, received)
 		return stored.body, func() { c.cache.Set(key, stored.encode()) }, nil
 	}
 	c.cacheCounts.misses.Add(1)

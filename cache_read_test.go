@@ -3,6 +3,7 @@ package gamedata
 import (
 	"context"
 	"fmt"
+	"hash/crc32"
 	"net/http"
 	"strconv"
 	"sync"
@@ -284,4 +285,77 @@ func TestDiskCacheSurvivesANewClient(t *testing.T) {
 	first := getRecord(t, newClient())
 	assert.Equal(t, first, getRecord(t, newClient()))
 	assert.Equal(t, 1, log.len(), "a new client reads the entry from disk")
+}
+
+// etagDirectory is a test directory of pages of 10 entries, each page
+// with an ETag derived from its body and already stale, which answers a
+// matching If-None-Match with 304. failPage, when set, answers 500.
+type etagDirectory struct {
+	mu                    sync.Mutex
+	idents                []string
+	failPage              int
+	requests, notModified atomic.Int64
+	bytes                 atomic.Int64
+}
+
+func newEtagDirectory(n int) *etagDirectory {
+	d := &etagDirectory{}
+	for i := range n {
+		d.idents = append(d.idents, fmt.Sprintf("g%03d", i))
+	}
+	return d
+}
+
+func (d *etagDirectory) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	d.requests.Add(1)
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	d.mu.Lock()
+	idents, failPage := d.idents, d.failPage
+	d.mu.Unlock()
+	if page == failPage {
+		http.Error(w, `{"error":"fault"}`, http.StatusInternalServerError)
+		return
+	}
+	b := []byte(`{"items":[`)
+	for i := (page - 1) * 10; i < min(page*10, len(idents)); i++ {
+		if i > (page-1)*10 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, `{"kind":"game","ident":%q,"title":"Game %s","players":%d}`, idents[i], idents[i], 10*i)
+	}
+	b = fmt.Appendf(b, `],"pagination":{"page":%d,"hasNext":%t}}`, page, page*10 < len(idents))
+	etag := fmt.Sprintf(`"%08x"`, crc32.ChecksumIEEE(b))
+	w.Header().Set("Etag", etag)
+	w.Header().Set("Cache-Control", "max-age=0")
+	if r.Header.Get("If-None-Match") == etag {
+		d.notModified.Add(1)
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	k, _ := w.Write(b)
+	d.bytes.Add(int64(k))
+}
+
+func TestCacheRevalidatesAStaleDirectoryPageByPage(t *testing.T) {
+	d := newEtagDirectory(300)
+	srv, _ := newServer(t, d.ServeHTTP)
+	c := cachingClient(t, srv.URL, newFakeTime(), WithPrefetch(0))
+	walk := func() []string {
+		var ids []string
+		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{Kind: KindGame}) {
+			require.NoError(t, err)
+			ids = append(ids, e.Ident)
+		}
+		return ids
+	}
+	first := walk()
+	require.Len(t, first, 300)
+	firstBytes := d.bytes.Load()
+	d.requests.Store(0)
+
+	assert.Equal(t, first, walk())
+	assert.Equal(t, int64(30), d.requests.Load())
+	assert.Equal(t, int64(30), d.notModified.Load(), "every page answered 304")
+	assert.Less(t, float64(d.bytes.Load()-firstBytes), 0.05*float64(firstBytes))
+	assert.Equal(t, int64(30), c.Stats().CacheRevalidations)
 }
