@@ -174,7 +174,21 @@ type Stats struct {
 	// Throttled counts throttling responses: 429, or 503 with
 	// Retry-After.
 	Throttled int64
+	// CacheHits counts calls served from the cache without a request.
+	CacheHits int64
+	// CacheRevalidations counts conditional requests answered 304 Not
+	// Modified, which reused the cached body.
+	CacheRevalidations int64
+	// CacheMisses counts calls, with caching on, that read a full
+	// response from the service.
+	CacheMisses int64
 }
 
 // Stats returns the client's request counts and current rate.
-func (c *Client) Stats() Stats { return c.adaptive.stats() }
+func (c *Client) Stats() Stats {
+	s := c.adaptive.stats()
+	s.CacheHits = c.cacheCounts.hits.Load()
+	s.CacheRevalidations = c.cacheCounts.revalidations.Load()
+	s.CacheMisses = c.cacheCounts.misses.Load()
+	return s
+}

@@ -100,6 +100,27 @@ func BenchmarkPackageGet(b *testing.B) {
 			}
 		}
 	})
+	// A fresh cache hit, to compare with "sdk", a loopback request of the
+	// same record.
+	b.Run("cached", func(b *testing.B) {
+		cacheable := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Cache-Control", "max-age=3600")
+			w.Write(body)
+		}))
+		b.Cleanup(cacheable.Close)
+		c := benchClient(b, cacheable.URL)
+		b.ReportAllocs()
+		for b.Loop() {
+			p, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
+			if err != nil || p.Ident != "space-miner" {
+				b.Fatal(err)
+			}
+		}
+		if s := c.Stats(); s.Requests != 1 {
+			b.Fatalf("%d requests, want 1", s.Requests)
+		}
+	})
 	b.Run("baseline=net-http-encoding-json-map", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

@@ -32,6 +32,10 @@ type Client struct {
 	userAgent string
 	prefetch  int
 
+	cache       Cache
+	cacheCounts cacheCounts
+	clock       timeSource // the cache's ages and Watch's waits
+
 	// Dashboard lists packages and dedicated servers.
 	Dashboard *DashboardService
 	// Packages reads packages, games among them.
@@ -108,6 +112,8 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		adaptive:  newAdaptiveRate(limiter, cfg.adaptiveRate, cfg.logger),
 		userAgent: cfg.userAgent,
 		prefetch:  cfg.prefetch,
+		cache:     cfg.cache,
+		clock:     systemTime,
 	}
 	c.http = &retryablehttp.Client{
 		HTTPClient: &http.Client{
@@ -118,7 +124,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 				maxBytes: cfg.maxResponseBytes,
 				timeout:  user.Timeout,
 				stall:    cfg.stallTimeout,
-				clock:    cfg.clock,
+				clock:    cfg.attemptClock,
 			},
 			CheckRedirect: redirectPolicy(user.CheckRedirect),
 			Jar:           user.Jar,
@@ -201,17 +207,17 @@ func checkSegments(names []string, values ...string) error {
 	return nil
 }
 
-// getJSON performs a GET and hands the body to decode. A decode failure is
-// a *DecodeError that names the URL.
+// getJSON reads u, through the cache (cache_read.go), and hands the body
+// to decode. A decode failure is a *DecodeError that names the URL.
 func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) error) error {
-	resp, err := c.send(ctx, u, nil)
+	body, keep, err := c.read(ctx, u)
 	if err != nil {
 		return err
 	}
-	if err := checkJSONStart(resp.body); err != nil {
+	if err := checkJSONStart(body); err != nil {
 		return &DecodeError{URL: u.String(), Err: err}
 	}
-	if err := decode(resp.body); err != nil {
+	if err := decode(body); err != nil {
 		if errors.Is(err, ErrPageOutOfRange) {
 			return requestError(http.MethodGet, u, 1, err)
 		}
@@ -222,6 +228,7 @@ func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) er
 		de.URL = u.String()
 		return de
 	}
+	keep() // stored only once it decoded: a bad body is never cached
 	return nil
 }
 
@@ -344,7 +351,7 @@ type attemptTransport struct {
 	maxBytes int64
 	timeout  time.Duration // the user's http.Client.Timeout, for each attempt
 	stall    time.Duration
-	clock    timeSource
+	clock    attemptClock
 }
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -622,7 +629,7 @@ type stallWatch struct {
 	d     time.Duration
 }
 
-func newStallWatch(clk timeSource, d time.Duration, cancel context.CancelCauseFunc) *stallWatch {
+func newStallWatch(clk attemptClock, d time.Duration, cancel context.CancelCauseFunc) *stallWatch {
 	if d <= 0 {
 		return &stallWatch{}
 	}
@@ -666,8 +673,8 @@ func (e *stallError) Is(target error) bool { return target == os.ErrDeadlineExce
 // Timeout reports true, as net.Error's timeouts do.
 func (e *stallError) Timeout() bool { return true }
 
-// timeSource is the time the transport runs on; tests use a fake one.
-type timeSource interface {
+// attemptClock is the time an attempt runs on; tests use a fake one.
+type attemptClock interface {
 	Now() time.Time
 	AfterFunc(d time.Duration, f func()) timer
 }
@@ -678,6 +685,7 @@ type timer interface {
 	Stop() bool
 }
 
+// realTime is the attemptClock of the wall.
 type realTime struct{}
 
 func (realTime) Now() time.Time                            { return time.Now() }

@@ -117,36 +117,38 @@ func flaky(failures int, status int, header http.Header) (http.HandlerFunc, *ato
 }
 
 // withTimeSource runs a client's transport on ts.
-func withTimeSource(ts timeSource) Option {
+func withTimeSource(ts attemptClock) Option {
 	return func(c *config) error {
-		c.clock = ts
+		c.attemptClock = ts
 		return nil
 	}
 }
 
-// fakeTime is a timeSource whose time moves only when a test advances it.
-type fakeTime struct {
+// fakeAttemptClock is an attemptClock whose time moves only when a test advances it.
+type fakeAttemptClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*fakeTimer
 }
 
 type fakeTimer struct {
-	ft     *fakeTime
+	ft     *fakeAttemptClock
 	at     time.Time
 	f      func()
 	active bool
 }
 
-func newFakeTime() *fakeTime { return &fakeTime{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)} }
+func newFakeAttemptClock() *fakeAttemptClock {
+	return &fakeAttemptClock{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+}
 
-func (ft *fakeTime) Now() time.Time {
+func (ft *fakeAttemptClock) Now() time.Time {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
 	return ft.now
 }
 
-func (ft *fakeTime) AfterFunc(d time.Duration, f func()) timer {
+func (ft *fakeAttemptClock) AfterFunc(d time.Duration, f func()) timer {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
 	t := &fakeTimer{ft: ft, at: ft.now.Add(d), f: f, active: true}
@@ -171,7 +173,7 @@ func (t *fakeTimer) Stop() bool {
 }
 
 // advance moves the time on by d and runs the timers that came due.
-func (ft *fakeTime) advance(d time.Duration) {
+func (ft *fakeAttemptClock) advance(d time.Duration) {
 	ft.mu.Lock()
 	ft.now = ft.now.Add(d)
 	var due []func()

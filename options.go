@@ -25,7 +25,8 @@ type config struct {
 	prefetch         int
 	adaptiveRate     bool
 	stallTimeout     time.Duration
-	clock            timeSource
+	attemptClock     attemptClock
+	cache            Cache
 }
 
 func defaultConfig() config {
@@ -40,7 +41,8 @@ func defaultConfig() config {
 		prefetch:         1,
 		adaptiveRate:     true,
 		stallTimeout:     30 * time.Second,
-		clock:            realTime{},
+		attemptClock:     realTime{},
+		cache:            NewMemoryCache(32 << 20),
 	}
 }
 

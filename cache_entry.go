@@ -1,0 +1,229 @@
+package gamedata
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"net/http"
+	"time"
+)
+
+// cacheEntry is a stored response: what RFC 9111 needs to judge its
+// freshness and revalidate it, and its body.
+type cacheEntry struct {
+	status int
+	// requested and received are when the request that brought the
+	// response was sent and when the response arrived: the request_time
+	// and response_time of RFC 9111's age calculation.
+	requested, received time.Time
+	// freshness is derived from the headers when they change, so that a
+	// hit parses no header.
+	freshness freshness
+	body      []byte
+	// header holds only keptHeaders. A decoded entry leaves it nil and
+	// keeps the encoded headers in rawHeader until they are needed, for a
+	// revalidation.
+	header    http.Header
+	rawHeader []byte
+}
+
+// freshness is what the freshness and stale-if-error rules need, derived
+// from the headers and the two times.
+type freshness struct {
+	lifetime, initialAge time.Duration
+	staleIfError         time.Duration // -1 when the service allowed none
+	noCache              bool
+	mustRevalidate       bool
+}
+
+// keptHeaders are the response headers that freshness, validation and
+// Vary depend on; no other header is stored.
+var keptHeaders = []string{"Age", "Cache-Control", "Content-Type", "Date", "Etag", "Expires", "Last-Modified", "Vary"}
+
+// entryVersion starts every encoded entry; an entry of another version
+// reads as a miss.
+const entryVersion byte = 1
+
+func newCacheEntry(status int, h http.Header, requested, received time.Time, body []byte) *cacheEntry {
+	e := &cacheEntry{status: status, header: http.Header{}, body: body}
+	e.update(h, requested, received)
+	return e
+}
+
+// update replaces the kept headers that h carries, as a 304 updates the
+// stored response (RFC 9111 §3.2), and the times of the exchange that
+// brought them.
+func (e *cacheEntry) update(h http.Header, requested, received time.Time) {
+	stored := e.headers()
+	for _, name := range keptHeaders {
+		if v, ok := h[name]; ok {
+			stored[name] = v
+		}
+	}
+	e.requested, e.received = requested, received
+	e.freshness = deriveFreshness(stored, requested, received)
+}
+
+// headers returns the kept headers, decoding them on first use.
+func (e *cacheEntry) headers() http.Header {
+	if e.header == nil {
+		e.header = http.Header{}
+		r := entryReader{b: e.rawHeader}
+		r.header(e.header)
+	}
+	return e.header
+}
+
+// encode lays out the version, a CRC-32C of the rest, then the status, the
+// two times, the freshness, the body and the headers, so that an entry
+// damaged anywhere in any store reads as a miss.
+func (e *cacheEntry) encode() []byte {
+	header := e.headers()
+	n := len(e.body) + 64
+	for name, values := range header {
+		n += len(name) + 8
+		for _, v := range values {
+			n += len(v) + 4
+		}
+	}
+	b := make([]byte, 5, n)
+	b[0] = entryVersion
+	b = binary.AppendUvarint(b, uint64(e.status))
+	b = binary.AppendVarint(b, e.requested.UnixNano())
+	b = binary.AppendVarint(b, e.received.UnixNano())
+	f := e.freshness
+	b = binary.AppendVarint(b, int64(f.lifetime))
+	b = binary.AppendVarint(b, int64(f.initialAge))
+	b = binary.AppendVarint(b, int64(f.staleIfError))
+	b = append(b, btoi8(f.noCache)|btoi8(f.mustRevalidate)<<1)
+	b = appendString(b, string(e.body))
+	b = binary.AppendUvarint(b, uint64(len(header)))
+	for name, values := range header {
+		b = appendString(b, name)
+		b = binary.AppendUvarint(b, uint64(len(values)))
+		for _, v := range values {
+			b = appendString(b, v)
+		}
+	}
+	binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
+	return b
+}
+
+func btoi8(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+var errBadEntry = errors.New("damaged or foreign cache entry")
+
+// decodeCacheEntry reads an encoded entry. Its body shares b's memory;
+// its headers are checked but decoded only when needed.
+func decodeCacheEntry(b []byte) (*cacheEntry, error) {
+	if len(b) < 5 || b[0] != entryVersion || binary.BigEndian.Uint32(b[1:5]) != crc32.Checksum(b[5:], castagnoli) {
+		return nil, errBadEntry
+	}
+	r := entryReader{b: b[5:]}
+	e := &cacheEntry{status: int(r.uvarint())}
+	e.requested = time.Unix(0, r.varint())
+	e.received = time.Unix(0, r.varint())
+	e.freshness = freshness{
+		lifetime:     time.Duration(r.varint()),
+		initialAge:   time.Duration(r.varint()),
+		staleIfError: time.Duration(r.varint()),
+	}
+	flags := r.byte()
+	e.freshness.noCache, e.freshness.mustRevalidate = flags&1 != 0, flags&2 != 0
+	e.body = r.bytes()
+	e.rawHeader = r.b
+	r.header(nil)
+	if r.bad || len(r.b) != 0 || flags > 3 {
+		return nil, errBadEntry
+	}
+	return e, nil
+}
+
+// entryReader reads the fields of an encoded entry; past the first fault
+// it returns zero values and sets bad.
+type entryReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *entryReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *entryReader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// count reads a number of items, bounded by the bytes left so that a
+// damaged count cannot make a huge allocation.
+func (r *entryReader) count() int {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	return int(n)
+}
+
+func (r *entryReader) bytes() []byte {
+	n := r.count()
+	v := r.b[:n:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *entryReader) string() string { return string(r.bytes()) }
+
+func (r *entryReader) byte() byte {
+	if len(r.b) == 0 {
+		r.bad = true
+		return 0
+	}
+	v := r.b[0]
+	r.b = r.b[1:]
+	return v
+}
+
+// header reads the encoded headers into h, or only checks them when h is
+// nil.
+func (r *entryReader) header(h http.Header) {
+	for range r.count() {
+		name := r.bytes()
+		n := r.count()
+		var values []string
+		if h != nil {
+			values = make([]string, 0, n)
+		}
+		for range n {
+			v := r.bytes()
+			if h != nil {
+				values = append(values, string(v))
+			}
+		}
+		if h != nil {
+			h[string(name)] = values
+		}
+	}
+}

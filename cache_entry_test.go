@@ -1,0 +1,63 @@
+package gamedata
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func sampleEntry() *cacheEntry {
+	h := http.Header{
+		"Etag":          {`"v1"`},
+		"Cache-Control": {"max-age=60, stale-if-error=30", "private, must-revalidate"},
+		"Set-Cookie":    {"dropped=1"},
+	}
+	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	return newCacheEntry(200, h, at, at.Add(20*time.Millisecond), []byte(`{"kind":"game","ident":"x"}`))
+}
+
+func TestCacheEntryRoundTrip(t *testing.T) {
+	e := sampleEntry()
+	got, err := decodeCacheEntry(e.encode())
+	require.NoError(t, err)
+	assert.Equal(t, 200, got.status)
+	assert.True(t, e.requested.Equal(got.requested))
+	assert.True(t, e.received.Equal(got.received))
+	assert.Equal(t, e.freshness, got.freshness)
+	assert.Nil(t, got.header, "headers are decoded only when needed")
+	assert.Equal(t, http.Header{"Etag": {`"v1"`}, "Cache-Control": {"max-age=60, stale-if-error=30", "private, must-revalidate"}}, got.headers(), "only the kept headers are stored")
+	assert.Equal(t, e.body, got.body)
+}
+
+// Every damage an entry can take in a store reads as an error, never as a
+// different entry: each byte changed, each truncation, another version.
+func TestCacheEntryDamage(t *testing.T) {
+	good := sampleEntry().encode()
+	for i := range good {
+		b := append([]byte(nil), good...)
+		b[i] ^= 0x41
+		_, err := decodeCacheEntry(b)
+		assert.ErrorIs(t, err, errBadEntry, "byte %d changed", i)
+	}
+	for n := range len(good) {
+		_, err := decodeCacheEntry(good[:n])
+		assert.ErrorIs(t, err, errBadEntry, "truncated to %d bytes", n)
+	}
+	_, err := decodeCacheEntry(append(append([]byte(nil), good...), 0))
+	assert.ErrorIs(t, err, errBadEntry, "a byte appended")
+}
+
+func TestCacheEntryUpdate(t *testing.T) {
+	e := sampleEntry()
+	later := e.received.Add(time.Minute)
+	e.update(http.Header{"Cache-Control": {"max-age=120"}, "Date": {"Sun, 22 Nov 2026 12:01:00 GMT"}, "Content-Length": {"0"}}, later, later)
+	assert.Equal(t, later, e.received)
+	assert.Equal(t, 120*time.Second, e.freshness.lifetime)
+	assert.Equal(t, []string{"max-age=120"}, e.header["Cache-Control"])
+	assert.Equal(t, `"v1"`, e.header.Get("Etag"), "a header the 304 left out is kept")
+	assert.Equal(t, "Sun, 22 Nov 2026 12:01:00 GMT", e.header.Get("Date"))
+	assert.Empty(t, e.header.Get("Content-Length"))
+}

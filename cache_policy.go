@@ -1,0 +1,134 @@
+package gamedata
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file holds the rules of RFC 9111 for a private cache, as the
+// client applies them to GET responses with status 200.
+
+// storable tells whether a response may be stored: status 200, no
+// no-store, no Vary beyond Accept-Encoding (the client sends nothing else
+// a response could vary on, and a cache that honoured other fields would
+// have to key on them), and some freshness or a validator, without which
+// an entry could never be served.
+func storable(status int, h http.Header) bool {
+	if status != http.StatusOK {
+		return false
+	}
+	cc := parseCacheControl(h)
+	if cc.has("no-store") || !varyAllowed(h) {
+		return false
+	}
+	_, hasMaxAge, _ := cc.seconds("max-age")
+	return hasMaxAge || h.Get("Expires") != "" || h.Get("Etag") != "" || h.Get("Last-Modified") != ""
+}
+
+func varyAllowed(h http.Header) bool {
+	for _, line := range h.Values("Vary") {
+		for f := range strings.SplitSeq(line, ",") {
+			if f = strings.TrimSpace(f); f != "" && !strings.EqualFold(f, "Accept-Encoding") {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// deriveFreshness reads what the freshness rules need from the headers of
+// a response requested and received at the given times.
+func deriveFreshness(h http.Header, requested, received time.Time) freshness {
+	cc := parseCacheControl(h)
+	f := freshness{
+		lifetime:       lifetime(h, cc, received),
+		initialAge:     initialAge(h, requested, received),
+		staleIfError:   -1,
+		noCache:        cc.has("no-cache"),
+		mustRevalidate: cc.has("must-revalidate"),
+	}
+	if grace, _, ok := cc.seconds("stale-if-error"); ok {
+		f.staleIfError = grace
+	}
+	return f
+}
+
+// lifetime is the freshness lifetime (RFC 9111 §4.2.1): max-age, else
+// Expires minus Date, else zero, since the client uses no heuristic
+// freshness. s-maxage is for shared caches and is ignored.
+func lifetime(h http.Header, cc directives, received time.Time) time.Duration {
+	if v, present, _ := cc.seconds("max-age"); present {
+		return v
+	}
+	expires, err := http.ParseTime(h.Get("Expires"))
+	if err != nil {
+		return 0 // none, or an invalid date, which means already expired
+	}
+	return expires.Sub(date(h, received))
+}
+
+// date is the Date header, or the time the response arrived when the
+// service sent none or an unreadable one.
+func date(h http.Header, received time.Time) time.Time {
+	if d, err := http.ParseTime(h.Get("Date")); err == nil {
+		return d
+	}
+	return received
+}
+
+// initialAge is the corrected_initial_age of RFC 9111 §4.2.3: the age the
+// response already had when it arrived.
+func initialAge(h http.Header, requested, received time.Time) time.Duration {
+	apparent := max(0, received.Sub(date(h, received)))
+	var ageValue time.Duration
+	if s, err := strconv.ParseInt(strings.TrimSpace(h.Get("Age")), 10, 32); err == nil && s > 0 {
+		ageValue = time.Duration(s) * time.Second
+	}
+	return max(apparent, ageValue+max(0, received.Sub(requested)))
+}
+
+// age is the current age (RFC 9111 §4.2.3) at now.
+func (e *cacheEntry) age(now time.Time) time.Duration {
+	return e.freshness.initialAge + max(0, now.Sub(e.received))
+}
+
+// fresh tells whether the entry may be served at now without a request.
+func (e *cacheEntry) fresh(now time.Time) bool {
+	return !e.freshness.noCache && e.freshness.lifetime > e.age(now)
+}
+
+// servableOnError tells whether the stale entry may stand in for a
+// response that failed at now: only within the service's stale-if-error
+// (RFC 5861 §4), and never when it demanded revalidation.
+func (e *cacheEntry) servableOnError(now time.Time) bool {
+	f := e.freshness
+	if f.noCache || f.mustRevalidate || f.staleIfError < 0 {
+		return false
+	}
+	return e.age(now) < f.lifetime+f.staleIfError
+}
+
+// conditional returns the headers that revalidate the entry, or nil when
+// it has no validator.
+func (e *cacheEntry) conditional() http.Header {
+	stored, h := e.headers(), http.Header{}
+	if etag := stored.Get("Etag"); etag != "" {
+		h.Set("If-None-Match", etag)
+	}
+	if lm := stored.Get("Last-Modified"); lm != "" {
+		h.Set("If-Modified-Since", lm)
+	}
+	if len(h) == 0 {
+		return nil
+	}
+	return h
+}
+
+// selects tells whether a 304 with header h is about this entry: a 304
+// that names another validator than the stored one updates nothing (RFC 9111 §4.3.4).
+func (e *cacheEntry) selects(h http.Header) bool {
+	got := h.Get("Etag")
+	return got == "" || got == e.headers().Get("Etag")
+}

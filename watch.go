@@ -1,0 +1,134 @@
+package gamedata
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Op is the kind of a Change.
+type Op int
+
+const (
+	// Added is a record seen for the first time, or again after it was
+	// Removed.
+	Added Op = iota + 1
+	// Updated is a record whose content changed.
+	Updated
+	// Removed is a record that is gone: a package that answers 404, an
+	// entry no longer in the directory.
+	Removed
+)
+
+// String returns "added", "updated" or "removed".
+func (o Op) String() string {
+	switch o {
+	case Added:
+		return "added"
+	case Updated:
+		return "updated"
+	case Removed:
+		return "removed"
+	}
+	return fmt.Sprintf("Op(%d)", int(o))
+}
+
+// Change is a change that Watch saw. Old is the zero T for Added, New the
+// zero T for Removed.
+type Change[T any] struct {
+	Op       Op
+	Old, New T
+}
+
+// The guard against a validator that answers 304 forever although the
+// content changed (a stale ETag): after this many polls of a record
+// without a change, or this long since its last full read, the next poll
+// reads it in full.
+const (
+	watchFullEvery = 16
+	watchFullAge   = time.Hour
+)
+
+// fullReadGuard tells when a watched record is due for a full read.
+type fullReadGuard struct {
+	unchanged int
+	lastFull  time.Time
+}
+
+// due tells whether the next poll should be a full read. A clock that
+// jumps can only make it due early, which costs one body.
+func (g *fullReadGuard) due(now time.Time) bool {
+	return g.lastFull.IsZero() || g.unchanged >= watchFullEvery || now.Sub(g.lastFull) >= watchFullAge || now.Before(g.lastFull)
+}
+
+// polled records a poll; full says it was a full read.
+func (g *fullReadGuard) polled(now time.Time, full, changed bool) {
+	switch {
+	case full:
+		g.unchanged, g.lastFull = 0, now
+	case changed:
+		g.unchanged = 0
+	default:
+		g.unchanged++
+	}
+}
+
+// pollContext is ctx for a poll: a full read skips the cache; any other
+// poll sends a conditional request whatever the entry's freshness.
+func pollContext(ctx context.Context, full bool) context.Context {
+	if full {
+		return SkipCache(ctx)
+	}
+	return withCacheMode(ctx, cacheRevalidate)
+}
+
+// pacer spaces polls: it waits gap, jittered, between the starts of two
+// polls. The time a poll took counts towards the gap, but only up to the
+// gap: a clock that jumps forward allows one poll at once, never a burst,
+// and one that jumps back delays a poll by at most one gap, never a stall.
+type pacer struct {
+	clock  timeSource
+	gap    time.Duration
+	jitter float64 // the gap varies by up to ± this fraction
+	last   time.Time
+	// extra is a longer wait that the service asked for with Retry-After.
+	extra time.Duration
+}
+
+// wait returns when the next poll may start, or with ctx's error.
+func (p *pacer) wait(ctx context.Context) error {
+	if p.last.IsZero() {
+		p.last = p.clock.now()
+		return ctx.Err()
+	}
+	gap := time.Duration(float64(p.gap) * (1 + p.jitter*(2*rand.Float64()-1)))
+	elapsed := min(max(0, p.clock.now().Sub(p.last)), gap)
+	d := max(gap-elapsed, p.extra)
+	p.extra = 0
+	if err := p.clock.sleep(ctx, d); err != nil {
+		return err
+	}
+	p.last = p.clock.now()
+	return nil
+}
+
+// failed notes a failed poll, so that a Retry-After the client did not
+// wait out (it was beyond the backoff maximum) delays the next poll.
+func (p *pacer) failed(err error) {
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		p.extra = apiErr.RetryAfter
+	}
+}
+
+func checkWatch(ctx context.Context, every time.Duration) error {
+	if ctx == nil {
+		return errors.New("gamedata: Watch: nil context")
+	}
+	if every <= 0 {
+		return fmt.Errorf("gamedata: Watch: interval %s, want more than 0", every)
+	}
+	return nil
+}

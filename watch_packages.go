@@ -1,0 +1,91 @@
+package gamedata
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"iter"
+	"time"
+)
+
+// Watch follows packages, as the service has no events: it polls every
+// ref once per interval every, the polls spread over the interval with
+// jitter rather than sent in a burst, and yields what changed. The first
+// poll of a package that exists yields Added; later polls yield Updated
+// when its content changed, Removed when it answers 404, and Added when it
+// comes back.
+//
+// Each poll is a conditional request, whatever the cached record's
+// freshness, so an unchanged package costs a 304 without a body (when the
+// service sends an ETag or Last-Modified). After 16 polls without a
+// change, or an hour, a package is read in full once, in case the service
+// answers 304 to a validator that no longer matches its content. Polls
+// wait on the client's rate limiter like any request, and a Retry-After
+// delays the next poll.
+//
+// A poll that fails yields an *ItemError with the ref's index in refs, and
+// the watch goes on. Bad arguments yield one error before any request. The
+// watch ends, with no error and no goroutine left behind, when ctx ends or
+// the loop breaks; it also ends at once when refs is empty.
+func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every time.Duration) iter.Seq2[Change[*Package], error] {
+	return func(yield func(Change[*Package], error) bool) {
+		if err := checkWatch(ctx, every); err != nil {
+			yield(Change[*Package]{}, err)
+			return
+		}
+		for i, r := range refs {
+			if err := checkSegments([]string{"package kind", "package ident"}, r.Kind, r.Ident); err != nil {
+				yield(Change[*Package]{}, &ItemError{Index: i, Err: err})
+				return
+			}
+		}
+		if len(refs) == 0 {
+			return
+		}
+		c := s.client
+		pace := pacer{clock: c.clock, gap: every / time.Duration(len(refs)), jitter: 0.5}
+		last := make([]*Package, len(refs))
+		guards := make([]fullReadGuard, len(refs))
+		for {
+			for i, r := range refs {
+				if pace.wait(ctx) != nil {
+					return
+				}
+				full := guards[i].due(c.clock.now())
+				p, err := s.Get(pollContext(ctx, full), r.Kind, r.Ident)
+				if ctx.Err() != nil {
+					return
+				}
+				if err != nil && !errors.Is(err, ErrNotFound) {
+					pace.failed(err)
+					if !yield(Change[*Package]{}, &ItemError{Index: i, Err: err}) {
+						return
+					}
+					continue
+				}
+				change, changed := packageChange(last[i], p, err)
+				guards[i].polled(c.clock.now(), full, changed)
+				last[i] = p
+				if changed && !yield(change, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// packageChange compares a poll's result with the last one: p, or err
+// matching ErrNotFound for a 404.
+func packageChange(old, p *Package, err error) (Change[*Package], bool) {
+	switch {
+	case errors.Is(err, ErrNotFound) && old != nil:
+		return Change[*Package]{Op: Removed, Old: old}, true
+	case err != nil, p == nil && old == nil:
+		return Change[*Package]{}, false
+	case old == nil:
+		return Change[*Package]{Op: Added, New: p}, true
+	case !bytes.Equal(old.JSON(), p.JSON()):
+		return Change[*Package]{Op: Updated, Old: old, New: p}, true
+	}
+	return Change[*Package]{}, false
+}

@@ -1,0 +1,119 @@
+package gamedata
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestOpString(t *testing.T) {
+	assert.Equal(t, "added", Added.String())
+	assert.Equal(t, "updated", Updated.String())
+	assert.Equal(t, "removed", Removed.String())
+	assert.Equal(t, "Op(0)", Op(0).String())
+}
+
+func TestPacerSpreadsPolls(t *testing.T) {
+	clk := newFakeTime()
+	p := pacer{clock: clk.source(), gap: time.Second, jitter: 0.5}
+	for range 1001 {
+		require.NoError(t, p.wait(context.Background()))
+	}
+	require.Len(t, clk.slept, 1000, "the first poll does not wait")
+	var total time.Duration
+	for _, d := range clk.slept {
+		assert.GreaterOrEqual(t, d, 500*time.Millisecond)
+		assert.LessOrEqual(t, d, 1500*time.Millisecond)
+		total += d
+	}
+	assert.InDelta(t, 1000, total.Seconds(), 50, "the gaps average the interval")
+	assert.NotEqual(t, clk.slept[0], clk.slept[1], "the gaps are jittered")
+}
+
+func TestPacerCountsTheTimeAPollTook(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		moved time.Duration // between two waits: a poll, or the clock jumping
+		want  time.Duration
+	}{
+		{"a quick poll", 100 * time.Millisecond, 900 * time.Millisecond},
+		{"a slow poll", 5 * time.Second, 0},
+		{"clock jumps forward", 24 * time.Hour, 0},
+		{"clock jumps back", -24 * time.Hour, time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newFakeTime()
+			p := pacer{clock: clk.source(), gap: time.Second}
+			require.NoError(t, p.wait(context.Background()))
+			clk.advance(tc.moved)
+			require.NoError(t, p.wait(context.Background()))
+			require.NoError(t, p.wait(context.Background()))
+			assert.Equal(t, []time.Duration{tc.want, time.Second}, clk.slept, "one poll at most comes early, and none late")
+		})
+	}
+}
+
+func TestPacerHonoursRetryAfter(t *testing.T) {
+	clk := newFakeTime()
+	p := pacer{clock: clk.source(), gap: time.Second}
+	require.NoError(t, p.wait(context.Background()))
+	p.failed(&ItemError{Err: &APIError{StatusCode: 429, RetryAfter: time.Minute}})
+	require.NoError(t, p.wait(context.Background()))
+	p.failed(errors.New("network"))
+	require.NoError(t, p.wait(context.Background()))
+	assert.Equal(t, []time.Duration{time.Minute, time.Second}, clk.slept)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	assert.ErrorIs(t, p.wait(ctx), context.Canceled)
+}
+
+func TestFullReadGuard(t *testing.T) {
+	clk := newFakeTime()
+	var g fullReadGuard
+	assert.True(t, g.due(clk.now()), "the first poll is a full read")
+	g.polled(clk.now(), true, false)
+	for range watchFullEvery {
+		assert.False(t, g.due(clk.now()))
+		g.polled(clk.now(), false, false)
+	}
+	assert.True(t, g.due(clk.now()), "due after watchFullEvery unchanged polls")
+
+	g.polled(clk.now(), true, false)
+	g.polled(clk.now(), false, true)
+	assert.Zero(t, g.unchanged, "a change shows the validator works")
+	clk.advance(watchFullAge)
+	assert.True(t, g.due(clk.now()), "due after watchFullAge")
+	assert.True(t, g.due(clk.now().Add(-2*watchFullAge)), "due when the clock went back")
+}
+
+func TestWatchRefusesBadArguments(t *testing.T) {
+	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {})
+	c := newTestClient(t, srv.URL)
+	ctx := context.Background()
+	for name, seq := range map[string]func(func(Change[*Package], error) bool){
+		"no interval": c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}}, 0),
+		"nil context": c.Packages.Watch(nil, []PackageRef{{KindGame, "a"}}, time.Second), //nolint:staticcheck // the case under test
+		"empty ident": c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}, {KindGame, ""}}, time.Second),
+		"dot segment": c.Packages.Watch(ctx, []PackageRef{{KindGame, ".."}}, time.Second),
+	} {
+		n := 0
+		for _, err := range seq {
+			assert.Error(t, err, name)
+			n++
+		}
+		assert.Equal(t, 1, n, name)
+	}
+	for _, err := range c.Dashboard.Watch(ctx, nil, -time.Second) {
+		assert.Error(t, err)
+	}
+	for range c.Packages.Watch(ctx, nil, time.Second) {
+		t.Error("an empty watch yields nothing")
+	}
+	assert.Zero(t, log.len())
+}
