@@ -49,7 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	client, stop, err := cli.Connect("activity-chart", *baseURL, stderr)
+	client, _, stop, err := cli.Connect("activity-chart", *baseURL, stderr)
 	if err != nil {
 		return err
 	}

@@ -45,7 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	client, stop, err := cli.Connect("drift", *baseURL, stderr)
+	client, base, stop, err := cli.Connect("drift", *baseURL, stderr)
 	if err != nil {
 		return err
 	}
@@ -61,6 +61,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	report := compare(published, covered())
 	if err := report.print(stdout); err != nil {
+		return err
+	}
+	if err := printCaching(ctx, stdout, base); err != nil {
 		return err
 	}
 	if n := report.missing(); n > 0 {

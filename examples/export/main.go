@@ -91,7 +91,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	client, stop, err := cli.Connect("export", o.baseURL, stderr, gamedata.WithRateLimit(rateLimit(o.rate)))
+	client, _, stop, err := cli.Connect("export", o.baseURL, stderr, gamedata.WithRateLimit(rateLimit(o.rate)))
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	client, stop, err := cli.Connect("quickstart", *baseURL, stderr)
+	client, _, stop, err := cli.Connect("quickstart", *baseURL, stderr)
 	if err != nil {
 		return err
 	}

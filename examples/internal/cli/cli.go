@@ -36,12 +36,13 @@ func Main(name string, run func(ctx context.Context, args []string, stdout, stde
 
 // Connect returns a client for the service at baseURL, made with opts, or,
 // when baseURL is empty, for an in-process twin of the service, which it
-// names on stderr and which stop shuts down. The twin is local: its client
-// is not rate limited, and opts do not apply to it.
-func Connect(name, baseURL string, stderr io.Writer, opts ...gamedata.Option) (client *gamedata.Client, stop func(), err error) {
+// names on stderr and which stop shuts down; base is the URL in use. The
+// twin is local: its client is not rate limited, and opts do not apply to
+// it.
+func Connect(name, baseURL string, stderr io.Writer, opts ...gamedata.Option) (client *gamedata.Client, base string, stop func(), err error) {
 	if baseURL != "" {
 		client, err = gamedata.NewClient(baseURL, opts...)
-		return client, func() {}, err
+		return client, baseURL, func() {}, err
 	}
 	twin := gamedatatest.NewServer()
 	fmt.Fprintf(stderr, "%s: no -base-url given; using the in-process twin of the service (gamedatatest) at %s\n", name, twin.URL)
@@ -50,7 +51,7 @@ func Connect(name, baseURL string, stderr io.Writer, opts ...gamedata.Option) (c
 		gamedata.WithRateLimit(rate.Inf, 1))
 	if err != nil {
 		twin.Close()
-		return nil, nil, err
+		return nil, "", nil, err
 	}
-	return client, twin.Close, nil
+	return client, twin.URL, twin.Close, nil
 }
