@@ -156,39 +156,8 @@ func (a *adaptiveRate) log(next float64, throttled bool) {
 	}
 }
 
-func (a *adaptiveRate) stats() Stats {
+func (a *adaptiveRate) stats() ClientStats {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return Stats{Rate: a.limiter.Limit(), Ceiling: a.ceiling, Requests: a.requests, Throttled: a.throttled}
-}
-
-// Stats are the client's request counts and its current rate.
-type Stats struct {
-	// Rate is the client-side rate limit now in force: the ceiling, or
-	// the rate learned from the service's throttling.
-	Rate rate.Limit
-	// Ceiling is the rate set with WithRateLimit.
-	Ceiling rate.Limit
-	// Requests counts attempts sent, retries and redirects included.
-	Requests int64
-	// Throttled counts throttling responses: 429, or 503 with
-	// Retry-After.
-	Throttled int64
-	// CacheHits counts calls served from the cache without a request.
-	CacheHits int64
-	// CacheRevalidations counts conditional requests answered 304 Not
-	// Modified, which reused the cached body.
-	CacheRevalidations int64
-	// CacheMisses counts calls, with caching on, that read a full
-	// response from the service.
-	CacheMisses int64
-}
-
-// Stats returns the client's request counts and current rate.
-func (c *Client) Stats() Stats {
-	s := c.adaptive.stats()
-	s.CacheHits = c.cacheCounts.hits.Load()
-	s.CacheRevalidations = c.cacheCounts.revalidations.Load()
-	s.CacheMisses = c.cacheCounts.misses.Load()
-	return s
+	return ClientStats{Rate: a.limiter.Limit(), Ceiling: a.ceiling, Requests: a.requests, Throttled: a.throttled}
 }

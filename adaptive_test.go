@@ -132,7 +132,7 @@ func TestAdaptiveRateOff(t *testing.T) {
 	a, clk := newController(100, false)
 	epoch := send(a, clk, 60, 2*time.Second)
 	a.observe(clk.now, epoch, true)
-	assert.Equal(t, Stats{Rate: 100, Ceiling: 100, Requests: 60, Throttled: 1}, a.stats())
+	assert.Equal(t, ClientStats{Rate: 100, Ceiling: 100, Requests: 60, Throttled: 1}, a.stats())
 }
 
 // TestAdaptiveRateAgainstASimulatedService runs the controller on the fake

@@ -100,19 +100,19 @@ func TestCacheServesAndRevalidates(t *testing.T) {
 		// conditional is the header the second request carries, "" for
 		// a full request, "none" when no second request is sent.
 		conditional string
-		wantStats   Stats
+		wantStats   ClientStats
 	}{
-		{"max-age", []string{"Cache-Control", "max-age=60"}, nil, "none", Stats{CacheHits: 1, CacheMisses: 1}},
-		{"expires", []string{"Expires", "Sun, 22 Nov 2026 12:01:00 GMT", "Date", "Sun, 22 Nov 2026 12:00:00 GMT"}, nil, "none", Stats{CacheHits: 1, CacheMisses: 1}},
-		{"no-cache with etag", []string{"Cache-Control", "no-cache", "Etag", `"v1"`}, nil, "If-None-Match", Stats{CacheRevalidations: 1, CacheMisses: 1}},
-		{"etag alone", []string{"Etag", `"v1"`}, nil, "If-None-Match", Stats{CacheRevalidations: 1, CacheMisses: 1}},
-		{"last-modified alone", []string{"Last-Modified", lastModified}, nil, "If-Modified-Since", Stats{CacheRevalidations: 1, CacheMisses: 1}},
-		{"private max-age", []string{"Cache-Control", "private, max-age=60"}, nil, "none", Stats{CacheHits: 1, CacheMisses: 1}},
-		{"vary accept-encoding", []string{"Cache-Control", "max-age=60", "Vary", "Accept-Encoding"}, nil, "none", Stats{CacheHits: 1, CacheMisses: 1}},
-		{"no-store", []string{"Cache-Control", "no-store", "Etag", `"v1"`}, nil, "", Stats{CacheMisses: 2}},
-		{"neither freshness nor validator", nil, nil, "", Stats{CacheMisses: 2}},
-		{"vary on another header", []string{"Cache-Control", "max-age=60", "Vary", "Accept-Language"}, nil, "", Stats{CacheMisses: 2}},
-		{"caching off", []string{"Cache-Control", "max-age=60", "Etag", `"v1"`}, []Option{WithCache(nil)}, "", Stats{}},
+		{"max-age", []string{"Cache-Control", "max-age=60"}, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
+		{"expires", []string{"Expires", "Sun, 22 Nov 2026 12:01:00 GMT", "Date", "Sun, 22 Nov 2026 12:00:00 GMT"}, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
+		{"no-cache with etag", []string{"Cache-Control", "no-cache", "Etag", `"v1"`}, nil, "If-None-Match", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
+		{"etag alone", []string{"Etag", `"v1"`}, nil, "If-None-Match", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
+		{"last-modified alone", []string{"Last-Modified", lastModified}, nil, "If-Modified-Since", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
+		{"private max-age", []string{"Cache-Control", "private, max-age=60"}, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
+		{"vary accept-encoding", []string{"Cache-Control", "max-age=60", "Vary", "Accept-Encoding"}, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
+		{"no-store", []string{"Cache-Control", "no-store", "Etag", `"v1"`}, nil, "", ClientStats{CacheMisses: 2}},
+		{"neither freshness nor validator", nil, nil, "", ClientStats{CacheMisses: 2}},
+		{"vary on another header", []string{"Cache-Control", "max-age=60", "Vary", "Accept-Language"}, nil, "", ClientStats{CacheMisses: 2}},
+		{"caching off", []string{"Cache-Control", "max-age=60", "Etag", `"v1"`}, []Option{WithCache(nil)}, "", ClientStats{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o := newResource(recordBody, tc.header...)
@@ -136,7 +136,7 @@ func TestCacheServesAndRevalidates(t *testing.T) {
 				assert.Equal(t, int64(len(recordBody)), o.bytes.Load(), "the 304 carries no body")
 			}
 			s := c.Stats()
-			assert.Equal(t, tc.wantStats, Stats{CacheHits: s.CacheHits, CacheRevalidations: s.CacheRevalidations, CacheMisses: s.CacheMisses})
+			assert.Equal(t, tc.wantStats, ClientStats{CacheHits: s.CacheHits, CacheRevalidations: s.CacheRevalidations, CacheMisses: s.CacheMisses})
 		})
 	}
 }
