@@ -98,44 +98,28 @@ var endpointFamilies = []endpointFamily{
 	{
 		name: "search", shape: shapeOne,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			r, err := c.Search(ctx, &gamedata.SearchOptions{Query: fx.query})
-			if err != nil {
-				return nil, err
-			}
-			return r.JSON(), nil
+			return sent(c.Search(ctx, &gamedata.SearchOptions{Query: fx.query}))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.Search(fx.query) },
 	},
 	{
 		name: "packages Get", shape: shapeOne,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			p, err := c.Packages.Get(ctx, fx.kind, fx.ident)
-			if err != nil {
-				return nil, err
-			}
-			return p.JSON(), nil
+			return sent(c.Packages.Get(ctx, fx.kind, fx.ident))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.Package(fx.kind, fx.ident) },
 	},
 	{
 		name: "servers Get", shape: shapeOne,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			s, err := c.Servers.Get(ctx, fx.serverID)
-			if err != nil {
-				return nil, err
-			}
-			return s.JSON(), nil
+			return sent(c.Servers.Get(ctx, fx.serverID))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.Server(fx.serverID) },
 	},
 	{
 		name: "organizations Get", shape: shapeOne,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			o, err := c.Organizations.Get(ctx, fx.org)
-			if err != nil {
-				return nil, err
-			}
-			return o.JSON(), nil
+			return sent(c.Organizations.Get(ctx, fx.org))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.Organization(fx.org) },
 	},
@@ -177,11 +161,7 @@ var endpointFamilies = []endpointFamily{
 	{
 		name: "analytics search", shape: shapeOne,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			r, err := c.Analytics.Search(ctx, &gamedata.SearchOptions{Query: fx.query})
-			if err != nil {
-				return nil, err
-			}
-			return r.JSON(), nil
+			return sent(c.Analytics.Search(ctx, &gamedata.SearchOptions{Query: fx.query}))
 		},
 		// The twin's analytics search is its search without servers.
 		truth: func(fx *matrixFixture) any {
@@ -193,22 +173,14 @@ var endpointFamilies = []endpointFamily{
 	{
 		name: "analytics package", shape: shapeOne,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			r, err := c.Analytics.Package(ctx, fx.kind, fx.ident)
-			if err != nil {
-				return nil, err
-			}
-			return r.JSON(), nil
+			return sent(c.Analytics.Package(ctx, fx.kind, fx.ident))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.PackageReport(fx.kind, fx.ident) },
 	},
 	{
 		name: "analytics organization", shape: shapeOne,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			r, err := c.Analytics.Organization(ctx, fx.org)
-			if err != nil {
-				return nil, err
-			}
-			return r.JSON(), nil
+			return sent(c.Analytics.Organization(ctx, fx.org))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.OrganizationReport(fx.org) },
 	},
@@ -735,6 +707,14 @@ func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamil
 		}
 		return attempts
 	}
+}
+
+// sent is a call's result as the service sent it, or its error alone.
+func sent[T interface{ JSON() json.RawMessage }](v T, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v.JSON(), nil
 }
 
 // matrixCellsAtOnce bounds the cells of the matrix that run at once.
