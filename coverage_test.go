@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -37,6 +38,16 @@ var coverageCalls = map[string]func(context.Context, *gamedata.Client){
 	},
 	"Dashboard.All": func(ctx context.Context, c *gamedata.Client) {
 		for range c.Dashboard.All(ctx, filled(&gamedata.DashboardOptions{})) {
+			break
+		}
+	},
+	"Dashboard.Watch": func(ctx context.Context, c *gamedata.Client) {
+		for range c.Dashboard.Watch(ctx, filled(&gamedata.DashboardOptions{}), time.Minute) {
+			break
+		}
+	},
+	"Packages.Watch": func(ctx context.Context, c *gamedata.Client) {
+		for range c.Packages.Watch(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, time.Minute) {
 			break
 		}
 	},
