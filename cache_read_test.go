@@ -321,7 +321,7 @@ func (d *etagDirectory) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if i > (page-1)*10 {
 			b = append(b, ',')
 		}
-		b = fmt.Appendf(b, `{"kind":"game","ident":%q,"title":"Game %s","players":%d}`, idents[i], idents[i], 10*i)
+		b = fmt.Appendf(b, `{"kind":"game","ident":%q,"title":"Game %s","players":%d}`, idents[i], idents[i], len(idents[i])*100)
 	}
 	b = fmt.Appendf(b, `],"pagination":{"page":%d,"hasNext":%t}}`, page, page*10 < len(idents))
 	etag := fmt.Sprintf(`"%08x"`, crc32.ChecksumIEEE(b))

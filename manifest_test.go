@@ -41,6 +41,16 @@ var manifestCalls = map[string]func(context.Context, *gamedata.Client){
 			break
 		}
 	},
+	"Dashboard.Watch": func(ctx context.Context, c *gamedata.Client) {
+		for range c.Dashboard.Watch(ctx, filled(&gamedata.DashboardOptions{}), time.Minute) {
+			break
+		}
+	},
+	"Packages.Watch": func(ctx context.Context, c *gamedata.Client) {
+		for range c.Packages.Watch(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, time.Minute) {
+			break
+		}
+	},
 	"Packages.Get": func(ctx context.Context, c *gamedata.Client) { c.Packages.Get(ctx, kindArg, identArg) },
 	"Packages.GetMany": func(ctx context.Context, c *gamedata.Client) {
 		for range c.Packages.GetMany(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, 1) {

@@ -96,9 +96,10 @@ func TestWatchRefusesBadArguments(t *testing.T) {
 	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {})
 	c := newTestClient(t, srv.URL)
 	ctx := context.Background()
+	var nilContext context.Context
 	for name, seq := range map[string]func(func(Change[*Package], error) bool){
 		"no interval": c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}}, 0),
-		"nil context": c.Packages.Watch(nil, []PackageRef{{KindGame, "a"}}, time.Second), //nolint:staticcheck // the case under test
+		"nil context": c.Packages.Watch(nilContext, []PackageRef{{KindGame, "a"}}, time.Second),
 		"empty ident": c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}, {KindGame, ""}}, time.Second),
 		"dot segment": c.Packages.Watch(ctx, []PackageRef{{KindGame, ".."}}, time.Second),
 	} {
