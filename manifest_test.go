@@ -78,16 +78,6 @@ var manifestCalls = map[string]func(context.Context, *gamedata.Client){
 	"Analytics.Search": func(ctx context.Context, c *gamedata.Client) {
 		c.Analytics.Search(ctx, filled(&gamedata.SearchOptions{}))
 	},
-	"Dashboard.Watch": func(ctx context.Context, c *gamedata.Client) {
-		for range c.Dashboard.Watch(ctx, filled(&gamedata.DashboardOptions{}), time.Hour) {
-			break
-		}
-	},
-	"Packages.Watch": func(ctx context.Context, c *gamedata.Client) {
-		for range c.Packages.Watch(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, time.Hour) {
-			break
-		}
-	},
 	"Analytics.Package":      func(ctx context.Context, c *gamedata.Client) { c.Analytics.Package(ctx, kindArg, identArg) },
 	"Analytics.Organization": func(ctx context.Context, c *gamedata.Client) { c.Analytics.Organization(ctx, identArg) },
 }
