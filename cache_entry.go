@@ -194,8 +194,6 @@ func (r *entryReader) bytes() []byte {
 	return v
 }
 
-func (r *entryReader) string() string { return string(r.bytes()) }
-
 func (r *entryReader) byte() byte {
 	if len(r.b) == 0 {
 		r.bad = true
