@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync/atomic"
+	"time"
 )
 
 // cacheCounts are the cache's counters, read by Client.Stats.
@@ -25,22 +26,8 @@ func nothingToKeep() {}
 // and so checked for its pagination.page, like a fresh one, while a
 // redirect to another page fails in send and is never stored.
 func (c *Client) read(ctx context.Context, u *url.URL) (body []byte, keep func(), err error) {
-	if c.cache == nil || ctx == nil {
-		r, err := c.send(ctx, u, nil)
-		if err != nil {
-			return nil, nil, err
-		}
-		if r.status == http.StatusNotModified {
-			return nil, nil, notModifiedError(u)
-		}
-		return r.body, nothingToKeep, nil
-	}
-	mode := cacheModeOf(ctx)
 	key := u.String()
-	var stored *cacheEntry
-	if mode != cacheSkip {
-		stored = c.cached(key)
-	}
+	stored, mode := c.lookup(ctx, key)
 	if stored != nil && mode == cacheNormal && stored.fresh(c.clock.now()) {
 		c.cacheCounts.hits.Add(1)
 		return stored.body, nothingToKeep, nil
@@ -59,26 +46,48 @@ func (c *Client) read(ctx context.Context, u *url.URL) (body []byte, keep func()
 			return stored.body, nothingToKeep, nil
 		}
 		return nil, nil, err
-	case r.status == http.StatusNotModified && header == nil:
-		return nil, nil, notModifiedError(u)
-	case r.status == http.StatusNotModified && !stored.selects(r.header):
+	case r.status != http.StatusNotModified:
+		return r.body, c.keeper(key, stored, r, requested, received), nil
+	case header == nil:
+		return nil, nil, fmt.Errorf("gamedata: GET %s: 304 Not Modified to a request that named no validator", u)
+	case !stored.selects(r.header):
 		// The 304 is about another version than the stored one: read
 		// the current one in full.
 		return c.read(SkipCache(ctx), u)
-	case r.status == http.StatusNotModified:
-		c.cacheCounts.revalidations.Add(1)
-		stored.update(r.header, requested, received)
-		return stored.body, func() { c.cache.Set(key, stored.encode()) }, nil
+	}
+	c.cacheCounts.revalidations.Add(1)
+	stored.update(r.header, requested, received)
+	return stored.body, func() { c.cache.Set(key, stored.encode()) }, nil
+}
+
+// lookup returns how a call made with ctx uses the cache, and the entry
+// it may serve or revalidate, if any.
+func (c *Client) lookup(ctx context.Context, key string) (*cacheEntry, cacheMode) {
+	if c.cache == nil || ctx == nil {
+		return nil, cacheSkip
+	}
+	mode := cacheModeOf(ctx)
+	if mode == cacheSkip {
+		return nil, mode
+	}
+	return c.cached(key), mode
+}
+
+// keeper returns what stores a full response r, if the service allows
+// it to be stored; a stored entry it may not replace is dropped.
+func (c *Client) keeper(key string, stored *cacheEntry, r *response, requested, received time.Time) func() {
+	if c.cache == nil {
+		return nothingToKeep
 	}
 	c.cacheCounts.misses.Add(1)
 	if !storable(r.status, r.header) {
 		if stored != nil {
 			c.cache.Delete(key)
 		}
-		return r.body, nothingToKeep, nil
+		return nothingToKeep
 	}
 	e := newCacheEntry(r.status, r.header, requested, received, r.body)
-	return r.body, func() { c.cache.Set(key, e.encode()) }, nil
+	return func() { c.cache.Set(key, e.encode()) }
 }
 
 // cached returns the entry stored under key, dropping one that does not
@@ -108,8 +117,4 @@ func serverFailed(err error) bool {
 		return false
 	}
 	return retryableError(err) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
-}
-
-func notModifiedError(u *url.URL) error {
-	return fmt.Errorf("gamedata: GET %s: 304 Not Modified to a request that named no validator", u)
 }
