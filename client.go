@@ -13,7 +13,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -537,75 +536,30 @@ func retryAfter(header string, now time.Time) time.Duration {
 // after every read that brought bytes. A body that ends before its
 // framing says it ends (short of its Content-Length, a chunked body
 // without its last chunk, a gzip body without its trailer) is
-// io.ErrUnexpectedEOF, never a short body. Without a Content-Length the
-// body is read through pooled chunks, so a large body is neither regrown
-// nor copied more than once.
+// io.ErrUnexpectedEOF, never a short body.
 func readBody(resp *http.Response, limit int64, progress func()) ([]byte, error) {
 	defer resp.Body.Close()
 	r := &progressReader{r: resp.Body, progress: progress}
-	if n := resp.ContentLength; n > limit {
+	n := resp.ContentLength
+	if n > limit {
 		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrResponseTooLarge, n, limit)
-	} else if n >= 0 {
-		buf := make([]byte, n)
-		if _, err := io.ReadFull(r, buf); err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return nil, err
+	}
+	if n < 0 {
+		body, err := io.ReadAll(io.LimitReader(r, limit+1))
+		if err == nil && int64(len(body)) > limit {
+			return nil, fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, limit)
 		}
-		return buf, nil
+		return body, err
 	}
-	var chunks []*[]byte
-	defer func() {
-		for _, c := range chunks {
-			*c = (*c)[:cap(*c)] // whole again, whatever the read left of it
-			chunkPool.Put(c)
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
 		}
-	}()
-	var total int64
-	lr := io.LimitReader(r, limit+1)
-	for done := false; !done; {
-		c := chunkPool.Get().(*[]byte)
-		chunks = append(chunks, c)
-		n, err := readChunk(lr, *c)
-		total += int64(n)
-		*c = (*c)[:n]
-		if err != nil && err != io.EOF {
-			return nil, err
-		}
-		done = err == io.EOF
+		return nil, err
 	}
-	if total > limit {
-		return nil, fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, limit)
-	}
-	buf := make([]byte, 0, total)
-	for _, c := range chunks {
-		buf = append(buf, *c...)
-	}
-	return buf, nil
+	return body, nil
 }
-
-// readChunk fills buf from r. Unlike io.ReadFull it keeps io.EOF (the
-// body ended where its framing said) apart from every other error,
-// io.ErrUnexpectedEOF from a cut chunked or gzip stream among them.
-func readChunk(r io.Reader, buf []byte) (int, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := r.Read(buf[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-// chunkPool holds the buffers that bodies of unknown length are read
-// into.
-var chunkPool = sync.Pool{New: func() any {
-	b := make([]byte, 256<<10)
-	return &b
-}}
 
 // progressReader calls progress after every read that brought bytes.
 type progressReader struct {

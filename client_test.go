@@ -345,7 +345,7 @@ func chunked(body []byte) *http.Response {
 }
 
 func TestReadBodyWithoutContentLength(t *testing.T) {
-	big := bytes.Repeat([]byte("0123456789"), 100_000) // four pooled chunks
+	big := bytes.Repeat([]byte("0123456789"), 100_000)
 	for _, tt := range []struct {
 		name  string
 		body  []byte
@@ -354,9 +354,8 @@ func TestReadBodyWithoutContentLength(t *testing.T) {
 	}{
 		{"empty", nil, 10, nil},
 		{"small", []byte(`{"id":"s1"}`), 100, nil},
-		{"several chunks", big, int64(len(big)), nil},
+		{"a megabyte", big, int64(len(big)), nil},
 		{"over the limit", big, int64(len(big)) - 1, ErrResponseTooLarge},
-		{"after a refused one", big, int64(len(big)), nil},
 	} {
 		got, err := readBody(chunked(tt.body), tt.limit, func() {})
 		if tt.err != nil {
@@ -365,16 +364,6 @@ func TestReadBodyWithoutContentLength(t *testing.T) {
 			require.NoError(t, err, tt.name)
 			assert.Equal(t, len(tt.body), len(got), tt.name)
 			assert.True(t, bytes.Equal(tt.body, got), tt.name)
-		}
-		// Whatever the read did, its chunks go back to the pool whole.
-		var taken []*[]byte
-		for range 8 {
-			c := chunkPool.Get().(*[]byte)
-			assert.Equal(t, cap(*c), len(*c), tt.name)
-			taken = append(taken, c)
-		}
-		for _, c := range taken {
-			chunkPool.Put(c)
 		}
 	}
 }
