@@ -93,6 +93,15 @@ func newTestClient(t *testing.T, baseURL string, opts ...Option) *Client {
 	return c
 }
 
+// headerOf is a header of one value per field, the fields canonicalised.
+func headerOf(fields map[string]string) http.Header {
+	h := http.Header{}
+	for k, v := range fields {
+		h.Set(k, v)
+	}
+	return h
+}
+
 func mustURL(t *testing.T, raw string) *url.URL {
 	t.Helper()
 	u, err := url.Parse(raw)
