@@ -102,6 +102,15 @@ func headerOf(fields map[string]string) http.Header {
 	return h
 }
 
+// timeField is f.Time(name); it stops the test when the member is not a
+// time.
+func timeField(t *testing.T, f Fields, name string) time.Time {
+	t.Helper()
+	v, ok := f.Time(name)
+	require.True(t, ok, "member %q is a time", name)
+	return v
+}
+
 func mustURL(t *testing.T, raw string) *url.URL {
 	t.Helper()
 	u, err := url.Parse(raw)
