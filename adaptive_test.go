@@ -35,12 +35,18 @@ func send(a *adaptiveRate, clk *clock, n int, d time.Duration) uint64 {
 	return epoch
 }
 
+// round sends n requests evenly over d and, wait later, observes one of
+// them answered, throttled or not.
+func round(a *adaptiveRate, clk *clock, n int, d, wait time.Duration, throttled bool) {
+	epoch := send(a, clk, n, d)
+	a.observe(clk.advance(wait), epoch, throttled)
+}
+
 func TestAdaptiveRateStaysAtTheCeilingUntilThrottled(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(100, true)
 	for range 10 {
-		epoch := send(a, clk, 50, time.Second)
-		a.observe(clk.advance(time.Millisecond), epoch, false)
+		round(a, clk, 50, time.Second, time.Millisecond, false)
 	}
 	assert.Equal(t, rate.Limit(100), a.stats().Rate)
 	assert.Equal(t, int64(500), a.stats().Requests)
@@ -71,25 +77,22 @@ func TestAdaptiveRateDecreasesFromTheAchievedRate(t *testing.T) {
 func TestAdaptiveRateWithoutAMeasureDecreasesFromTheRateInForce(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(100, true)
-	epoch := send(a, clk, 3, 30*time.Millisecond) // too soon for a measure
-	a.observe(clk.now, epoch, true)
+	round(a, clk, 3, 30*time.Millisecond, 0, true) // too soon for a measure
 	assert.InDelta(t, 100*cubicBeta, float64(a.stats().Rate), 0.01)
 }
 
 func TestAdaptiveRateClimbsBackAlongTheCubic(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(30, true)
-	epoch := send(a, clk, 60, 2*time.Second) // 30/s, the ceiling
-	a.observe(clk.now, epoch, true)
-	a.ceiling = 100 // let it climb past the old ceiling
+	round(a, clk, 60, 2*time.Second, 0, true) // 30/s, the ceiling
+	a.ceiling = 100                           // let it climb past the old ceiling
 	require.InDelta(t, 21, float64(a.stats().Rate), 0.5)
 	assert.InDelta(t, 30, a.lastMax, 0.5)
 
 	var rates []float64
 	for range 12 {
 		// The client sends at whatever rate it is allowed.
-		epoch := send(a, clk, int(a.stats().Rate), time.Second)
-		a.observe(clk.now, epoch, false)
+		round(a, clk, int(a.stats().Rate), time.Second, 0, false)
 		rates = append(rates, float64(a.stats().Rate))
 	}
 	for i := 1; i < len(rates); i++ {
@@ -107,13 +110,11 @@ func TestAdaptiveRateClimbsBackAlongTheCubic(t *testing.T) {
 func TestAdaptiveRateIsCappedByTwiceTheAchievedRate(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(1000, true)
-	epoch := send(a, clk, 20, 2*time.Second) // 10/s
-	a.observe(clk.now, epoch, true)
+	round(a, clk, 20, 2*time.Second, 0, true) // 10/s
 	// Long quiet: the cubic would allow far more, but the client has only
 	// shown it sends 10/s.
 	clk.advance(time.Minute)
-	epoch = send(a, clk, 50, 5*time.Second)
-	a.observe(clk.now, epoch, false)
+	round(a, clk, 50, 5*time.Second, 0, false)
 	assert.InDelta(t, 20, float64(a.stats().Rate), 1)
 }
 
@@ -121,8 +122,7 @@ func TestAdaptiveRateFloor(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(100, true)
 	for range 40 {
-		epoch := send(a, clk, 2, time.Second)
-		a.observe(clk.advance(time.Millisecond), epoch, true)
+		round(a, clk, 2, time.Second, time.Millisecond, true)
 	}
 	assert.Equal(t, rate.Limit(minRate), a.stats().Rate)
 }
@@ -130,8 +130,7 @@ func TestAdaptiveRateFloor(t *testing.T) {
 func TestAdaptiveRateOff(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(100, false)
-	epoch := send(a, clk, 60, 2*time.Second)
-	a.observe(clk.now, epoch, true)
+	round(a, clk, 60, 2*time.Second, 0, true)
 	assert.Equal(t, ClientStats{Rate: 100, Ceiling: 100, Requests: 60, Throttled: 1}, a.stats())
 }
 
@@ -216,8 +215,7 @@ func TestAdaptiveRateLogsAtDebug(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	clk := &clock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
 	a := newAdaptiveRate(rate.NewLimiter(100, 1), true, logger)
-	epoch := send(a, clk, 60, 2*time.Second)
-	a.observe(clk.now, epoch, true)
+	round(a, clk, 60, 2*time.Second, 0, true)
 	assert.Contains(t, buf.String(), "level=DEBUG")
 	assert.Contains(t, buf.String(), "client rate adjusted")
 	assert.Contains(t, buf.String(), "throttled=true")

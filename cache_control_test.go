@@ -24,11 +24,7 @@ func TestParseCacheControl(t *testing.T) {
 		{"quoted number", []string{`max-age="7"`}, directives{"max-age": "7"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := http.Header{}
-			for _, l := range tc.lines {
-				h.Add("Cache-Control", l)
-			}
-			assert.Equal(t, tc.want, parseCacheControl(h))
+			assert.Equal(t, tc.want, parseCacheControl(http.Header{"Cache-Control": tc.lines}))
 		})
 	}
 }

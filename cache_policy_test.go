@@ -30,11 +30,7 @@ func TestStorable(t *testing.T) {
 		{"status 203", 203, map[string]string{"Cache-Control": "max-age=60"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := http.Header{}
-			for k, v := range tc.header {
-				h.Set(k, v)
-			}
-			assert.Equal(t, tc.want, storable(tc.status, h))
+			assert.Equal(t, tc.want, storable(tc.status, headerOf(tc.header)))
 		})
 	}
 }
@@ -68,11 +64,7 @@ func TestFreshnessAndAge(t *testing.T) {
 		{name: "stale-if-error, no-cache", header: map[string]string{"Cache-Control": "no-cache, stale-if-error=60"}, after: time.Second, wantAge: time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := http.Header{}
-			for k, v := range tc.header {
-				h.Set(k, v)
-			}
-			e := newCacheEntry(200, h, received.Add(-tc.delay), received, nil)
+			e := newCacheEntry(200, headerOf(tc.header), received.Add(-tc.delay), received, nil)
 			now := received.Add(tc.after)
 			assert.Equal(t, tc.wantAge, e.age(now), "age")
 			assert.Equal(t, tc.fresh, e.fresh(now), "fresh")

@@ -77,7 +77,7 @@ func (o *resource) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // cachingClient is a client of srv on a fake clock.
-func cachingClient(t *testing.T, url string, clk *fakeTime, opts ...Option) *Client {
+func cachingClient(t *testing.T, url string, clk *fakeClock, opts ...Option) *Client {
 	t.Helper()
 	c := newTestClient(t, url, opts...)
 	c.clock = clk.source()
@@ -117,7 +117,7 @@ func TestCacheServesAndRevalidates(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := newResource(recordBody, tc.header...)
 			srv, log := newServer(t, o.ServeHTTP)
-			c := cachingClient(t, srv.URL, newFakeTime(), tc.opts...)
+			c := cachingClient(t, srv.URL, newFakeClock(), tc.opts...)
 			first := getTestRecord(t, c)
 			second := getTestRecord(t, c)
 			assert.Equal(t, first, second)
@@ -144,7 +144,7 @@ func TestCacheServesAndRevalidates(t *testing.T) {
 func TestCacheStaleEntryIsRevalidatedAndRefreshed(t *testing.T) {
 	o := newResource(recordBody, "Cache-Control", "max-age=60", "Etag", `"v1"`)
 	srv, log := newServer(t, o.ServeHTTP)
-	clk := newFakeTime()
+	clk := newFakeClock()
 	c := cachingClient(t, srv.URL, clk)
 	getTestRecord(t, c)
 	clk.advance(61 * time.Second)
@@ -180,7 +180,7 @@ func TestCacheStaleIfError(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o := newResource(recordBody, "Cache-Control", tc.cc, "Etag", `"v1"`)
 			srv, _ := newServer(t, o.ServeHTTP)
-			clk := newFakeTime()
+			clk := newFakeClock()
 			c := cachingClient(t, srv.URL, clk, WithRetryMax(0))
 			first := getTestRecord(t, c)
 			clk.advance(2 * time.Second)
@@ -203,7 +203,7 @@ func TestCacheStaleIfError(t *testing.T) {
 func TestCacheStoresOnlyDecodedBodies(t *testing.T) {
 	o := newResource(`{"kind":"game","ident":`, "Cache-Control", "max-age=60")
 	srv, log := newServer(t, o.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeTime())
+	c := cachingClient(t, srv.URL, newFakeClock())
 	_, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
 	var de *DecodeError
 	require.ErrorAs(t, err, &de)
@@ -224,7 +224,7 @@ func TestCacheOddValidatorAnswers(t *testing.T) {
 			}
 			fmt.Fprint(w, recordBody)
 		})
-		c := cachingClient(t, srv.URL, newFakeTime())
+		c := cachingClient(t, srv.URL, newFakeClock())
 		getTestRecord(t, c)
 		getTestRecord(t, c)
 		reqs := log.all()
@@ -234,7 +234,7 @@ func TestCacheOddValidatorAnswers(t *testing.T) {
 	t.Run("304 to a request without validators", func(t *testing.T) {
 		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) })
 		for _, opt := range []Option{WithCache(NewMemoryCache(1 << 20)), WithCache(nil)} {
-			c := cachingClient(t, srv.URL, newFakeTime(), opt)
+			c := cachingClient(t, srv.URL, newFakeClock(), opt)
 			_, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
 			assert.ErrorContains(t, err, "304 Not Modified to a request that named no validator")
 		}
@@ -244,7 +244,7 @@ func TestCacheOddValidatorAnswers(t *testing.T) {
 func TestSkipCache(t *testing.T) {
 	o := newResource(recordBody, "Cache-Control", "max-age=60", "Etag", `"v1"`)
 	srv, log := newServer(t, o.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeTime())
+	c := cachingClient(t, srv.URL, newFakeClock())
 	getTestRecord(t, c)
 	_, err := c.Packages.Get(SkipCache(context.Background()), KindGame, "space-miner")
 	require.NoError(t, err)
@@ -260,7 +260,7 @@ func TestSkipCache(t *testing.T) {
 func TestCacheHitDoesNotWaitOnTheLimiter(t *testing.T) {
 	o := newResource(recordBody, "Cache-Control", "max-age=60", "Etag", `"v1"`)
 	srv, _ := newServer(t, o.ServeHTTP)
-	clk := newFakeTime()
+	clk := newFakeClock()
 	c := cachingClient(t, srv.URL, clk, WithRateLimit(rate.Every(time.Hour), 1), WithAdaptiveRate(false))
 	getTestRecord(t, c) // spends the only token for an hour
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -276,7 +276,7 @@ func TestDiskCacheSurvivesANewClient(t *testing.T) {
 	dir := t.TempDir()
 	o := newResource(recordBody, "Cache-Control", "max-age=60")
 	srv, log := newServer(t, o.ServeHTTP)
-	clk := newFakeTime()
+	clk := newFakeClock()
 	newClient := func() *Client {
 		dc, err := NewDiskCache(dir)
 		require.NoError(t, err)
@@ -339,7 +339,7 @@ func (d *etagDirectory) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func TestCacheRevalidatesAStaleDirectoryPageByPage(t *testing.T) {
 	d := newEtagDirectory(300)
 	srv, _ := newServer(t, d.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeTime(), WithPrefetch(0))
+	c := cachingClient(t, srv.URL, newFakeClock(), WithPrefetch(0))
 	walk := func() []string {
 		var ids []string
 		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{Kind: KindGame}) {

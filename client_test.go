@@ -464,7 +464,7 @@ func TestErrorsAfterRetries(t *testing.T) {
 func TestStalledAttemptsAreRetried(t *testing.T) {
 	t.Parallel()
 	for _, midBody := range []bool{false, true} {
-		ft := newFakeAttemptClock()
+		ft := newFakeClock()
 		stalled := make(chan struct{})
 		var n atomic.Int32
 		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -497,7 +497,7 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 
 func TestStallAfterTheLastTry(t *testing.T) {
 	t.Parallel()
-	ft := newFakeAttemptClock()
+	ft := newFakeClock()
 	stalled := make(chan struct{})
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		close(stalled)
@@ -522,7 +522,7 @@ func TestStallWatchBoundsSilenceOnly(t *testing.T) {
 		gap     time.Duration
 		stalled bool
 	}{{d - time.Millisecond, false}, {d, true}} {
-		ft := newFakeAttemptClock()
+		ft := newFakeClock()
 		var cause error
 		w := newStallWatch(ft, d, func(err error) { cause = err })
 		pieces := strings.Split(strings.Repeat("0123456789", 100), "")
@@ -534,7 +534,7 @@ func TestStallWatchBoundsSilenceOnly(t *testing.T) {
 			var stall *stallError
 			assert.ErrorAs(t, cause, &stall, "gap %s", tt.gap)
 		} else {
-			assert.NoError(t, cause, "gap %s: %d pieces over %s", tt.gap, len(pieces), ft.Now().Sub(newFakeAttemptClock().Now()))
+			assert.NoError(t, cause, "gap %s: %d pieces over %s", tt.gap, len(pieces), ft.Now().Sub(newFakeClock().Now()))
 		}
 	}
 }

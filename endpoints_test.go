@@ -106,12 +106,8 @@ func TestPackagesGet(t *testing.T) {
 	assert.False(t, p.Metric("tags").Valid(), "an array is no metric")
 	assert.True(t, p.Metric("tags").Present())
 
-	updated, ok := p.Time("updatedAt")
-	require.True(t, ok)
-	assert.Equal(t, time.Date(2026, 11, 20, 8, 0, 0, 123e6, time.UTC), updated.UTC())
-	released, ok := p.Time("releasedAt")
-	require.True(t, ok)
-	assert.Equal(t, int64(1732096800000), released.UnixMilli())
+	assert.Equal(t, time.Date(2026, 11, 20, 8, 0, 0, 123e6, time.UTC), timeField(t, p.Fields, "updatedAt").UTC())
+	assert.Equal(t, int64(1732096800000), timeField(t, p.Fields, "releasedAt").UnixMilli())
 
 	notes, ok := p.Text("updateNotes")
 	require.True(t, ok)

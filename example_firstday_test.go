@@ -137,6 +137,7 @@ func ExampleActivityService_History_dailyReport() {
 
 // Details of many servers fetched concurrently within a budget of 20
 // requests a second: the limiter, not the concurrency, sets the pace.
+// Slow: about 1 s, the pace of its 21 requests.
 func ExampleServersService_GetMany_budget() {
 	twin := gamedatatest.NewServer()
 	defer twin.Close()

@@ -250,12 +250,20 @@ func resetBeforeHeaders(w http.ResponseWriter, _ *http.Request, _ *realAnswer, _
 	hijack(w, true)
 }
 
-func closedMidBody(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+// sendHalf sends the headers of a's body, with its Content-Length when
+// withLength, and the first half of it, flushed.
+func sendHalf(w http.ResponseWriter, a *realAnswer, withLength bool) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
+	if withLength {
+		w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
+	}
 	w.WriteHeader(http.StatusOK)
 	w.Write(a.body[:len(a.body)/2])
 	w.(http.Flusher).Flush()
+}
+
+func closedMidBody(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+	sendHalf(w, a, true)
 	hijack(w, false)
 }
 
@@ -269,26 +277,32 @@ func contentLengthTooLong(w http.ResponseWriter, _ *http.Request, a *realAnswer,
 // chunkedCut sends half of the real body with no Content-Length, so it
 // goes chunked, and hangs up before the last chunk.
 func chunkedCut(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	w.Write(a.body[:len(a.body)/2])
-	w.(http.Flusher).Flush()
+	sendHalf(w, a, false)
 	hijack(w, false)
 }
 
-// gzipCut sends the real body gzip-compressed and chunked, and hangs up
-// before the gzip trailer.
-func gzipCut(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(a.body)
-	zw.Close()
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Encoding", "gzip")
-	w.WriteHeader(http.StatusOK)
-	w.Write(buf.Bytes()[:buf.Len()-8])
-	w.(http.Flusher).Flush()
-	hijack(w, false)
+// gzipBody sends the real body gzip-compressed: whole, with its
+// Content-Length, or, when cut, chunked and hanging up before the gzip
+// trailer.
+func gzipBody(cut bool) faultAnswer {
+	return func(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(a.body)
+		zw.Close()
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Encoding", "gzip")
+		if !cut {
+			w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+			w.WriteHeader(http.StatusOK)
+			w.Write(buf.Bytes())
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+		w.Write(buf.Bytes()[:buf.Len()-8])
+		w.(http.Flusher).Flush()
+		hijack(w, false)
+	}
 }
 
 // stallBeforeHeaders reads the request and sends nothing until the client
@@ -300,11 +314,7 @@ func stallBeforeHeaders(_ http.ResponseWriter, r *http.Request, _ *realAnswer, _
 // stallMidBody sends the headers and half of the body, then nothing until
 // the client goes away.
 func stallMidBody(w http.ResponseWriter, r *http.Request, a *realAnswer, _ *faultEnv) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
-	w.WriteHeader(http.StatusOK)
-	w.Write(a.body[:len(a.body)/2])
-	w.(http.Flusher).Flush()
+	sendHalf(w, a, true)
 	<-r.Context().Done()
 }
 
@@ -331,11 +341,7 @@ func okBody(contentType string, body func(a *realAnswer) []byte) faultAnswer {
 }
 
 func slowBody(w http.ResponseWriter, r *http.Request, a *realAnswer, _ *faultEnv) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
-	w.WriteHeader(http.StatusOK)
-	w.Write(a.body[:len(a.body)/2])
-	w.(http.Flusher).Flush()
+	sendHalf(w, a, true)
 	select { // the rest never comes while the client waits
 	case <-r.Context().Done():
 	case <-time.After(10 * time.Second):
@@ -377,18 +383,6 @@ func overCapChunked(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *fa
 		w.(http.Flusher).Flush()
 		b = b[n:]
 	}
-}
-
-func gzipped(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(a.body)
-	zw.Close()
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Encoding", "gzip")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	w.Write(buf.Bytes())
 }
 
 // nestingBomb is 100,000 levels of arrays inside an object: valid JSON
@@ -537,9 +531,9 @@ var faultRows = []faultRow{
 		name: "chunked body cut mid-stream, retries off", serve: chunkedCut, attempts: 1, want: typedError,
 		check: notDecodedCheck, opts: []gamedata.Option{gamedata.WithRetryMax(0)},
 	},
-	{name: "gzip body cut mid-stream", serve: gzipCut, times: 2, attempts: 3, want: recovered},
+	{name: "gzip body cut mid-stream", serve: gzipBody(true), times: 2, attempts: 3, want: recovered},
 	{
-		name: "gzip body cut mid-stream, retries off", serve: gzipCut, attempts: 1, want: typedError,
+		name: "gzip body cut mid-stream, retries off", serve: gzipBody(true), attempts: 1, want: typedError,
 		check: notDecodedCheck, opts: []gamedata.Option{gamedata.WithRetryMax(0)},
 	},
 	{
@@ -618,7 +612,7 @@ var faultRows = []faultRow{
 		attempts: 1, want: recovered,
 		opts: []gamedata.Option{gamedata.WithMaxResponseBytes(matrixCap + 1)},
 	},
-	{name: "gzip-encoded body", serve: gzipped, attempts: 1, want: recovered},
+	{name: "gzip-encoded body", serve: gzipBody(false), attempts: 1, want: recovered},
 	{
 		name:     "JSON nesting bomb of 100k levels",
 		serve:    okBody("application/json", func(*realAnswer) []byte { return nestingBomb }),
@@ -727,7 +721,7 @@ const matrixCellsAtOnce = 48
 // The cells run at once in the test's own goroutines, not as parallel
 // subtests: the rows that wait for Retry-After wait together, and the
 // matrix does not queue dozens of subtests behind the package's other
-// parallel tests. Slow: about 3 s under -race, most of it the Retry-After
+// parallel tests. Slow: about 4 s under -race, most of it the Retry-After
 // and stall rows waiting together.
 func TestFaultMatrix(t *testing.T) {
 	t.Parallel()

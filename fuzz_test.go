@@ -38,10 +38,11 @@ func fuzzFixture(f *testing.F, name string) []byte {
 	return b
 }
 
-// fuzzJSON decodes a JSON document with numbers kept as json.Number, so a
-// number too large for a float64 (which the decoders keep raw) does not
-// make the check fail where the code under test succeeded.
-func fuzzJSON(b []byte) (any, bool) {
+// fuzzObject decodes a JSON document that is an object, with numbers kept
+// as json.Number, so a number too large for a float64 (which the decoders
+// keep raw) does not make the check fail where the code under test
+// succeeded. It returns false when b is not valid JSON or not an object.
+func fuzzObject(b []byte) (map[string]any, bool) {
 	if !json.Valid(b) {
 		return nil, false
 	}
@@ -51,7 +52,8 @@ func fuzzJSON(b []byte) (any, bool) {
 	if d.Decode(&v) != nil {
 		return nil, false
 	}
-	return v, true
+	obj, ok := v.(map[string]any)
+	return obj, ok
 }
 
 // fuzzEncodePoint writes a point back in the service's seven-element form:
@@ -137,11 +139,7 @@ func fuzzCheckAllocations(t *testing.T, what string, body []byte, decode func())
 // in encoding/json and in Fields. It returns false when the body names no
 // such array.
 func fuzzPointsLen(body []byte) (int, bool) {
-	v, ok := fuzzJSON(body)
-	if !ok {
-		return 0, false
-	}
-	obj, ok := v.(map[string]any)
+	obj, ok := fuzzObject(body)
 	if !ok {
 		return 0, false
 	}
@@ -282,11 +280,7 @@ func FuzzParseISO8601(f *testing.F) {
 // value, as in encoding/json and in Fields. It returns false when there is
 // no such array.
 func fuzzItemsLen(body []byte) (int, bool) {
-	v, ok := fuzzJSON(body)
-	if !ok {
-		return 0, false
-	}
-	obj, ok := v.(map[string]any)
+	obj, ok := fuzzObject(body)
 	if !ok {
 		return 0, false
 	}

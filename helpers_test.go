@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -92,6 +93,24 @@ func newTestClient(t *testing.T, baseURL string, opts ...Option) *Client {
 	return c
 }
 
+// headerOf is a header of one value per field, the fields canonicalised.
+func headerOf(fields map[string]string) http.Header {
+	h := http.Header{}
+	for k, v := range fields {
+		h.Set(k, v)
+	}
+	return h
+}
+
+// timeField is f.Time(name); it stops the test when the member is not a
+// time.
+func timeField(t *testing.T, f Fields, name string) time.Time {
+	t.Helper()
+	v, ok := f.Time(name)
+	require.True(t, ok, "member %q is a time", name)
+	return v
+}
+
 func mustURL(t *testing.T, raw string) *url.URL {
 	t.Helper()
 	u, err := url.Parse(raw)
@@ -124,31 +143,36 @@ func withTimeSource(ts attemptClock) Option {
 	}
 }
 
-// fakeAttemptClock is an attemptClock whose time moves only when a test advances it.
-type fakeAttemptClock struct {
+// fakeClock is a clock whose time moves only when a test advances it or
+// sleeps on it: a sleep returns at once, having moved the time on by its
+// duration. It serves as the client's timeSource (source) and as the
+// attemptClock of its transport (withTimeSource).
+type fakeClock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*fakeTimer
+	slept  []time.Duration
 }
 
 type fakeTimer struct {
-	ft     *fakeAttemptClock
+	ft     *fakeClock
 	at     time.Time
 	f      func()
 	active bool
 }
 
-func newFakeAttemptClock() *fakeAttemptClock {
-	return &fakeAttemptClock{now: time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)}
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 }
 
-func (ft *fakeAttemptClock) Now() time.Time {
+// Now is the fake time; it makes fakeClock an attemptClock.
+func (ft *fakeClock) Now() time.Time {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
 	return ft.now
 }
 
-func (ft *fakeAttemptClock) AfterFunc(d time.Duration, f func()) timer {
+func (ft *fakeClock) AfterFunc(d time.Duration, f func()) timer {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
 	t := &fakeTimer{ft: ft, at: ft.now.Add(d), f: f, active: true}
@@ -173,7 +197,7 @@ func (t *fakeTimer) Stop() bool {
 }
 
 // advance moves the time on by d and runs the timers that came due.
-func (ft *fakeAttemptClock) advance(d time.Duration) {
+func (ft *fakeClock) advance(d time.Duration) {
 	ft.mu.Lock()
 	ft.now = ft.now.Add(d)
 	var due []func()
@@ -188,6 +212,22 @@ func (ft *fakeAttemptClock) advance(d time.Duration) {
 		f()
 	}
 }
+
+// sleep records d and moves the time on by it, at once; it returns ctx's
+// error instead when ctx has ended.
+func (ft *fakeClock) sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ft.mu.Lock()
+	ft.slept = append(ft.slept, d)
+	ft.mu.Unlock()
+	ft.advance(max(d, 0))
+	return nil
+}
+
+// source is the fake time as the client's timeSource.
+func (ft *fakeClock) source() timeSource { return timeSource{now: ft.Now, sleep: ft.sleep} }
 
 // hangUp closes the connection under w at once, with what was written so
 // far flushed; with reset, as a TCP reset.

@@ -2,6 +2,7 @@ package gamedata_test
 
 import (
 	"context"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -37,40 +38,26 @@ var manifestCalls = map[string]func(context.Context, *gamedata.Client){
 		c.Dashboard.List(ctx, filled(&gamedata.DashboardOptions{}))
 	},
 	"Dashboard.All": func(ctx context.Context, c *gamedata.Client) {
-		for range c.Dashboard.All(ctx, filled(&gamedata.DashboardOptions{})) {
-			break
-		}
+		first(c.Dashboard.All(ctx, filled(&gamedata.DashboardOptions{})))
 	},
 	"Dashboard.Watch": func(ctx context.Context, c *gamedata.Client) {
-		for range c.Dashboard.Watch(ctx, filled(&gamedata.DashboardOptions{}), time.Minute) {
-			break
-		}
+		first(c.Dashboard.Watch(ctx, filled(&gamedata.DashboardOptions{}), time.Minute))
 	},
 	"Packages.Watch": func(ctx context.Context, c *gamedata.Client) {
-		for range c.Packages.Watch(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, time.Minute) {
-			break
-		}
+		first(c.Packages.Watch(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, time.Minute))
 	},
 	"Packages.Get": func(ctx context.Context, c *gamedata.Client) { c.Packages.Get(ctx, kindArg, identArg) },
 	"Packages.GetMany": func(ctx context.Context, c *gamedata.Client) {
-		for range c.Packages.GetMany(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, 1) {
-			break
-		}
+		first(c.Packages.GetMany(ctx, []gamedata.PackageRef{{Kind: kindArg, Ident: identArg}}, 1))
 	},
-	"Servers.Get": func(ctx context.Context, c *gamedata.Client) { c.Servers.Get(ctx, idArg) },
-	"Servers.GetMany": func(ctx context.Context, c *gamedata.Client) {
-		for range c.Servers.GetMany(ctx, []string{idArg}, 1) {
-			break
-		}
-	},
+	"Servers.Get":       func(ctx context.Context, c *gamedata.Client) { c.Servers.Get(ctx, idArg) },
+	"Servers.GetMany":   func(ctx context.Context, c *gamedata.Client) { first(c.Servers.GetMany(ctx, []string{idArg}, 1)) },
 	"Organizations.Get": func(ctx context.Context, c *gamedata.Client) { c.Organizations.Get(ctx, identArg) },
 	"Organizations.List": func(ctx context.Context, c *gamedata.Client) {
 		c.Organizations.List(ctx, filled(&gamedata.ListOptions{}))
 	},
 	"Organizations.All": func(ctx context.Context, c *gamedata.Client) {
-		for range c.Organizations.All(ctx, filled(&gamedata.ListOptions{})) {
-			break
-		}
+		first(c.Organizations.All(ctx, filled(&gamedata.ListOptions{})))
 	},
 	"Activity.History": func(ctx context.Context, c *gamedata.Client) {
 		c.Activity.History(ctx, filled(&gamedata.ActivityOptions{}))
@@ -179,6 +166,14 @@ func template(path string) string {
 		}
 	}
 	return strings.Join(seg, "/")
+}
+
+// first starts a walk or a watch and stops it at its first item, having
+// sent its first request.
+func first[V any](seq iter.Seq2[V, error]) {
+	for range seq {
+		break
+	}
 }
 
 // filled sets every field of an options struct that has a url tag, so

@@ -127,7 +127,7 @@ func newBigTwin(t *testing.T, opts ...gamedatatest.Option) *gamedatatest.Server 
 // TestWalkUnderFaultsLosesNothing walks 100 pages while the twin fails 20%
 // of its answers with every retryable fault: the walk yields every entry
 // exactly once, in order, and the twin served each page once. Slow: about
-// 3 s under -race.
+// 6 s under -race.
 func TestWalkUnderFaultsLosesNothing(t *testing.T) {
 	t.Parallel()
 	twin := newBigTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 0.2, Kinds: retryableFaults, Seed: 3}))
@@ -191,7 +191,7 @@ func TestWalkResumesWhereRetriesRanOut(t *testing.T) {
 // TestWalkResumesAfterAnOutage walks with a few retries; after 30 pages
 // the twin fails every answer, so retries run out: the walk ends with a
 // *PageError, and, the outage over, a walk from its Page completes the
-// directory. Slow: about 3 s under -race.
+// directory. Slow: about 4 s under -race.
 func TestWalkResumesAfterAnOutage(t *testing.T) {
 	t.Parallel()
 	twin := newBigTwin(t)
@@ -267,7 +267,7 @@ func bodyTap(tap func(body []byte) error) http.RoundTripper {
 // while the twin moves entries between pages: the walk yields each
 // identity at most once, and counts in WalkStats.Duplicates exactly the
 // items it dropped. Sorted by ident, the default, the same shifting
-// directory is walked exactly. Slow: about 1 s.
+// directory is walked exactly. Slow: about 2 s under -race.
 func TestShiftingDirectory(t *testing.T) {
 	t.Parallel()
 	const size, pageSize = 1000, 50

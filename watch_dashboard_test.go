@@ -15,7 +15,7 @@ import (
 func TestDashboardWatch(t *testing.T) {
 	d := newEtagDirectory(25)
 	srv, _ := newServer(t, d.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeTime(), WithRetryMax(0))
+	c := cachingClient(t, srv.URL, newFakeClock(), WithRetryMax(0))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
@@ -62,7 +62,7 @@ func TestDashboardWatchReportsUpdates(t *testing.T) {
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(body))
 	})
-	c := cachingClient(t, srv.URL, newFakeTime())
+	c := cachingClient(t, srv.URL, newFakeClock())
 	body = `{"items":[{"kind":"game","ident":"a","players":1},{"id":"s1"}],"pagination":{"hasNext":false}}`
 	var got []Change[DashboardEntry]
 	for ch, err := range c.Dashboard.Watch(context.Background(), nil, time.Minute) {

@@ -107,7 +107,7 @@ func watchRounds(t *testing.T, c *Client, cat *catalogue, refs []PackageRef, rou
 func TestPackagesWatchCostsLittleWhenNothingChanges(t *testing.T) {
 	cat, refs := newCatalogue(100)
 	srv, _ := newServer(t, cat.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeTime())
+	c := cachingClient(t, srv.URL, newFakeClock())
 	var plain int64
 	for _, r := range refs {
 		plain += int64(len(cat.records[r.Ident]))
@@ -135,7 +135,7 @@ func TestPackagesWatchCostsLittleWhenNothingChanges(t *testing.T) {
 func TestPackagesWatchReportsEachChangeOnce(t *testing.T) {
 	cat, refs := newCatalogue(10)
 	srv, _ := newServer(t, cat.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeTime())
+	c := cachingClient(t, srv.URL, newFakeClock())
 	changed := `{"kind":"game","ident":"p003","title":"Renamed","players":1}`
 	cat.before = func(n int) {
 		switch n {
@@ -166,7 +166,7 @@ func TestPackagesWatchRereadsAStuckValidator(t *testing.T) {
 	cat, refs := newCatalogue(1)
 	cat.stuckETag = `"forever"`
 	srv, log := newServer(t, cat.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeTime())
+	c := cachingClient(t, srv.URL, newFakeClock())
 	cat.before = func(n int) {
 		if n == 2 {
 			cat.set("p000", `{"kind":"game","ident":"p000","players":7}`)
@@ -197,7 +197,7 @@ func TestPackagesWatchGoesOnAfterAFailedPoll(t *testing.T) {
 		}
 		cat.ServeHTTP(w, r)
 	})
-	c := cachingClient(t, srv.URL, newFakeTime())
+	c := cachingClient(t, srv.URL, newFakeClock())
 	var ops []string
 	for ch, err := range c.Packages.Watch(context.Background(), refs, time.Minute) {
 		if err != nil {
@@ -217,7 +217,7 @@ func TestPackagesWatchGoesOnAfterAFailedPoll(t *testing.T) {
 func TestPackagesWatchEndsWithItsContext(t *testing.T) {
 	cat, refs := newCatalogue(3)
 	srv, _ := newServer(t, cat.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeTime())
+	c := cachingClient(t, srv.URL, newFakeClock())
 	ctx, cancel := context.WithCancel(context.Background())
 	cat.before = func(n int) {
 		if n == 4 {

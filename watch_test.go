@@ -19,7 +19,7 @@ func TestOpString(t *testing.T) {
 }
 
 func TestPacerSpreadsPolls(t *testing.T) {
-	clk := newFakeTime()
+	clk := newFakeClock()
 	p := pacer{clock: clk.source(), gap: time.Second, jitter: 0.5}
 	for range 1001 {
 		require.NoError(t, p.wait(context.Background()))
@@ -47,7 +47,7 @@ func TestPacerCountsTheTimeAPollTook(t *testing.T) {
 		{"clock jumps back", -24 * time.Hour, time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			clk := newFakeTime()
+			clk := newFakeClock()
 			p := pacer{clock: clk.source(), gap: time.Second}
 			require.NoError(t, p.wait(context.Background()))
 			clk.advance(tc.moved)
@@ -59,7 +59,7 @@ func TestPacerCountsTheTimeAPollTook(t *testing.T) {
 }
 
 func TestPacerHonoursRetryAfter(t *testing.T) {
-	clk := newFakeTime()
+	clk := newFakeClock()
 	p := pacer{clock: clk.source(), gap: time.Second}
 	require.NoError(t, p.wait(context.Background()))
 	p.failed(&ItemError{Err: &APIError{StatusCode: 429, RetryAfter: time.Minute}})
@@ -74,22 +74,22 @@ func TestPacerHonoursRetryAfter(t *testing.T) {
 }
 
 func TestFullReadGuard(t *testing.T) {
-	clk := newFakeTime()
+	clk := newFakeClock()
 	var g fullReadGuard
-	assert.True(t, g.due(clk.now()), "the first poll is a full read")
-	g.polled(clk.now(), true, false)
+	assert.True(t, g.due(clk.Now()), "the first poll is a full read")
+	g.polled(clk.Now(), true, false)
 	for range watchFullEvery {
-		assert.False(t, g.due(clk.now()))
-		g.polled(clk.now(), false, false)
+		assert.False(t, g.due(clk.Now()))
+		g.polled(clk.Now(), false, false)
 	}
-	assert.True(t, g.due(clk.now()), "due after watchFullEvery unchanged polls")
+	assert.True(t, g.due(clk.Now()), "due after watchFullEvery unchanged polls")
 
-	g.polled(clk.now(), true, false)
-	g.polled(clk.now(), false, true)
+	g.polled(clk.Now(), true, false)
+	g.polled(clk.Now(), false, true)
 	assert.Zero(t, g.unchanged, "a change shows the validator works")
 	clk.advance(watchFullAge)
-	assert.True(t, g.due(clk.now()), "due after watchFullAge")
-	assert.True(t, g.due(clk.now().Add(-2*watchFullAge)), "due when the clock went back")
+	assert.True(t, g.due(clk.Now()), "due after watchFullAge")
+	assert.True(t, g.due(clk.Now().Add(-2*watchFullAge)), "due when the clock went back")
 }
 
 func TestWatchRefusesBadArguments(t *testing.T) {
