@@ -128,6 +128,7 @@ func TestPackagesWatchCostsLittleWhenNothingChanges(t *testing.T) {
 	}
 	assert.Equal(t, Removed, changes[100].Op)
 	assert.Equal(t, int64(1000+1), cat.requests.Load(), "the last one is refused")
+	t.Logf("10 rounds of 100 records: %d body bytes against %d for plain polling (%.1f%%)", cat.bytes.Load(), plain, 100*float64(cat.bytes.Load())/float64(plain))
 	assert.Less(t, float64(cat.bytes.Load()), 0.15*float64(plain), "%d bytes against %d for plain polling", cat.bytes.Load(), plain)
 	assert.Equal(t, int64(900-1), c.Stats().CacheRevalidations)
 }
