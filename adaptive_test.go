@@ -12,22 +12,23 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// clock is a fake clock for the rate controller.
-type clock struct{ now time.Time }
+// stepClock is a fake clock for the rate controller, moved by hand: the
+// simulations below step it millions of times, without a lock.
+type stepClock struct{ now time.Time }
 
-func (c *clock) advance(d time.Duration) time.Time {
+func (c *stepClock) advance(d time.Duration) time.Time {
 	c.now = c.now.Add(d)
 	return c.now
 }
 
-func newController(ceiling rate.Limit, adapt bool) (*adaptiveRate, *clock) {
-	clk := &clock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
+func newController(ceiling rate.Limit, adapt bool) (*adaptiveRate, *stepClock) {
+	clk := &stepClock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
 	return newAdaptiveRate(rate.NewLimiter(ceiling, 1), adapt, nil), clk
 }
 
 // send sends n requests evenly over d and returns the epoch they started
 // in.
-func send(a *adaptiveRate, clk *clock, n int, d time.Duration) uint64 {
+func send(a *adaptiveRate, clk *stepClock, n int, d time.Duration) uint64 {
 	epoch := a.currentEpoch()
 	for range n {
 		a.sent(clk.advance(d / time.Duration(n)))
@@ -37,7 +38,7 @@ func send(a *adaptiveRate, clk *clock, n int, d time.Duration) uint64 {
 
 // round sends n requests evenly over d and, wait later, observes one of
 // them answered, throttled or not.
-func round(a *adaptiveRate, clk *clock, n int, d, wait time.Duration, throttled bool) {
+func round(a *adaptiveRate, clk *stepClock, n int, d, wait time.Duration, throttled bool) {
 	epoch := send(a, clk, n, d)
 	a.observe(clk.advance(wait), epoch, throttled)
 }
@@ -213,7 +214,7 @@ func TestAdaptiveRateLogsAtDebug(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	clk := &clock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
+	clk := &stepClock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
 	a := newAdaptiveRate(rate.NewLimiter(100, 1), true, logger)
 	round(a, clk, 60, 2*time.Second, 0, true)
 	assert.Contains(t, buf.String(), "level=DEBUG")

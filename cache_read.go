@@ -28,7 +28,7 @@ func nothingToKeep() {}
 func (c *Client) read(ctx context.Context, u *url.URL) (body []byte, keep func(), err error) {
 	key := u.String()
 	stored, mode := c.lookup(ctx, key)
-	if stored != nil && mode == cacheNormal && stored.fresh(c.clock.now()) {
+	if stored != nil && mode == cacheNormal && stored.fresh(c.clock.Now()) {
 		c.cacheCounts.hits.Add(1)
 		return stored.body, nothingToKeep, nil
 	}
@@ -36,9 +36,9 @@ func (c *Client) read(ctx context.Context, u *url.URL) (body []byte, keep func()
 	if stored != nil {
 		header = stored.conditional()
 	}
-	requested := c.clock.now()
+	requested := c.clock.Now()
 	r, err := c.send(ctx, u, header)
-	received := c.clock.now()
+	received := c.clock.Now()
 	switch {
 	case err != nil:
 		if stored != nil && ctx.Err() == nil && serverFailed(err) && stored.servableOnError(received) {

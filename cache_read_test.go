@@ -79,9 +79,7 @@ func (o *resource) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // cachingClient is a client of srv on a fake clock.
 func cachingClient(t *testing.T, url string, clk *fakeClock, opts ...Option) *Client {
 	t.Helper()
-	c := newTestClient(t, url, opts...)
-	c.clock = clk.source()
-	return c
+	return newTestClient(t, url, append([]Option{withClock(clk)}, opts...)...)
 }
 
 func getTestRecord(t *testing.T, c *Client) *Package {

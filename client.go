@@ -33,7 +33,7 @@ type Client struct {
 
 	cache       Cache
 	cacheCounts cacheCounts
-	clock       timeSource // the cache's ages and Watch's waits
+	clock       clock
 
 	// Dashboard lists packages and dedicated servers.
 	Dashboard *DashboardService
@@ -112,7 +112,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 		userAgent: cfg.userAgent,
 		prefetch:  cfg.prefetch,
 		cache:     cfg.cache,
-		clock:     systemTime,
+		clock:     cfg.clock,
 	}
 	c.http = &retryablehttp.Client{
 		HTTPClient: &http.Client{
@@ -123,7 +123,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 				maxBytes: cfg.maxResponseBytes,
 				timeout:  user.Timeout,
 				stall:    cfg.stallTimeout,
-				clock:    cfg.attemptClock,
+				clock:    cfg.clock,
 			},
 			CheckRedirect: redirectPolicy(user.CheckRedirect),
 			Jar:           user.Jar,
@@ -350,7 +350,7 @@ type attemptTransport struct {
 	maxBytes int64
 	timeout  time.Duration // the user's http.Client.Timeout, for each attempt
 	stall    time.Duration
-	clock    attemptClock
+	clock    clock
 }
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -583,7 +583,7 @@ type stallWatch struct {
 	d     time.Duration
 }
 
-func newStallWatch(clk attemptClock, d time.Duration, cancel context.CancelCauseFunc) *stallWatch {
+func newStallWatch(clk clock, d time.Duration, cancel context.CancelCauseFunc) *stallWatch {
 	if d <= 0 {
 		return &stallWatch{}
 	}
@@ -626,21 +626,3 @@ func (e *stallError) Is(target error) bool { return target == os.ErrDeadlineExce
 
 // Timeout reports true, as net.Error's timeouts do.
 func (e *stallError) Timeout() bool { return true }
-
-// attemptClock is the time an attempt runs on; tests use a fake one.
-type attemptClock interface {
-	Now() time.Time
-	AfterFunc(d time.Duration, f func()) timer
-}
-
-// timer is the part of *time.Timer the transport uses.
-type timer interface {
-	Reset(d time.Duration) bool
-	Stop() bool
-}
-
-// realTime is the attemptClock of the wall.
-type realTime struct{}
-
-func (realTime) Now() time.Time                            { return time.Now() }
-func (realTime) AfterFunc(d time.Duration, f func()) timer { return time.AfterFunc(d, f) }

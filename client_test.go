@@ -480,7 +480,7 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 			close(stalled)
 			<-r.Context().Done()
 		})
-		c, err := NewClient(srv.URL, withTimeSource(ft))
+		c, err := NewClient(srv.URL, withClock(ft))
 		require.NoError(t, err)
 		go func() {
 			<-stalled
@@ -503,7 +503,7 @@ func TestStallAfterTheLastTry(t *testing.T) {
 		close(stalled)
 		<-r.Context().Done()
 	})
-	c := newTestClient(t, srv.URL, withTimeSource(ft), WithRetryMax(0), WithStallTimeout(time.Minute))
+	c := newTestClient(t, srv.URL, withClock(ft), WithRetryMax(0), WithStallTimeout(time.Minute))
 	go func() {
 		<-stalled
 		ft.advance(time.Minute)

@@ -135,18 +135,17 @@ func flaky(failures int, status int, header http.Header) (http.HandlerFunc, *ato
 	}, &n
 }
 
-// withTimeSource runs a client's transport on ts.
-func withTimeSource(ts attemptClock) Option {
+// withClock runs a client on clk.
+func withClock(clk clock) Option {
 	return func(c *config) error {
-		c.attemptClock = ts
+		c.clock = clk
 		return nil
 	}
 }
 
 // fakeClock is a clock whose time moves only when a test advances it or
 // sleeps on it: a sleep returns at once, having moved the time on by its
-// duration. It serves as the client's timeSource (source) and as the
-// attemptClock of its transport (withTimeSource).
+// duration. withClock runs a client on it.
 type fakeClock struct {
 	mu     sync.Mutex
 	now    time.Time
@@ -165,7 +164,7 @@ func newFakeClock() *fakeClock {
 	return &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 }
 
-// Now is the fake time; it makes fakeClock an attemptClock.
+// Now is the fake time.
 func (ft *fakeClock) Now() time.Time {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
@@ -213,9 +212,9 @@ func (ft *fakeClock) advance(d time.Duration) {
 	}
 }
 
-// sleep records d and moves the time on by it, at once; it returns ctx's
+// Sleep records d and moves the time on by it, at once; it returns ctx's
 // error instead when ctx has ended.
-func (ft *fakeClock) sleep(ctx context.Context, d time.Duration) error {
+func (ft *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -225,9 +224,6 @@ func (ft *fakeClock) sleep(ctx context.Context, d time.Duration) error {
 	ft.advance(max(d, 0))
 	return nil
 }
-
-// source is the fake time as the client's timeSource.
-func (ft *fakeClock) source() timeSource { return timeSource{now: ft.Now, sleep: ft.sleep} }
 
 // hangUp closes the connection under w at once, with what was written so
 // far flushed; with reset, as a TCP reset.

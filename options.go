@@ -25,7 +25,7 @@ type config struct {
 	prefetch         int
 	adaptiveRate     bool
 	stallTimeout     time.Duration
-	attemptClock     attemptClock
+	clock            clock
 	cache            Cache
 }
 
@@ -41,7 +41,7 @@ func defaultConfig() config {
 		prefetch:         1,
 		adaptiveRate:     true,
 		stallTimeout:     30 * time.Second,
-		attemptClock:     realTime{},
+		clock:            realClock{},
 		cache:            NewMemoryCache(32 << 20),
 	}
 }

@@ -89,7 +89,7 @@ func pollContext(ctx context.Context, full bool) context.Context {
 // gap: a clock that jumps forward allows one poll at once, never a burst,
 // and one that jumps back delays a poll by at most one gap, never a stall.
 type pacer struct {
-	clock  timeSource
+	clock  clock
 	gap    time.Duration
 	jitter float64 // the gap varies by up to ± this fraction
 	last   time.Time
@@ -100,17 +100,17 @@ type pacer struct {
 // wait returns when the next poll may start, or with ctx's error.
 func (p *pacer) wait(ctx context.Context) error {
 	if p.last.IsZero() {
-		p.last = p.clock.now()
+		p.last = p.clock.Now()
 		return ctx.Err()
 	}
 	gap := time.Duration(float64(p.gap) * (1 + p.jitter*(2*rand.Float64()-1)))
-	elapsed := min(max(0, p.clock.now().Sub(p.last)), gap)
+	elapsed := min(max(0, p.clock.Now().Sub(p.last)), gap)
 	d := max(gap-elapsed, p.extra)
 	p.extra = 0
-	if err := p.clock.sleep(ctx, d); err != nil {
+	if err := p.clock.Sleep(ctx, d); err != nil {
 		return err
 	}
-	p.last = p.clock.now()
+	p.last = p.clock.Now()
 	return nil
 }
 

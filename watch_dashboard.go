@@ -37,7 +37,7 @@ func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, ev
 			if pace.wait(ctx) != nil {
 				return
 			}
-			full := guard.due(c.clock.now())
+			full := guard.due(c.clock.Now())
 			round, err := s.round(pollContext(ctx, full), opts)
 			if ctx.Err() != nil {
 				return
@@ -56,7 +56,7 @@ func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, ev
 					return
 				}
 			}
-			guard.polled(c.clock.now(), full, changed)
+			guard.polled(c.clock.Now(), full, changed)
 			last = round
 		}
 	}

@@ -51,7 +51,7 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 				if pace.wait(ctx) != nil {
 					return
 				}
-				full := guards[i].due(c.clock.now())
+				full := guards[i].due(c.clock.Now())
 				p, err := s.Get(pollContext(ctx, full), r.Kind, r.Ident)
 				if ctx.Err() != nil {
 					return
@@ -64,7 +64,7 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 					continue
 				}
 				change, changed := packageChange(last[i], p, err)
-				guards[i].polled(c.clock.now(), full, changed)
+				guards[i].polled(c.clock.Now(), full, changed)
 				last[i] = p
 				if changed && !yield(change, nil) {
 					return

@@ -20,7 +20,7 @@ func TestOpString(t *testing.T) {
 
 func TestPacerSpreadsPolls(t *testing.T) {
 	clk := newFakeClock()
-	p := pacer{clock: clk.source(), gap: time.Second, jitter: 0.5}
+	p := pacer{clock: clk, gap: time.Second, jitter: 0.5}
 	for range 1001 {
 		require.NoError(t, p.wait(context.Background()))
 	}
@@ -48,7 +48,7 @@ func TestPacerCountsTheTimeAPollTook(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newFakeClock()
-			p := pacer{clock: clk.source(), gap: time.Second}
+			p := pacer{clock: clk, gap: time.Second}
 			require.NoError(t, p.wait(context.Background()))
 			clk.advance(tc.moved)
 			require.NoError(t, p.wait(context.Background()))
@@ -60,7 +60,7 @@ func TestPacerCountsTheTimeAPollTook(t *testing.T) {
 
 func TestPacerHonoursRetryAfter(t *testing.T) {
 	clk := newFakeClock()
-	p := pacer{clock: clk.source(), gap: time.Second}
+	p := pacer{clock: clk, gap: time.Second}
 	require.NoError(t, p.wait(context.Background()))
 	p.failed(&ItemError{Err: &APIError{StatusCode: 429, RetryAfter: time.Minute}})
 	require.NoError(t, p.wait(context.Background()))
