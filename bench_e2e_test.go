@@ -168,8 +168,8 @@ func BenchmarkFanOut(b *testing.B) {
 	twin := gamedatatest.NewServer(gamedatatest.WithSize(500, 0, 0), gamedatatest.WithLatency(20*time.Millisecond))
 	b.Cleanup(twin.Close)
 	var refs []PackageRef
-	for _, e := range twin.Catalog().Directory("") {
-		refs = append(refs, PackageRef{Kind: e["kind"].(string), Ident: e["ident"].(string)})
+	for _, e := range twin.Catalog().Packages {
+		refs = append(refs, PackageRef{Kind: e.Kind, Ident: e.Ident})
 	}
 	b.Run("getmany-concurrency=8", func(b *testing.B) {
 		c := benchClient(b, twin.URL)
@@ -308,8 +308,8 @@ func BenchmarkAdaptiveRate(b *testing.B) {
 			for b.Loop() {
 				twin := gamedatatest.NewServer(gamedatatest.WithSize(500, 0, 0), gamedatatest.WithRateLimit(30, 5))
 				var refs []PackageRef
-				for _, e := range twin.Catalog().Directory("") {
-					refs = append(refs, PackageRef{Kind: e["kind"].(string), Ident: e["ident"].(string)})
+				for _, e := range twin.Catalog().Packages {
+					refs = append(refs, PackageRef{Kind: e.Kind, Ident: e.Ident})
 				}
 				c, err := NewClient(twin.URL, WithRateLimit(100, 1), WithAdaptiveRate(bc.adapt), WithRetryMax(10))
 				if err != nil {

@@ -31,7 +31,7 @@ func TestCacheAgainstTheTwin(t *testing.T) {
 			defer twin.Close()
 			c := fastClient(t, twin.URL)
 			pkg := twin.Catalog().Packages[0]
-			kind, ident := pkg["kind"].(string), pkg["ident"].(string)
+			kind, ident := pkg.Kind, pkg.Ident
 			first, err := c.Packages.Get(context.Background(), kind, ident)
 			require.NoError(t, err)
 			second, err := c.Packages.Get(context.Background(), kind, ident)

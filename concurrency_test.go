@@ -34,8 +34,8 @@ func concurrentJobs() []concurrentJob {
 			name: "packages GetMany",
 			run: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
 				var refs []gamedata.PackageRef
-				for _, e := range fx.cat.Directory("") {
-					refs = append(refs, gamedata.PackageRef{Kind: e["kind"].(string), Ident: e["ident"].(string)})
+				for _, e := range fx.cat.Packages {
+					refs = append(refs, gamedata.PackageRef{Kind: e.Kind, Ident: e.Ident})
 				}
 				var got []*gamedata.Package
 				for p, err := range c.Packages.GetMany(ctx, refs, 4) {
@@ -48,8 +48,8 @@ func concurrentJobs() []concurrentJob {
 			},
 			truth: func(fx *matrixFixture) any {
 				var want []any
-				for _, e := range fx.cat.Directory("") {
-					want = append(want, fx.cat.Package(e["kind"].(string), e["ident"].(string)))
+				for _, e := range fx.cat.Packages {
+					want = append(want, fx.cat.Package(e.Kind, e.Ident))
 				}
 				return want
 			},
@@ -59,7 +59,7 @@ func concurrentJobs() []concurrentJob {
 			run: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
 				var ids []string
 				for _, s := range fx.cat.Servers {
-					ids = append(ids, s["id"].(string))
+					ids = append(ids, s.ID)
 				}
 				var got []*gamedata.Server
 				for s, err := range c.Servers.GetMany(ctx, ids, 3) {
@@ -73,7 +73,7 @@ func concurrentJobs() []concurrentJob {
 			truth: func(fx *matrixFixture) any {
 				var want []any
 				for _, s := range fx.cat.Servers {
-					want = append(want, fx.cat.Server(s["id"].(string)))
+					want = append(want, fx.cat.Server(s.ID))
 				}
 				return want
 			},

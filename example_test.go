@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"net/url"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/gamedatatest"
@@ -54,7 +55,7 @@ func ExampleDashboardService_All() {
 		}
 		n++
 	}
-	fmt.Println(n == len(twin.Catalog().Directory(gamedata.KindGame)))
+	fmt.Println(n == len(twin.Catalog().Entries(url.Values{"kind": {gamedata.KindGame}})))
 	// Output:
 	// game/rusty-raiders 7714
 	// game/quantum-odyssey 7549

@@ -72,7 +72,7 @@ func walkJSON[T interface{ JSON() json.RawMessage }](seq func(func(T, error) boo
 	return entriesJSON(items), err
 }
 
-func pageTruth(all []map[string]any, page, size int) map[string]any {
+func pageTruth[T any](all []T, page, size int) map[string]any {
 	lo := min((page-1)*size, len(all))
 	hi := min(page*size, len(all))
 	return map[string]any{"items": all[lo:hi]}

@@ -58,7 +58,7 @@ func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 func calls(twin *gamedatatest.Server) []func(context.Context, *gamedata.Client) error {
 	cat := twin.Catalog()
 	pkg, srv, org := cat.Packages[0], cat.Servers[0], cat.Organizations[0]
-	kind, ident := pkg["kind"].(string), pkg["ident"].(string)
+	kind, ident := pkg.Kind, pkg.Ident
 	var out []func(context.Context, *gamedata.Client) error
 	for _, k := range []string{"", gamedata.KindGame, "mod", "server", "no-such-kind"} {
 		for _, sort := range []string{"", "players", "updated", "no-such-sort"} {
@@ -111,11 +111,11 @@ func calls(twin *gamedatatest.Server) []func(context.Context, *gamedata.Client) 
 			return nil
 		},
 		func(ctx context.Context, c *gamedata.Client) error {
-			_, err := c.Servers.Get(ctx, srv["id"].(string))
+			_, err := c.Servers.Get(ctx, srv.ID)
 			return err
 		},
 		func(ctx context.Context, c *gamedata.Client) error {
-			_, err := c.Organizations.Get(ctx, org["ident"].(string))
+			_, err := c.Organizations.Get(ctx, org.Ident)
 			return err
 		},
 		func(ctx context.Context, c *gamedata.Client) error {
@@ -127,7 +127,7 @@ func calls(twin *gamedatatest.Server) []func(context.Context, *gamedata.Client) 
 			return err
 		},
 		func(ctx context.Context, c *gamedata.Client) error {
-			_, err := c.Analytics.Organization(ctx, org["ident"].(string))
+			_, err := c.Analytics.Organization(ctx, org.Ident)
 			return err
 		},
 		func(ctx context.Context, c *gamedata.Client) error { _, err := c.OpenAPI(ctx); return err },

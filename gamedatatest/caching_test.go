@@ -16,7 +16,7 @@ func familyPaths(s *Server) map[Family]string {
 		FamilyDashboard:             "/api/dashboard?sort=players",
 		FamilySearch:                "/api/search?q=a",
 		FamilyPackage:               "/api/packages/game/1337",
-		FamilyServer:                "/api/servers/" + s.Catalog().Servers[0]["id"].(string),
+		FamilyServer:                "/api/servers/" + s.Catalog().Servers[0].ID,
 		FamilyOrganization:          "/api/organizations/north_wind",
 		FamilyOrganizations:         "/api/organizations",
 		FamilyActivity:              "/api/activity-history?range=24h",

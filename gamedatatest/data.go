@@ -158,19 +158,13 @@ func (s *srv) entry() map[string]any {
 	}
 }
 
+// record is the entry without its kind, with version and region.
 func (s *srv) record() map[string]any {
-	return map[string]any{
-		"id":         s.id,
-		"name":       s.name,
-		"players":    s.players.value(),
-		"maxPlayers": float64(s.maxPlayers),
-		"online":     s.online,
-		"map":        s.mapName,
-		"package":    s.ref(),
-		"lastSeen":   stamp(s.lastSeen),
-		"version":    s.version,
-		"region":     s.region,
-	}
+	m := s.entry()
+	delete(m, "kind")
+	m["version"] = s.version
+	m["region"] = s.region
+	return m
 }
 
 func (o *org) entry() map[string]any {

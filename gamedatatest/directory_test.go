@@ -53,18 +53,20 @@ func TestDirectoryWalk(t *testing.T) {
 		q    url.Values
 		want []map[string]any
 	}{
-		{"all packages", "/api/dashboard", nil, c.Packages},
-		{"games", "/api/dashboard", url.Values{"kind": {"game"}}, c.Directory("game")},
-		{"mods, odd page size", "/api/dashboard", url.Values{"kind": {"mod"}, "pageSize": {"7"}}, c.Directory("mod")},
+		{"all packages", "/api/dashboard", nil, decoded(t, c.Packages)},
+		{"servers", "/api/dashboard", url.Values{"kind": {"server"}}, decoded(t, c.Servers)},
+		{"games", "/api/dashboard", url.Values{"kind": {"game"}}, decoded(t, c.Entries(url.Values{"kind": {"game"}}))},
+		{"mods, odd page size", "/api/dashboard", url.Values{"kind": {"mod"}, "pageSize": {"7"}},
+			decoded(t, c.Entries(url.Values{"kind": {"mod"}}))},
 		{"servers by players", "/api/dashboard", url.Values{"kind": {"server"}, "sort": {"players"}, "pageSize": {"13"}},
-			c.DirectoryQuery(url.Values{"kind": {"server"}, "sort": {"players"}})},
+			decoded(t, c.Entries(url.Values{"kind": {"server"}, "sort": {"players"}}))},
 		{"online games by name", "/api/dashboard", url.Values{"kind": {"game"}, "filter": {"online"}, "sort": {"name"}},
-			c.DirectoryQuery(url.Values{"kind": {"game"}, "filter": {"online"}, "sort": {"name"}})},
+			decoded(t, c.Entries(url.Values{"kind": {"game"}, "filter": {"online"}, "sort": {"name"}}))},
 		{"page size 100", "/api/dashboard", url.Values{"pageSize": {"100"}, "sort": {"updated"}},
-			c.DirectoryQuery(url.Values{"sort": {"updated"}})},
-		{"organizations", "/api/organizations", url.Values{"pageSize": {"8"}}, c.Organizations},
+			decoded(t, c.Entries(url.Values{"sort": {"updated"}}))},
+		{"organizations", "/api/organizations", url.Values{"pageSize": {"8"}}, decoded(t, c.Organizations)},
 		{"organizations by packages", "/api/organizations", url.Values{"sort": {"packages"}, "filter": {"has-packages"}},
-			c.OrganizationsQuery(url.Values{"sort": {"packages"}, "filter": {"has-packages"}})},
+			decoded(t, c.OrganizationEntries(url.Values{"sort": {"packages"}, "filter": {"has-packages"}}))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -124,14 +126,16 @@ func TestFiltersCombine(t *testing.T) {
 	s := NewServer()
 	defer s.Close()
 	c := s.Catalog()
-	org := c.Packages[0]["organization"].(string)
+	org := c.Packages[0].Organization
+	require.NotEmpty(t, org)
+	packages := decoded(t, c.Packages)
 	isOnline := func(e map[string]any) bool { return e["online"] == true }
 	hasPlayers := func(e map[string]any) bool { p, ok := e["players"].(float64); return ok && p > 0 }
 	ofOrg := func(e map[string]any) bool { return e["organization"] == org }
 	count := func(keep ...func(map[string]any) bool) int {
 		n := 0
 	next:
-		for _, e := range c.Packages {
+		for _, e := range packages {
 			for _, k := range keep {
 				if !k(e) {
 					continue next
@@ -190,12 +194,12 @@ func TestOutOfRangeRedirect(t *testing.T) {
 	t.Parallel()
 	s := NewServer()
 	defer s.Close()
-	games := len(s.Catalog().Directory("game"))
+	games := len(s.Catalog().Entries(url.Values{"kind": {"game"}}))
 	last := (games + 9) / 10
 	require.Greater(t, last, 1)
 
 	r := get(t, s, "/api/dashboard?kind=game&page=999&pageSize=10&filter=online&filter=has-players")
-	filtered := len(s.Catalog().DirectoryQuery(url.Values{"kind": {"game"}, "filter": {"online", "has-players"}}))
+	filtered := len(s.Catalog().Entries(url.Values{"kind": {"game"}, "filter": {"online", "has-players"}}))
 	lastFiltered := (filtered + 9) / 10
 	assert.Equal(t, http.StatusFound, r.status)
 	assert.Equal(t, "/api/dashboard?kind=game&page="+strconv.Itoa(lastFiltered)+"&pageSize=10&filter=online&filter=has-players",
@@ -267,8 +271,8 @@ func TestReorderEvery(t *testing.T) {
 
 	servers := func() []any {
 		var ids []any
-		for _, e := range s.Catalog().DirectoryQuery(url.Values{"kind": {"server"}, "sort": {"players"}}) {
-			ids = append(ids, e["id"])
+		for _, e := range s.Catalog().Entries(url.Values{"kind": {"server"}, "sort": {"players"}}) {
+			ids = append(ids, e.ID)
 		}
 		return ids
 	}
@@ -280,8 +284,8 @@ func TestReorderEvery(t *testing.T) {
 	assert.Equal(t, a, b, "the first two requests see the same order")
 	assert.NotEqual(t, b, c, "the third request sees a new order")
 	var truth []any
-	for _, e := range s.Catalog().DirectoryQuery(url.Values{"sort": {"players"}})[:100] {
-		truth = append(truth, e["ident"])
+	for _, e := range s.Catalog().Entries(url.Values{"sort": {"players"}})[:100] {
+		truth = append(truth, e.Ident)
 	}
 	assert.Equal(t, c, truth, "the catalog follows the shift")
 
@@ -295,7 +299,7 @@ func TestReorderEvery(t *testing.T) {
 	for range 3 {
 		getOK(t, s2, path)
 	}
-	assert.Equal(t, s.Catalog().Packages, s2.Catalog().Packages)
+	assert.Equal(t, decoded(t, s.Catalog().Packages), decoded(t, s2.Catalog().Packages))
 }
 
 func TestSortOrders(t *testing.T) {
@@ -333,7 +337,7 @@ func TestSortOrders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.q.Encode(), func(t *testing.T) {
-			entries := c.DirectoryQuery(tt.q)
+			entries := decoded(t, c.Entries(tt.q))
 			require.NotEmpty(t, entries)
 			for i := 1; i < len(entries); i++ {
 				assert.True(t, tt.inOrder(entries[i-1], entries[i]), "entries %d and %d out of order: %v, %v", i-1, i, entries[i-1], entries[i])
@@ -341,7 +345,7 @@ func TestSortOrders(t *testing.T) {
 		})
 	}
 	var nulls, zeros int
-	for _, e := range c.Packages {
+	for _, e := range decoded(t, c.Packages) {
 		switch e["players"] {
 		case nil:
 			nulls++

@@ -29,10 +29,13 @@
 // AddPackage, RemovePackage and Advance, which moves the twin's clock so
 // that the histories gain new points while the old ones stay as they were.
 //
-// Server.Catalog returns the ground truth to compare a client's results with,
-// and Server.Requests the log of what the client asked, with each request's
-// fault, status and body bytes; Server.WaitRequests waits for requests that
-// have arrived but not been answered, such as stalled ones.
+// Server.Catalog returns the ground truth to compare a client's results
+// with: the directory entries typed (Entry, OrganizationEntry), each with
+// its JSON as served, and the record, report, history and search bodies as
+// the bytes the twin serves. Server.Requests returns the log of what the
+// client asked, with each request's fault, status and body bytes;
+// Server.WaitRequests waits for requests that have arrived but not been
+// answered, such as stalled ones.
 //
 // # Wire format
 //

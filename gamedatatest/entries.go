@@ -61,8 +61,11 @@ func (o OrganizationEntry) JSON() json.RawMessage { return o.raw }
 // MarshalJSON returns the entry as the twin serves it.
 func (o OrganizationEntry) MarshalJSON() ([]byte, error) { return o.raw, nil }
 
-// Entries returns, typed, every entry /api/dashboard serves for query
-// across all its pages, in order, as DirectoryQuery does.
+// Entries returns every entry /api/dashboard serves for query across all
+// its pages, in order, with kind, sort and filter applied as the endpoint
+// applies them; page and pageSize are ignored. A nil or empty query gives
+// every package in default order (Packages); {"kind": {"server"}} gives the
+// dedicated servers (Servers).
 func (c *Catalog) Entries(query url.Values) []Entry {
 	rows := c.snap.dashboardRows(parseDirQuery(query, dashboardSorts, dashboardFilter, true))
 	out := make([]Entry, len(rows))
@@ -72,19 +75,21 @@ func (c *Catalog) Entries(query url.Values) []Entry {
 	return out
 }
 
-// OrganizationEntries returns, typed, every entry /api/organizations
-// serves for query across all its pages, in order, as OrganizationsQuery
-// does.
+// OrganizationEntries returns every entry /api/organizations serves for
+// query across all its pages, in order, with sort and filter applied as the
+// endpoint applies them; page and pageSize are ignored.
 func (c *Catalog) OrganizationEntries(query url.Values) []OrganizationEntry {
 	rows := c.snap.orgRows(parseDirQuery(query, orgSorts, orgFilter, false))
 	out := make([]OrganizationEntry, len(rows))
 	for i, o := range rows {
-		out[i] = OrganizationEntry{
-			Ident: o.ident, Name: o.name, Description: o.description, Website: o.website,
-			Packages: len(o.packages), Verified: o.verified, raw: trimmed(encode(o.entry())),
-		}
+		out[i] = o.typed()
 	}
 	return out
+}
+
+func (o *org) typed() OrganizationEntry {
+	return OrganizationEntry{Ident: o.ident, Name: o.name, Description: o.description, Website: o.website,
+		Packages: len(o.packages), Verified: o.verified, raw: trimmed(encode(o.entry()))}
 }
 
 func (r row) typed() Entry {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
 )
@@ -32,7 +33,7 @@ func ExampleNewServer() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(len(page.Items) == len(s.Catalog().Directory("game")), page.Pagination.HasNext)
+	fmt.Println(len(page.Items) == len(s.Catalog().Entries(url.Values{"kind": {"game"}})), page.Pagination.HasNext)
 	fmt.Println(len(s.Requests()), s.Requests()[0].Path, s.Requests()[0].Status)
 	// Output:
 	// true false

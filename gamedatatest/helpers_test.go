@@ -21,9 +21,26 @@ type response struct {
 // object decodes the body as a JSON object, numbers as float64.
 func (r response) object(t *testing.T) map[string]any {
 	t.Helper()
+	return object(t, r.body)
+}
+
+// object decodes b as a JSON object, numbers as float64.
+func object(t *testing.T, b []byte) map[string]any {
+	t.Helper()
 	var m map[string]any
-	require.NoError(t, json.Unmarshal(r.body, &m), "body: %s", r.body)
+	require.NoError(t, json.Unmarshal(b, &m), "body: %s", b)
 	return m
+}
+
+// decoded is each entry's JSON decoded as object does, for comparing with
+// the items of a page.
+func decoded[E interface{ JSON() json.RawMessage }](t *testing.T, entries []E) []map[string]any {
+	t.Helper()
+	out := make([]map[string]any, len(entries))
+	for i, e := range entries {
+		out[i] = object(t, e.JSON())
+	}
+	return out
 }
 
 // noRedirects is a client that returns a redirect instead of following it.

@@ -124,7 +124,7 @@ func TestHistoryPoints(t *testing.T) {
 	s := NewServer(WithHistoryPoints(5000))
 	defer s.Close()
 	for _, rng := range []string{"24h", "all"} {
-		h := s.Catalog().ActivityHistory(rng)
+		h := object(t, s.Catalog().ActivityHistory(rng))
 		assert.Len(t, h["points"], 5000, rng)
 	}
 }
@@ -139,8 +139,8 @@ func TestCapturedAtForms(t *testing.T) {
 	pkg := c.Packages[0]
 	org := c.Organizations[0]
 	for _, path := range []string{
-		"/api/analytics/packages/" + pkg["kind"].(string) + "/" + pkg["ident"].(string),
-		"/api/analytics/organizations/" + org["ident"].(string),
+		"/api/analytics/packages/" + pkg.Kind + "/" + pkg.Ident,
+		"/api/analytics/organizations/" + org.Ident,
 	} {
 		t.Run(path, func(t *testing.T) {
 			body := getOK(t, s, path)
@@ -192,14 +192,13 @@ func TestCapturedAtForms(t *testing.T) {
 				assert.IsType(t, true, sm["partialCoverage"])
 			}
 			assert.Equal(t, true, summary["90d"].(map[string]any)["partialCoverage"])
-			assert.Equal(t, body, decodeBody(t, c, path))
+			assert.Equal(t, body, object(t, reportBody(c, path)))
 		})
 	}
 }
 
-// decodeBody is what the Catalog says path answers.
-func decodeBody(t *testing.T, c *Catalog, path string) map[string]any {
-	t.Helper()
+// reportBody is what the Catalog says path answers.
+func reportBody(c *Catalog, path string) []byte {
 	seg := strings.Split(strings.TrimPrefix(path, "/api/analytics/"), "/")
 	if seg[0] == "packages" {
 		return c.PackageReport(seg[1], seg[2])

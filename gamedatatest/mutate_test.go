@@ -21,7 +21,7 @@ func TestUpdatePackage(t *testing.T) {
 	assert.Equal(t, "Leet", rec["title"])
 	assert.Equal(t, 4242.0, rec["players"])
 	assert.Equal(t, stamp(s.Catalog().Now), rec["updatedAt"])
-	assert.Equal(t, rec, s.Catalog().Package("game", "1337"))
+	assert.Equal(t, rec, object(t, s.Catalog().Package("game", "1337")))
 
 	null := math.NaN()
 	require.NoError(t, s.UpdatePackage("game", "1337", PackageUpdate{Players: &null}))
@@ -41,19 +41,18 @@ func TestAddAndRemovePackage(t *testing.T) {
 	assert.Error(t, s.AddPackage("game", "", "x"), "empty ident")
 	c := s.Catalog()
 	require.Len(t, c.Packages, before+1)
-	assert.Equal(t, "0-new", c.Packages[0]["ident"], "in default order")
+	assert.Equal(t, "0-new", c.Packages[0].Ident, "in default order")
 	assert.Equal(t, "A New Mod", getOK(t, s, "/api/packages/mod/0-new")["title"])
 	assert.Equal(t, http.StatusOK, get(t, s, "/api/analytics/packages/mod/0-new").status)
 
 	victim := c.Packages[len(c.Packages)-1]
-	kind, ident := victim["kind"].(string), victim["ident"].(string)
-	org, _ := victim["organization"].(string)
+	kind, ident, org := victim.Kind, victim.Ident, victim.Organization
 	require.NoError(t, s.RemovePackage(kind, ident))
 	assert.Error(t, s.RemovePackage(kind, ident), "already gone")
 	assert.Equal(t, http.StatusNotFound, get(t, s, "/api/packages/"+kind+"/"+ident).status)
 	assert.Equal(t, http.StatusNotFound, get(t, s, "/api/analytics/packages/"+kind+"/"+ident).status)
 	assert.Len(t, s.Catalog().Packages, before)
-	assert.NotContains(t, s.Catalog().DirectoryQuery(url.Values{}), victim)
+	assert.NotContains(t, decoded(t, s.Catalog().Packages), object(t, victim.JSON()))
 	if org != "" {
 		for _, ref := range maps(t, getOK(t, s, "/api/organizations/"+url.PathEscape(org))["packages"]) {
 			assert.NotEqual(t, map[string]any{"kind": kind, "ident": ident}, ref)
@@ -64,7 +63,7 @@ func TestAddAndRemovePackage(t *testing.T) {
 // activityPoints returns the points of a range, keyed by time.
 func activityPoints(t *testing.T, s *Server, rng string) ([]any, map[float64][]any) {
 	t.Helper()
-	points := s.Catalog().ActivityHistory(rng)["points"].([]any)
+	points := object(t, s.Catalog().ActivityHistory(rng))["points"].([]any)
 	byTime := map[float64][]any{}
 	for _, p := range points {
 		byTime[p.([]any)[0].(float64)] = p.([]any)
@@ -126,5 +125,5 @@ func TestAdvanceAnalytics(t *testing.T) {
 		require.NoError(t, err)
 		assert.True(t, at.After(referenceTime) && !at.After(s.Catalog().Now), "new entry at %v", at)
 	}
-	assert.Equal(t, history, maps(t, s.Catalog().PackageReport("game", "1337")["history"]))
+	assert.Equal(t, history, maps(t, object(t, s.Catalog().PackageReport("game", "1337"))["history"]))
 }

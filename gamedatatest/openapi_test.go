@@ -121,15 +121,15 @@ func TestOpenAPI(t *testing.T) {
 	// matches one described path, and every described path is served.
 	c := s.Catalog()
 	values := map[string]string{
-		"kind":  c.Packages[0]["kind"].(string),
-		"ident": c.Packages[0]["ident"].(string),
-		"id":    c.Servers[0]["id"].(string),
+		"kind":  c.Packages[0].Kind,
+		"ident": c.Packages[0].Ident,
+		"id":    c.Servers[0].ID,
 	}
 	for path := range paths {
 		concrete := placeholder.ReplaceAllStringFunc(path, func(m string) string {
 			v := values[m[1:len(m)-1]]
 			if strings.Contains(path, "organizations") {
-				v = c.Organizations[0]["ident"].(string)
+				v = c.Organizations[0].Ident
 			}
 			return url.PathEscape(v)
 		})

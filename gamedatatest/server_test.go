@@ -25,7 +25,7 @@ func TestEscapedPathSegments(t *testing.T) {
 			assert.Equal(t, ident, body["ident"])
 			report := getOK(t, s, "/api/analytics/packages/game/"+escaped)
 			assert.Equal(t, ident, report["ident"])
-			assert.Equal(t, s.Catalog().Package("game", ident), body)
+			assert.Equal(t, object(t, s.Catalog().Package("game", ident)), body)
 		})
 	}
 	// Every segment is unescaped on its own, so %2F stays inside one.
@@ -36,7 +36,7 @@ func TestEscapedPathSegments(t *testing.T) {
 	reqs := s.Requests()
 	assert.Equal(t, "/api/packages/%67ame/a%2Fb", reqs[len(reqs)-4].Path, "the log keeps the path as sent")
 
-	server := s.Catalog().Servers[0]["id"].(string)
+	server := s.Catalog().Servers[0].ID
 	assert.Equal(t, server, getOK(t, s, "/api/servers/"+url.PathEscape(server))["id"])
 	assert.Equal(t, server, getOK(t, s, "/api/servers/"+strings.ReplaceAll(server, ":", "%3A"))["id"])
 	assert.Equal(t, "1999", getOK(t, s, "/api/organizations/%31999")["ident"])
@@ -84,8 +84,8 @@ func TestMethodNotAllowed(t *testing.T) {
 
 // everyPath is one request of each endpoint.
 func everyPath(c *Catalog) []string {
-	p, v, o := c.Packages[1], c.Servers[2]["id"].(string), c.Organizations[3]["ident"].(string)
-	pkg := p["kind"].(string) + "/" + url.PathEscape(p["ident"].(string))
+	p, v, o := c.Packages[1], c.Servers[2].ID, c.Organizations[3].Ident
+	pkg := p.Kind + "/" + url.PathEscape(p.Ident)
 	return []string{
 		"/api/dashboard?kind=game&page=2&sort=players&filter=online",
 		"/api/dashboard?kind=server&pageSize=50",
@@ -124,12 +124,12 @@ func TestCatalogMatchesWire(t *testing.T) {
 	defer s.Close()
 	c := s.Catalog()
 	p := c.Packages[5]
-	kind, ident := p["kind"].(string), p["ident"].(string)
-	id := c.Servers[7]["id"].(string)
-	org := c.Organizations[2]["ident"].(string)
+	kind, ident := p.Kind, p.Ident
+	id := c.Servers[7].ID
+	org := c.Organizations[2].Ident
 	tests := []struct {
 		path string
-		want map[string]any
+		want []byte
 	}{
 		{"/api/packages/" + kind + "/" + url.PathEscape(ident), c.Package(kind, ident)},
 		{"/api/servers/" + id, c.Server(id)},
@@ -141,18 +141,30 @@ func TestCatalogMatchesWire(t *testing.T) {
 	}
 	for _, tt := range tests {
 		require.NotNil(t, tt.want, tt.path)
-		assert.Equal(t, tt.want, getOK(t, s, tt.path), tt.path)
+		r := get(t, s, tt.path)
+		require.Equal(t, http.StatusOK, r.status, tt.path)
+		assert.Equal(t, string(r.body), string(tt.want), "%s: the bytes served", tt.path)
 	}
-	for k, v := range p {
-		assert.Equal(t, v, c.Package(kind, ident)[k], "the detail record carries directory member %s", k)
+	record := object(t, c.Package(kind, ident))
+	for k, v := range object(t, p.JSON()) {
+		assert.Equal(t, v, record[k], "the detail record carries directory member %s", k)
 	}
 	assert.Nil(t, c.Package("game", "no-such-package"))
 	assert.Nil(t, c.Server("192.0.2.1:1"))
+	assert.Nil(t, c.Organization("no-such-org"))
+	assert.Nil(t, c.PackageReport("game", "no-such-package"))
+	assert.Nil(t, c.OrganizationReport("no-such-org"))
 
 	// The catalogue is a copy.
-	c.Packages[0]["title"] = "changed"
+	entry, body := string(c.Packages[0].JSON()), string(c.Package(kind, ident))
+	c.Packages[0].Name = "changed"
+	c.Packages[0].JSON()[0] = ' '
+	c.Package(kind, ident)[0] = ' '
 	c.Packages = nil
-	assert.NotEqual(t, "changed", s.Catalog().Packages[0]["title"])
+	fresh := s.Catalog()
+	assert.NotEqual(t, "changed", fresh.Packages[0].Name)
+	assert.Equal(t, entry, string(fresh.Packages[0].JSON()))
+	assert.Equal(t, body, string(fresh.Package(kind, ident)))
 }
 
 func TestSearch(t *testing.T) {
@@ -177,7 +189,7 @@ func TestSearch(t *testing.T) {
 	assert.Equal(t, []any{}, empty["servers"])
 	assert.Equal(t, []any{}, empty["organizations"])
 
-	server := s.Catalog().Servers[0]["id"].(string)
+	server := s.Catalog().Servers[0].ID
 	hit := maps(t, getOK(t, s, "/api/search?q="+url.QueryEscape(server))["servers"])
 	require.Len(t, hit, 1, "a server is found by its id")
 	assert.Equal(t, server, hit[0]["id"])
@@ -191,10 +203,10 @@ func TestSearch(t *testing.T) {
 	}
 }
 
-func countMatching(orgs []map[string]any, q string) int {
+func countMatching(orgs []OrganizationEntry, q string) int {
 	n := 0
 	for _, o := range orgs {
-		if strings.Contains(strings.ToLower(o["ident"].(string)+o["name"].(string)), q) {
+		if strings.Contains(strings.ToLower(o.Ident+o.Name), q) {
 			n++
 		}
 	}
@@ -209,18 +221,18 @@ func TestCatalogueCorners(t *testing.T) {
 	var text, titles strings.Builder
 	idents := map[string][]string{}
 	kinds := map[string]int{}
-	for _, p := range c.Packages {
+	for _, p := range decoded(t, c.Packages) {
 		kind, ident := p["kind"].(string), p["ident"].(string)
 		kinds[kind]++
 		idents[ident] = append(idents[ident], kind)
-		d := c.Package(kind, ident)
+		d := object(t, c.Package(kind, ident))
 		text.WriteString(d["title"].(string) + d["description"].(string) + d["updateNotes"].(string))
 		titles.WriteString(d["title"].(string))
 	}
-	for _, v := range c.Servers {
+	for _, v := range decoded(t, c.Servers) {
 		text.WriteString(v["name"].(string))
 	}
-	for _, o := range c.Organizations {
+	for _, o := range decoded(t, c.Organizations) {
 		text.WriteString(o["name"].(string) + o["description"].(string))
 	}
 	for _, want := range []string{
@@ -246,7 +258,7 @@ func TestCatalogueCorners(t *testing.T) {
 	assert.Positive(t, kinds["tool"])
 
 	var nullOrg, nullPeak, nullRating int
-	for _, p := range c.Packages {
+	for _, p := range decoded(t, c.Packages) {
 		if p["organization"] == nil {
 			nullOrg++
 		}
@@ -260,8 +272,8 @@ func TestCatalogueCorners(t *testing.T) {
 	assert.Positive(t, nullOrg)
 	assert.Positive(t, nullPeak)
 	assert.Positive(t, nullRating)
-	empty := c.OrganizationsQuery(url.Values{})
-	assert.Less(t, len(c.OrganizationsQuery(url.Values{"filter": {"has-packages"}})), len(empty), "an organization without packages")
+	empty := c.OrganizationEntries(url.Values{})
+	assert.Less(t, len(c.OrganizationEntries(url.Values{"filter": {"has-packages"}})), len(empty), "an organization without packages")
 }
 
 var documentationID = regexp.MustCompile(`^(192\.0\.2|198\.51\.100|203\.0\.113)\.(\d{1,3}):(\d{1,5})$`)
@@ -272,7 +284,7 @@ func TestServerIDs(t *testing.T) {
 	defer s.Close()
 	seen := map[string]bool{}
 	var nullPlayers int
-	for _, v := range s.Catalog().Servers {
+	for _, v := range decoded(t, s.Catalog().Servers) {
 		id := v["id"].(string)
 		m := documentationID.FindStringSubmatch(id)
 		require.NotNil(t, m, "id %q is in a documentation range", id)
@@ -328,7 +340,7 @@ func TestConcurrentUse(t *testing.T) {
 				case 1:
 					s.SetRateLimit(1000, 10)
 				case 2:
-					_ = s.Catalog().DirectoryQuery(url.Values{"sort": {"players"}})
+					_ = s.Catalog().Entries(url.Values{"sort": {"players"}})
 				default:
 					_ = s.Requests()
 				}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func csvRows(t *testing.T, out string) [][]string {
 func TestList(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	games := twin.Catalog().Directory("game")
+	games := twin.Catalog().Entries(url.Values{"kind": {"game"}})
 
 	code, out, errOut := cli(t, twin, "list", "--kind", "game", "--page-size", "7")
 	require.Equal(t, 0, code, errOut)
@@ -64,8 +65,10 @@ func TestList(t *testing.T) {
 	rows := ndjson(t, out)
 	require.Len(t, rows, 7, "NDJSON in a pipe, one page")
 	for i, r := range rows {
-		assert.Equal(t, games[i]["ident"], r["ident"])
-		assert.Equal(t, games[i]["players"], r["players"], "null stays null, never 0")
+		var g map[string]any
+		require.NoError(t, json.Unmarshal(games[i].JSON(), &g))
+		assert.Equal(t, g["ident"], r["ident"])
+		assert.Equal(t, g["players"], r["players"], "null stays null, never 0")
 	}
 
 	code, out, _ = cli(t, twin, "list", "--kind", "game", "--all")
@@ -82,7 +85,7 @@ func TestList(t *testing.T) {
 	require.GreaterOrEqual(t, players, 0, "a numeric metric is a column")
 	nulls := 0
 	for i, row := range table[1:] {
-		if games[i]["players"] == nil {
+		if !games[i].Players.Valid {
 			nulls++
 			assert.Empty(t, row[players], "%s: null is an empty cell, not 0", row[1])
 		}
@@ -127,9 +130,9 @@ func TestOrgsGetSearch(t *testing.T) {
 		key   string
 		value any
 	}{
-		{[]string{"get", "package", pkg["kind"].(string) + "/" + pkg["ident"].(string)}, "ident", pkg["ident"]},
-		{[]string{"get", "server", srv["id"].(string)}, "id", srv["id"]},
-		{[]string{"get", "org", org["ident"].(string)}, "ident", org["ident"]},
+		{[]string{"get", "package", pkg.Kind + "/" + pkg.Ident}, "ident", pkg.Ident},
+		{[]string{"get", "server", srv.ID}, "id", srv.ID},
+		{[]string{"get", "org", org.Ident}, "ident", org.Ident},
 	} {
 		code, out, errOut := cli(t, twin, append(tt.args, "-o", "json")...)
 		require.Equal(t, 0, code, errOut)
@@ -140,13 +143,9 @@ func TestOrgsGetSearch(t *testing.T) {
 
 	code, out, _ = cli(t, twin, "search", "miner")
 	require.Equal(t, 0, code)
-	want := cat.Search("miner")
-	n := 0
-	for _, list := range []string{"packages", "servers", "organizations"} {
-		items, _ := want[list].([]any)
-		n += len(items)
-	}
-	assert.Len(t, ndjson(t, out), n)
+	var want struct{ Packages, Servers, Organizations []json.RawMessage }
+	require.NoError(t, json.Unmarshal(cat.Search("miner"), &want))
+	assert.Len(t, ndjson(t, out), len(want.Packages)+len(want.Servers)+len(want.Organizations))
 }
 
 func TestActivityAndAnalytics(t *testing.T) {
@@ -155,11 +154,12 @@ func TestActivityAndAnalytics(t *testing.T) {
 	code, out, errOut := cli(t, twin, "activity", "--range", "24h")
 	require.Equal(t, 0, code, errOut)
 	points := ndjson(t, out)
-	truth := twin.Catalog().ActivityHistory("24h")["points"].([]any)
-	require.Len(t, points, len(truth))
+	var truth struct{ Points [][]any }
+	require.NoError(t, json.Unmarshal(twin.Catalog().ActivityHistory("24h"), &truth))
+	require.Len(t, points, len(truth.Points))
 	nulls := 0
 	for i, p := range points {
-		if truth[i].([]any)[1] == nil {
+		if truth.Points[i][1] == nil {
 			nulls++
 			assert.Nil(t, p["players"], "point %d: null is null, never 0", i)
 		}
@@ -167,15 +167,16 @@ func TestActivityAndAnalytics(t *testing.T) {
 	assert.Positive(t, nulls)
 
 	pkg := twin.Catalog().Packages[0]
-	ref := pkg["kind"].(string) + "/" + pkg["ident"].(string)
+	ref := pkg.Kind + "/" + pkg.Ident
 	code, out, _ = cli(t, twin, "analytics", "package", ref, "-o", "csv")
 	require.Equal(t, 0, code)
 	rows := csvRows(t, out)
-	history := twin.Catalog().PackageReport(pkg["kind"].(string), pkg["ident"].(string))["history"].([]any)
-	require.Len(t, rows, len(history)+1)
+	var truthReport struct{ History []json.RawMessage }
+	require.NoError(t, json.Unmarshal(twin.Catalog().PackageReport(pkg.Kind, pkg.Ident), &truthReport))
+	require.Len(t, rows, len(truthReport.History)+1)
 	assert.Equal(t, []string{"capturedAt", "partialCoverage"}, rows[0][:2])
 
-	code, out, _ = cli(t, twin, "analytics", "org", twin.Catalog().Organizations[0]["ident"].(string), "-o", "json")
+	code, out, _ = cli(t, twin, "analytics", "org", twin.Catalog().Organizations[0].Ident, "-o", "json")
 	require.Equal(t, 0, code)
 	var report map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &report))

@@ -20,7 +20,7 @@ func TestChartFiles(t *testing.T) {
 	pkg := twin.Catalog().Packages[0]
 	for _, args := range [][]string{
 		{"chart", "activity", "--range", "24h", "--out", filepath.Join(dir, "day.png")},
-		{"chart", "package", pkg["kind"].(string) + "/" + pkg["ident"].(string), "--out", filepath.Join(dir, "pkg.svg")},
+		{"chart", "package", pkg.Kind + "/" + pkg.Ident, "--out", filepath.Join(dir, "pkg.svg")},
 	} {
 		code, _, errOut := cli(t, twin, args...)
 		require.Equal(t, 0, code, errOut)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,8 +45,8 @@ func TestExportCutAndResumed(t *testing.T) {
 			twin := gamedatatest.NewServer(gamedatatest.WithSize(60, 0, 3))
 			defer twin.Close()
 			var want []string
-			for _, g := range twin.Catalog().Directory("game") {
-				want = append(want, g["ident"].(string))
+			for _, g := range twin.Catalog().Entries(url.Values{"kind": {"game"}}) {
+				want = append(want, g.Ident)
 			}
 			out := filepath.Join(t.TempDir(), "games."+format)
 			args := []string{"--base-url", twin.URL, "--rate", "0", "export", "--kind", "game", "-o", format, "--out", out, "--concurrency", "1"}
@@ -83,7 +84,7 @@ func TestExportNulls(t *testing.T) {
 	code, out, errOut := cli(t, twin, "export", "--kind", "game")
 	require.Equal(t, 0, code, errOut)
 	rows := ndjson(t, out)
-	require.Len(t, rows, len(twin.Catalog().Directory("game")))
+	require.Len(t, rows, len(twin.Catalog().Entries(url.Values{"kind": {"game"}})))
 	nulls := 0
 	for _, r := range rows {
 		if v, ok := r["players"]; ok && v == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -36,7 +37,7 @@ func (l *lockedBuffer) String() string {
 func TestWatch(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	games := len(twin.Catalog().Directory("game"))
+	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var stdout, stderr lockedBuffer
@@ -65,11 +66,11 @@ func TestCacheDir(t *testing.T) {
 	twin := newTwin(t)
 	dir := t.TempDir()
 	pkg := twin.Catalog().Packages[0]
-	ref := pkg["kind"].(string) + "/" + pkg["ident"].(string)
+	ref := pkg.Kind + "/" + pkg.Ident
 	for range 2 {
 		code, out, errOut := cli(t, twin, "--cache-dir", dir, "get", "package", ref, "-o", "json")
 		require.Equal(t, 0, code, errOut)
-		assert.Contains(t, out, pkg["ident"].(string))
+		assert.Contains(t, out, pkg.Ident)
 	}
 	reqs := twin.Requests()
 	require.Len(t, reqs, 2)

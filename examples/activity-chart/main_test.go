@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -121,7 +122,8 @@ func TestChartOffline(t *testing.T) {
 
 	twin := gamedatatest.NewServer() // the same seed as the in-process twin
 	defer twin.Close()
-	h := twin.Catalog().ActivityHistory("7d")
+	var h map[string]any
+	require.NoError(t, json.Unmarshal(twin.Catalog().ActivityHistory("7d"), &h))
 	listed := map[float64]bool{}
 	for _, ms := range h["partialCoverage"].([]any) {
 		listed[ms.(float64)] = true
@@ -144,8 +146,8 @@ func TestChartPackage(t *testing.T) {
 	c := twin.Catalog()
 	var kind, ident, title string
 	for _, p := range c.Packages {
-		if s := p["title"].(string); strings.ContainsAny(s, "\x1b\u202e\u2066") {
-			kind, ident, title = p["kind"].(string), p["ident"].(string), s
+		if s := p.Name; strings.ContainsAny(s, "\x1b\u202e\u2066") {
+			kind, ident, title = p.Kind, p.Ident, s
 			break
 		}
 	}
@@ -156,9 +158,10 @@ func TestChartPackage(t *testing.T) {
 	require.NoError(t, run(context.Background(), args, &stdout, &stderr))
 	root := parseSVG(t, stdout.Bytes())
 
+	var report struct{ History []map[string]any }
+	require.NoError(t, json.Unmarshal(c.PackageReport(kind, ident), &report))
 	var nulls, partial []bool
-	for _, e := range c.PackageReport(kind, ident)["history"].([]any) {
-		e := e.(map[string]any)
+	for _, e := range report.History {
 		nulls = append(nulls, e["players"] == nil)
 		partial = append(partial, e["partialCoverage"] == true)
 	}

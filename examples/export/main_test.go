@@ -40,6 +40,17 @@ func lines(t *testing.T, b []byte) []map[string]any {
 	return out
 }
 
+// entryLines is the entries as JSON Lines, decoded as lines decodes them.
+func entryLines(t *testing.T, entries []gamedatatest.Entry) []map[string]any {
+	t.Helper()
+	var b bytes.Buffer
+	for _, e := range entries {
+		b.Write(e.JSON())
+		b.WriteByte('\n')
+	}
+	return lines(t, b.Bytes())
+}
+
 func TestExportOffline(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, run(context.Background(), []string{"-kind", "game", "-format", "jsonl"}, &stdout, &stderr))
@@ -47,7 +58,7 @@ func TestExportOffline(t *testing.T) {
 
 	twin := gamedatatest.NewServer() // the same seed as the in-process twin
 	defer twin.Close()
-	want := twin.Catalog().Directory("game")
+	want := entryLines(t, twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	require.NotEmpty(t, want)
 	assert.Equal(t, want, lines(t, stdout.Bytes()), "every game once, in order, as sent")
 	for _, r := range stdout.String() {
@@ -63,10 +74,10 @@ func TestExportQuery(t *testing.T) {
 		args []string
 		want []map[string]any
 	}{
-		{[]string{}, c.Packages},
+		{[]string{}, entryLines(t, c.Packages)},
 		{[]string{"-kind", "server", "-sort", "players", "-filter", "online", "-filter", "has-players", "-page-size", "9"},
-			c.DirectoryQuery(url.Values{"kind": {"server"}, "sort": {"players"}, "filter": {"online", "has-players"}})},
-		{[]string{"-kind", "mod", "-details", "-page-size", "4"}, detailRecords(t, c, c.Directory("mod"))},
+			entryLines(t, c.Entries(url.Values{"kind": {"server"}, "sort": {"players"}, "filter": {"online", "has-players"}}))},
+		{[]string{"-kind", "mod", "-details", "-page-size", "4"}, detailRecords(t, c, c.Entries(url.Values{"kind": {"mod"}}))},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -79,12 +90,13 @@ func TestExportQuery(t *testing.T) {
 	}
 }
 
-func detailRecords(t *testing.T, c *gamedatatest.Catalog, entries []map[string]any) []map[string]any {
+func detailRecords(t *testing.T, c *gamedatatest.Catalog, entries []gamedatatest.Entry) []map[string]any {
 	t.Helper()
 	out := make([]map[string]any, len(entries))
 	for i, e := range entries {
-		out[i] = c.Package(e["kind"].(string), e["ident"].(string))
-		require.NotNil(t, out[i])
+		rec := c.Package(e.Kind, e.Ident)
+		require.NotNil(t, rec)
+		require.NoError(t, json.Unmarshal(rec, &out[i]))
 	}
 	return out
 }
@@ -102,12 +114,12 @@ func TestExportCSV(t *testing.T) {
 	want := twin.Catalog().Packages
 	require.Len(t, rows[1:], len(want))
 	for i, row := range rows[1:] {
-		assert.Equal(t, want[i]["kind"], row[0])
-		assert.Equal(t, want[i]["ident"], row[1])
-		if want[i]["players"] == nil {
+		assert.Equal(t, want[i].Kind, row[0])
+		assert.Equal(t, want[i].Ident, row[1])
+		if !want[i].Players.Valid {
 			assert.Empty(t, row[4], "null is an empty cell, not 0")
 		} else {
-			assert.Equal(t, strconv.FormatFloat(want[i]["players"].(float64), 'f', -1, 64), row[4])
+			assert.Equal(t, strconv.FormatFloat(want[i].Players.Value, 'f', -1, 64), row[4])
 		}
 		for _, cell := range row {
 			for _, r := range cell {
@@ -181,7 +193,7 @@ func TestExportResume(t *testing.T) {
 			if i := indexOf(tt.args, "-kind"); i >= 0 {
 				kind = tt.args[i+1]
 			}
-			want := twin.Catalog().Directory(kind)
+			want := twin.Catalog().Entries(url.Values{"kind": {kind}})
 			var got []string
 			if tt.format == "csv" {
 				rows := readCSV(t, out)
@@ -198,7 +210,7 @@ func TestExportResume(t *testing.T) {
 			}
 			var keys []string
 			for _, e := range want {
-				keys = append(keys, e["kind"].(string)+"/"+e["ident"].(string))
+				keys = append(keys, e.Kind+"/"+e.Ident)
 			}
 			assert.Equal(t, keys, got, "every entry exactly once, in order")
 		})
@@ -244,9 +256,9 @@ func TestExportSkipsEntriesTheSDKCannotRequest(t *testing.T) {
 	err := run(context.Background(), []string{"-base-url", twin.URL, "-rate", "0", "-kind", "game", "-details", "-o", out}, &stdout, &stderr)
 	require.NoError(t, err)
 	assert.Contains(t, stderr.String(), `export: skipped game/.., which no request can name: gamedata: package ident ".." is a dot segment, not an identifier`)
-	assert.Contains(t, stderr.String(), fmt.Sprintf("export: done: %d entries", len(twin.Catalog().Directory(gamedata.KindGame))-1))
+	assert.Contains(t, stderr.String(), fmt.Sprintf("export: done: %d entries", len(twin.Catalog().Entries(url.Values{"kind": {gamedata.KindGame}}))-1))
 	body, err := os.ReadFile(out)
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
-	assert.Len(t, lines, len(twin.Catalog().Directory(gamedata.KindGame))-1, "every game but the one skipped")
+	assert.Len(t, lines, len(twin.Catalog().Entries(url.Values{"kind": {gamedata.KindGame}}))-1, "every game but the one skipped")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,8 +48,11 @@ func TestTourSanitizes(t *testing.T) {
 	defer twin.Close()
 	var titles []string
 	hostile := 0
-	for _, p := range twin.Catalog().Search("miner")["packages"].([]any)[:3] {
-		title := p.(map[string]any)["title"].(string)
+	var hits struct{ Packages []struct{ Title string } }
+	require.NoError(t, json.Unmarshal(twin.Catalog().Search("miner"), &hits))
+	require.GreaterOrEqual(t, len(hits.Packages), 3)
+	for _, p := range hits.Packages[:3] {
+		title := p.Title
 		titles = append(titles, title)
 		if _, bad := unsafe(title); bad {
 			hostile++
