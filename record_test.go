@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -59,4 +60,32 @@ func TestDecodeRecordErrors(t *testing.T) {
 		_, _, err := decodeRecord([]byte(tt.body), "kind", "ident")
 		assert.ErrorContains(t, err, tt.want, clip([]byte(tt.body)))
 	}
+}
+
+// decodeRecord accepts exactly the objects encoding/json accepts, bar an
+// identifier of the wrong type, and reads each identifier as the member map
+// does.
+func FuzzDecodeRecord(f *testing.F) {
+	f.Add([]byte(`{"kind":"game","ident":"x","a":[1,2.5e3,{"b":null}],"c":"\u00e9\n"}`))
+	f.Add([]byte(`{"kind":1,"ident":-0,"kind":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fields, ids, err := decodeRecord(b, "kind", "ident")
+		var m map[string]json.RawMessage
+		if json.Unmarshal(b, &m) != nil || m == nil {
+			require.Error(t, err)
+			return
+		}
+		if err != nil {
+			require.ErrorContains(t, err, "want a string identifier")
+			return
+		}
+		for i, name := range []string{"kind", "ident"} {
+			want := ""
+			if v, ok := m[name]; ok {
+				want, _ = identifier(name, v)
+			}
+			require.Equal(t, want, ids[i], name)
+		}
+		require.Len(t, fields.Names(), len(m))
+	})
 }
