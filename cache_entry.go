@@ -156,18 +156,12 @@ type entryReader struct {
 	bad bool
 }
 
-func (r *entryReader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
+func (r *entryReader) uvarint() uint64 { return readVarint(r, binary.Uvarint) }
+func (r *entryReader) varint() int64   { return readVarint(r, binary.Varint) }
 
-func (r *entryReader) varint() int64 {
-	v, n := binary.Varint(r.b)
+// readVarint reads a number with decode, binary.Uvarint or binary.Varint.
+func readVarint[T uint64 | int64](r *entryReader, decode func([]byte) (T, int)) T {
+	v, n := decode(r.b)
 	if n <= 0 {
 		r.bad, r.b = true, nil
 		return 0

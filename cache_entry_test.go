@@ -1,6 +1,8 @@
 package gamedata
 
 import (
+	"encoding/binary"
+	"hash/crc32"
 	"net/http"
 	"testing"
 	"time"
@@ -60,4 +62,16 @@ func TestCacheEntryUpdate(t *testing.T) {
 	assert.Equal(t, `"v1"`, e.header.Get("Etag"), "a header the 304 left out is kept")
 	assert.Equal(t, "Sun, 22 Nov 2026 12:01:00 GMT", e.header.Get("Date"))
 	assert.Empty(t, e.header.Get("Content-Length"))
+}
+
+// A damaged entry with a matching checksum, as a writer with a bug would
+// store it, still reads as an error: each field cut short.
+func TestCacheEntryCutWithChecksum(t *testing.T) {
+	good := sampleEntry().encode()
+	for n := 5; n < len(good); n++ {
+		b := append([]byte(nil), good[:n]...)
+		binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
+		_, err := decodeCacheEntry(b)
+		assert.ErrorIs(t, err, errBadEntry, "cut to %d bytes", n)
+	}
 }

@@ -28,21 +28,18 @@ type Fields struct {
 type fieldIndex struct {
 	once    sync.Once
 	members map[string]json.RawMessage
-	err     error
 }
 
 // decodeFields reads a JSON object. Anything else, null included, is an
 // error: a record is always an object. A member sent twice means its last
 // value, as encoding/json reads it.
 func decodeFields(b []byte) (Fields, error) {
-	f := fieldsOf(b)
-	if f.members() == nil {
-		return Fields{}, objectError(b, f.idx.err)
-	}
-	return f, nil
+	f, _, err := decodeRecord(b)
+	return f, err
 }
 
-// fieldsOf wraps an object whose members are read on the first lookup.
+// fieldsOf wraps a validated object whose members are read on the first
+// lookup.
 func fieldsOf(b []byte) Fields { return Fields{raw: b, idx: &fieldIndex{}} }
 
 // objectError says plainly when a value is not an object at all.
@@ -58,7 +55,8 @@ func (f Fields) members() map[string]json.RawMessage {
 	if f.idx == nil {
 		return nil
 	}
-	f.idx.once.Do(func() { f.idx.err = json.Unmarshal(f.raw, &f.idx.members) })
+	// The object was validated when it was decoded: this cannot fail.
+	f.idx.once.Do(func() { _ = json.Unmarshal(f.raw, &f.idx.members) })
 	return f.idx.members
 }
 
@@ -155,9 +153,7 @@ func identifier(name string, v []byte) (string, error) {
 	case string(v) == "null":
 		return "", nil
 	case v[0] == '"':
-		var id string
-		_ = json.Unmarshal(v, &id) // a member of a decoded object: a valid string
-		return id, nil
+		return unquote(v[1 : len(v)-1]), nil
 	}
 	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return string(v), nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // getRecord reads and decodes the record at the endpoint path; what names
@@ -20,22 +21,35 @@ func getRecord[T any](ctx context.Context, s *service, what string, decode func(
 	return v, err
 }
 
-// decodeRecord decodes a record and reads the members that identify it;
-// an identifier that is absent comes back as "".
+// decodeRecord validates a record and reads the members that identify it
+// in one pass; the others wait for a lookup (see Fields.idx), since a map
+// of them would cost a cache hit most of its time. An identifier that is
+// absent comes back as "".
 func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
-	f, err := decodeFields(raw)
+	sent := make([][]byte, len(names)) // the last value of each, as a map keeps it
+	s := scanner{b: raw}
+	err := s.object(func(name []byte) error {
+		v, err := s.value()
+		if i := slices.IndexFunc(names, func(n string) bool { return nameIs(name, n) }); i >= 0 {
+			sent[i] = v
+		}
+		return err
+	})
+	if err == nil {
+		err = s.end()
+	}
 	if err != nil {
-		return Fields{}, nil, err
+		return Fields{}, nil, objectError(raw, err)
 	}
 	ids := make([]string, len(names))
-	for i, n := range names {
-		if v, ok := f.members()[n]; ok {
-			if ids[i], err = identifier(n, v); err != nil {
+	for i, v := range sent {
+		if v != nil {
+			if ids[i], err = identifier(names[i], v); err != nil {
 				return Fields{}, nil, err
 			}
 		}
 	}
-	return f, ids, nil
+	return fieldsOf(raw), ids, nil
 }
 
 // listed wraps a record decoder for records inside a list, where a record

@@ -1,10 +1,12 @@
 package gamedata
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
+	"unicode/utf8"
 )
 
 // maxDepth bounds nesting as encoding/json does, so a nesting bomb fails
@@ -293,20 +295,17 @@ func (s *scanner) end() error {
 }
 
 // unquote returns the text of a validated JSON string from the bytes
-// between its quotes, a member's name or a string value: the bytes
-// themselves, or, when they hold an escape, the unescaped text.
+// between its quotes, a member's name or a string value, as encoding/json
+// reads it (escapes decoded, invalid UTF-8 replaced by U+FFFD), so that an
+// identifier reads the same whichever decoder met it.
 func unquote(raw []byte) string {
-	for _, c := range raw {
-		if c == '\\' {
-			var s string
-			// raw is a validated string body; quoting it again cannot fail.
-			if err := json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s); err == nil {
-				return s
-			}
-			break
-		}
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw)
 	}
-	return string(raw)
+	var s string
+	// raw is a validated string body; quoting it again cannot fail.
+	_ = json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s)
+	return s
 }
 
 // eachElement walks a whole top-level array, calling fn with each
