@@ -27,8 +27,11 @@ func (s *scanner) points(member string, hint int) ([]ActivityPoint, error) {
 	for more && err == nil {
 		out = append(out, ActivityPoint{})
 		i := len(out) - 1
-		if elem, err := s.point(&out[i]); err != nil {
-			return nil, pointError(member, i, elem, err)
+		if start := s.i; !s.fastPoint(&out[i]) {
+			s.i, out[i] = start, ActivityPoint{}
+			if elem, err := s.point(&out[i]); err != nil {
+				return nil, pointError(member, i, elem, err)
+			}
 		}
 		more, err = s.next(']', "after array element")
 	}
