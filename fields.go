@@ -144,23 +144,6 @@ func (f Fields) Decode(v any) error {
 	return json.Unmarshal(f.raw, v)
 }
 
-// identifier reads a member that identifies a record. Identifiers are
-// strings; an integer is accepted as its decimal text, since numeric
-// identifiers are common on game platforms and the text is what a path
-// needs. Null reads as "".
-func identifier(name string, v []byte) (string, error) {
-	switch {
-	case string(v) == "null":
-		return "", nil
-	case v[0] == '"':
-		return unquote(v[1 : len(v)-1]), nil
-	}
-	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
-		return string(v), nil
-	}
-	return "", fmt.Errorf("member %q is %s, want a string identifier", name, clip(v))
-}
-
 func isJSONNumber(v []byte) bool {
 	return len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9'))
 }

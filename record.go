@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // getRecord reads and decodes the record at the endpoint path; what names
@@ -50,6 +51,23 @@ func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
 		}
 	}
 	return fieldsOf(raw), ids, nil
+}
+
+// identifier reads a member that identifies a record. Identifiers are
+// strings; an integer is accepted as its decimal text, since numeric
+// identifiers are common on game platforms and the text is what a path
+// needs. Null reads as "".
+func identifier(name string, v []byte) (string, error) {
+	switch {
+	case string(v) == "null":
+		return "", nil
+	case v[0] == '"':
+		return unquote(v[1 : len(v)-1]), nil
+	}
+	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		return string(v), nil
+	}
+	return "", fmt.Errorf("member %q is %s, want a string identifier", name, clip(v))
 }
 
 // listed wraps a record decoder for records inside a list, where a record
