@@ -30,12 +30,19 @@ type fieldIndex struct {
 	members map[string]json.RawMessage
 }
 
-// decodeFields reads a JSON object. Anything else, null included, is an
-// error: a record is always an object. A member sent twice means its last
-// value, as encoding/json reads it.
+// decodeFields reads a JSON object whose members are looked up at once,
+// such as a page's envelope: encoding/json validates it and indexes its
+// members in one pass. (A record, whose members may never be looked up,
+// is validated by decodeRecord and indexed later.) Anything else, null
+// included, is an error. A member sent twice means its last value.
 func decodeFields(b []byte) (Fields, error) {
-	f, _, err := decodeRecord(b)
-	return f, err
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(b, &members); err != nil || members == nil {
+		return Fields{}, objectError(b, err)
+	}
+	f := fieldsOf(b)
+	f.idx.once.Do(func() { f.idx.members = members })
+	return f, nil
 }
 
 // fieldsOf wraps a validated object whose members are read on the first
