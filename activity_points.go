@@ -90,9 +90,7 @@ func (s *scanner) point(p *ActivityPoint) (int, error) {
 	return -1, nil
 }
 
-// element reads the n-th element of a point into p. The readers write
-// into p instead of returning values, which would be copied back up
-// through two calls for each of the 700,000 elements of a long history.
+// element reads the n-th element of a point into p.
 func (s *scanner) element(n int, p *ActivityPoint) error {
 	s.ws()
 	switch n {
