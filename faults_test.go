@@ -730,7 +730,7 @@ const matrixCellsAtOnce = 48
 // The cells run at once in the test's own goroutines, not as parallel
 // subtests: the rows that wait for Retry-After wait together, and the
 // matrix does not queue dozens of subtests behind the package's other
-// parallel tests. Slow: about 4 s under -race, most of it the Retry-After
+// parallel tests. Slow: about 5 s under -race, most of it the Retry-After
 // and stall rows waiting together.
 func TestFaultMatrix(t *testing.T) {
 	t.Parallel()
