@@ -158,8 +158,11 @@ func (s *scanner) nullableNumber(dst *Nullable[float64]) error {
 		return err
 	}
 	f, err := parseFloat(b)
+	if err != nil {
+		return err
+	}
 	*dst = Value(f)
-	return err
+	return nil
 }
 
 func (s *scanner) millis(dst *time.Time) error {
@@ -186,9 +189,11 @@ func (s *scanner) nullableMillis(dst *Nullable[time.Time]) error {
 		return nil
 	}
 	var t time.Time
-	err := s.millis(&t)
+	if err := s.millis(&t); err != nil {
+		return err
+	}
 	*dst = Value(t)
-	return err
+	return nil
 }
 
 // flag reads 0 or 1, written as such: 1.0 or 1e0 is not a flag.

@@ -93,7 +93,7 @@ func (s *AnalyticsService) Package(ctx context.Context, kind, ident string) (*Pa
 	}
 	var r PackageReport
 	err := (*service)(s).get(ctx, nil, func(b []byte) error {
-		f, ids, err := decodeRecord(b, "kind", "ident")
+		f, ids, err := decodeIndexed(b, "kind", "ident")
 		if err != nil {
 			return fmt.Errorf("package report: %w", err)
 		}
@@ -116,7 +116,7 @@ func (s *AnalyticsService) Organization(ctx context.Context, ident string) (*Org
 	}
 	var r OrganizationReport
 	err := (*service)(s).get(ctx, nil, func(b []byte) error {
-		f, ids, err := decodeRecord(b, "ident")
+		f, ids, err := decodeIndexed(b, "ident")
 		if err != nil {
 			return fmt.Errorf("organization report: %w", err)
 		}

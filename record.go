@@ -42,15 +42,46 @@ func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
 	if err != nil {
 		return Fields{}, nil, objectError(raw, err)
 	}
-	ids := make([]string, len(names))
-	for i, v := range sent {
-		if v != nil {
-			if ids[i], err = identifier(names[i], v); err != nil {
-				return Fields{}, nil, err
-			}
-		}
+	ids, err := identifiers(names, sent)
+	if err != nil {
+		return Fields{}, nil, err
 	}
 	return fieldsOf(raw), ids, nil
+}
+
+// decodeIndexed is decodeRecord for an object whose other members are
+// read at once, such as a report: decodeFields validates and indexes it
+// in one pass, where decodeRecord's own pass would be a second.
+func decodeIndexed(raw []byte, names ...string) (Fields, []string, error) {
+	f, err := decodeFields(raw)
+	if err != nil {
+		return Fields{}, nil, err
+	}
+	sent := make([][]byte, len(names))
+	for i, n := range names {
+		sent[i] = f.members()[n]
+	}
+	ids, err := identifiers(names, sent)
+	if err != nil {
+		return Fields{}, nil, err
+	}
+	return f, ids, nil
+}
+
+// identifiers reads the identifier members named names from their values
+// as sent, nil for one that is absent, which reads as "".
+func identifiers(names []string, sent [][]byte) ([]string, error) {
+	ids := make([]string, len(names))
+	for i, v := range sent {
+		if v == nil {
+			continue
+		}
+		var err error
+		if ids[i], err = identifier(names[i], v); err != nil {
+			return nil, err
+		}
+	}
+	return ids, nil
 }
 
 // identifier reads a member that identifies a record. Identifiers are
