@@ -2,10 +2,8 @@ module github.com/gamedata-go/gamedata/conformance
 
 go 1.26.0
 
-replace github.com/gamedata-go/gamedata => ../
-
 require (
-	github.com/gamedata-go/gamedata v0.0.0
+	github.com/gamedata-go/gamedata v0.1.0
 	github.com/pb33f/libopenapi v0.41.8
 	github.com/pb33f/libopenapi-validator v0.16.2
 	github.com/stretchr/testify v1.12.1

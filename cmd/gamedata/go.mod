@@ -2,10 +2,8 @@ module github.com/gamedata-go/gamedata/cmd/gamedata
 
 go 1.26.0
 
-replace github.com/gamedata-go/gamedata => ../..
-
 require (
-	github.com/gamedata-go/gamedata v0.0.0
+	github.com/gamedata-go/gamedata v0.1.0
 	github.com/guptarohit/asciigraph v0.10.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/cobra v1.10.2
