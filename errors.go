@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -96,7 +97,7 @@ func (e *APIError) Error() string {
 	if len(e.Body) > 0 {
 		msg += ": " + clip(e.Body)
 	}
-	return msg
+	return sanitize(msg)
 }
 
 // Is matches ErrNotFound and ErrRateLimited by status code.
@@ -122,7 +123,7 @@ type PageError struct {
 
 // Error names the page and the underlying error, which names the request.
 func (e *PageError) Error() string {
-	return fmt.Sprintf("gamedata: page %d: %s", e.Page, unprefixed(e.Err))
+	return sanitize(fmt.Sprintf("gamedata: page %d: %s", e.Page, unprefixed(e.Err)))
 }
 
 // Unwrap returns the underlying error.
@@ -140,7 +141,7 @@ type ItemError struct {
 // Error names the item's index and the underlying error, which names the
 // request.
 func (e *ItemError) Error() string {
-	return fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err))
+	return sanitize(fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err)))
 }
 
 // Unwrap returns the underlying error.
@@ -153,7 +154,10 @@ type DecodeError struct {
 	URL string
 	// Member locates the fault, such as "points[3][2]" (the fourth
 	// point's third element) or "history[5].capturedAt"; it is empty when
-	// the body as a whole is at fault.
+	// the body as a whole is at fault. A name the service chose rather
+	// than one the SDK looked for, such as a directory's array found by
+	// its shape, is quoted with strconv.Quote, which escapes every byte
+	// that could steer a terminal: `"entries"[3]`, `summary["7d"]`.
 	Member string
 	// Err says what was wrong.
 	Err error
@@ -162,13 +166,29 @@ type DecodeError struct {
 // Error names the URL, the member at fault and what was wrong.
 func (e *DecodeError) Error() string {
 	if e.Member == "" {
-		return fmt.Sprintf("gamedata: decode %s: %v", e.URL, e.Err)
+		return sanitize(fmt.Sprintf("gamedata: decode %s: %v", e.URL, e.Err))
 	}
-	return fmt.Sprintf("gamedata: decode %s: %s: %v", e.URL, e.Member, e.Err)
+	return sanitize(fmt.Sprintf("gamedata: decode %s: %s: %v", e.URL, e.Member, e.Err))
 }
 
 // Unwrap returns the underlying error.
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// The error types of this package quote the service's bytes themselves:
+// values through clip, which sanitizes, and member names the service
+// chose through quotedNames or strconv.Quote. Their Error methods pass the
+// whole message through sanitize as well, so that text the service chose
+// and another error carries (a redirect's target, say) cannot reach a
+// terminal or a log either.
+
+// quotedNames lists member names the service chose, each quoted.
+func quotedNames(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return strings.Join(quoted, ", ")
+}
 
 // unprefixed is err's message without the "gamedata: " that an error
 // wrapping it already carries, so the prefix is said once.

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Page is one page of a directory.
@@ -106,7 +105,11 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 	if err != nil {
 		return nil, &DecodeError{Err: err}
 	}
-	if p.Items, err = decodeArray(f.members()[name], name, item); err != nil {
+	member := name
+	if name != "items" {
+		member = strconv.Quote(name)
+	}
+	if p.Items, err = decodeArray(f.members()[name], member, item); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -137,7 +140,8 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 }
 
 // itemsMember names a directory's array of items among the arrays beside
-// its pagination.
+// its pagination. A name other than "items" was chosen by the service, so
+// errors quote it.
 func itemsMember(f Fields) (string, error) {
 	var names []string
 	for name, v := range f.members() {
@@ -154,7 +158,7 @@ func itemsMember(f Fields) (string, error) {
 	case len(names) == 0:
 		return "", errors.New("directory response has no array of items beside pagination")
 	}
-	return "", fmt.Errorf("directory response has several arrays (%s) and none is named items", strings.Join(names, ", "))
+	return "", fmt.Errorf("directory response has several arrays (%s) and none is named items", quotedNames(names))
 }
 
 // WalkStats counts what a directory walk did. Pass one in the options of

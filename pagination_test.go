@@ -307,7 +307,7 @@ func TestDecodePageRules(t *testing.T) {
 		{"items beside pagination", `{"items":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":false}}`, []string{"a"}, ""},
 		{"any name for the only array", `{"entries":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":false},"total":1}`, []string{"a"}, ""},
 		{"items wins among several", `{"items":[{"kind":"game","ident":"a"}],"filters":["x"],"pagination":{"hasNext":false}}`, []string{"a"}, ""},
-		{"several arrays, none named items", `{"a":[],"b":[],"pagination":{"hasNext":false}}`, nil, "several arrays (a, b)"},
+		{"several arrays, none named items", `{"a":[],"b":[],"pagination":{"hasNext":false}}`, nil, `several arrays ("a", "b")`},
 		{"no array", `{"pagination":{"hasNext":false}}`, nil, "no array of items"},
 		{"no pagination", `{"items":[]}`, nil, "no pagination object"},
 		{"hasNext not boolean", `{"items":[],"pagination":{"hasNext":"yes"}}`, nil, "pagination.hasNext"},
