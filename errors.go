@@ -36,6 +36,15 @@ var (
 	// ignores the page parameter, and following hasNext would loop forever.
 	ErrPageNotAdvancing = errors.New("gamedata: directory page did not advance")
 
+	// ErrWalkUnbounded reports, wrapped in the *PageError of the page at
+	// fault, a directory walk that ran past a bound, rather than follow
+	// hasNext for ever: a page holding more entries than the page size
+	// asked for (or than the contract's 100), a walk more than one page
+	// past the pagination.totalPages or pagination.total the service sent,
+	// or one past ListOptions.MaxItems. None of that page's entries was
+	// yielded, so a later walk can resume at it.
+	ErrWalkUnbounded = errors.New("gamedata: directory walk out of bounds")
+
 	// ErrRedirectRefused reports a redirect to another origin (scheme, host
 	// or port), which the client never follows, https-to-http above all.
 	ErrRedirectRefused = errors.New("gamedata: redirect to another origin refused")
