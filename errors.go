@@ -156,6 +156,36 @@ func (e *ItemError) Error() string {
 // Unwrap returns the underlying error.
 func (e *ItemError) Unwrap() error { return e.Err }
 
+// WatchDelayError is the error of a watch's poll that failed with a
+// Retry-After: Watch yields it (inside the *PageError or *ItemError of the
+// poll) to say that, and for how long, its next poll is delayed. A watch
+// honours Retry-After, but never waits longer than four of its intervals,
+// nor longer than an hour unless its interval is longer, so that a
+// service asking for a year cannot silence it.
+type WatchDelayError struct {
+	// RetryAfter is the wait the service asked for.
+	RetryAfter time.Duration
+	// Wait is about how long the watch waits before its next poll:
+	// RetryAfter within the watch's bound, or the bound, or the usual gap
+	// between two polls when that is longer (less the jitter).
+	Wait time.Duration
+	// Err is the poll's error, an *APIError among its causes.
+	Err error
+}
+
+// Error says what the service asked for, when the next poll is, and why
+// the poll failed.
+func (e *WatchDelayError) Error() string {
+	asked := "the service asked to wait " + e.RetryAfter.String()
+	if e.Wait < e.RetryAfter {
+		asked += ", longer than a watch waits"
+	}
+	return sanitize(fmt.Sprintf("gamedata: %s; the next poll is in %s: %s", asked, e.Wait, unprefixed(e.Err)))
+}
+
+// Unwrap returns the poll's error.
+func (e *WatchDelayError) Unwrap() error { return e.Err }
+
 // DecodeError reports a response that does not have the documented shape.
 // It names the member at fault, so no result is ever silently partial.
 type DecodeError struct {
