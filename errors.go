@@ -45,6 +45,12 @@ var (
 	// yielded, so a later walk can resume at it.
 	ErrWalkUnbounded = errors.New("gamedata: directory walk out of bounds")
 
+	// ErrUnsafeCacheDir reports a directory NewDiskCache refuses because
+	// someone other than its user could control it: a symbolic link, or
+	// on Unix a directory of another user or one its group or others may
+	// write. The message says which, and what to do.
+	ErrUnsafeCacheDir = errors.New("gamedata: cache directory refused")
+
 	// ErrRedirectRefused reports a redirect to another origin (scheme, host
 	// or port), which the client never follows, https-to-http above all.
 	ErrRedirectRefused = errors.New("gamedata: redirect to another origin refused")
