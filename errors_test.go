@@ -172,3 +172,18 @@ func TestErrorMessagesAreSanitized(t *testing.T) {
 		shownSafely(t, err.Error(), fmt.Sprintf("the message of a %T", err))
 	}
 }
+
+// A redirect's target, which the service chose, reaches List's error only
+// sanitized.
+func TestRedirectTargetInErrorsIsSanitized(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "/api/dashboard?page=1&x=\u009b2J\u202eevil\u200b")
+		w.WriteHeader(http.StatusFound)
+	})
+	c := newTestClient(t, srv.URL)
+	_, err := c.Dashboard.List(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: 2}})
+	require.ErrorIs(t, err, ErrPageOutOfRange)
+	assert.Contains(t, err.Error(), "was redirected to")
+	shownSafely(t, err.Error(), "List's error")
+}
