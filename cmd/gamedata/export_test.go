@@ -81,7 +81,7 @@ func TestExportCutAndResumed(t *testing.T) {
 func TestExportNulls(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	code, out, errOut := cli(t, twin, "export", "--kind", "game")
+	code, out, errOut := cli(t, twin.URL, "export", "--kind", "game")
 	require.Equal(t, 0, code, errOut)
 	rows := ndjson(t, out)
 	require.Len(t, rows, len(twin.Catalog().Entries(url.Values{"kind": {"game"}})))

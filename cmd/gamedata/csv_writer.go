@@ -1,0 +1,42 @@
+package main
+
+import (
+	"encoding/csv"
+	"io"
+
+	"github.com/gamedata-go/gamedata"
+)
+
+// csvWriter writes a header, then a row a record, each flushed at once: a
+// cut export ends on a whole row.
+type csvWriter struct {
+	w       *csv.Writer
+	columns []string
+	started bool // the header is written
+}
+
+func newCSVWriter(w io.Writer, columns []string) *csvWriter {
+	return &csvWriter{w: csv.NewWriter(w), columns: columns}
+}
+
+func (c *csvWriter) write(f gamedata.Fields) error {
+	if !c.started {
+		c.started = true
+		if c.columns == nil {
+			c.columns = chooseColumns([]gamedata.Fields{f})
+		}
+		c.w.Write(c.columns)
+	}
+	row := make([]string, len(c.columns))
+	for i, col := range c.columns {
+		row[i] = spreadsheetSafe(cell(f, col))
+	}
+	c.w.Write(row)
+	c.w.Flush()
+	return c.w.Error()
+}
+
+func (c *csvWriter) close() error {
+	c.w.Flush()
+	return c.w.Error()
+}

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"github.com/gamedata-go/gamedata"
+	"github.com/spf13/cobra"
+)
+
+// directoryFlags are the flags of a directory command (list, orgs).
+type directoryFlags struct {
+	List   gamedata.ListOptions
+	All    bool
+	Fields []string
+}
+
+func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
+	f := cmd.Flags()
+	f.StringVar(&d.List.Sort, "sort", "", "order, such as "+sorts+"; the service orders an unknown sort by its default, silently")
+	f.StringArrayVar(&d.List.Filters, "filter", nil, "a filter; repeat to combine; the service ignores an unknown one")
+	f.IntVar(&d.List.Page, "page", 1, "the page, from 1")
+	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
+	f.BoolVar(&d.All, "all", false, "every page, from --page on")
+	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: identifiers, title and numeric metrics)")
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/stretchr/testify/require"
+)
+
+// newTwin is a small twin for the command's tests.
+func newTwin(t *testing.T, opts ...gamedatatest.Option) *gamedatatest.Server {
+	t.Helper()
+	twin := gamedatatest.NewServer(append([]gamedatatest.Option{gamedatatest.WithSize(40, 6, 5)}, opts...)...)
+	t.Cleanup(twin.Close)
+	return twin
+}
+
+// cli runs the program against the service at base with args, stdout and
+// stderr as pipes, and returns its exit status and output.
+func cli(t *testing.T, base string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	all := append([]string{"--base-url", base, "--rate", "0"}, args...)
+	code := run(context.Background(), all, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// ndjson parses output of one JSON object a line.
+func ndjson(t *testing.T, out string) []map[string]any {
+	t.Helper()
+	var rows []map[string]any
+	s := bufio.NewScanner(strings.NewReader(out))
+	s.Buffer(nil, 16<<20)
+	for s.Scan() {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(s.Bytes(), &m), "line %q", s.Text())
+		rows = append(rows, m)
+	}
+	return rows
+}
+
+func csvRows(t *testing.T, out string) [][]string {
+	t.Helper()
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	require.NoError(t, err)
+	return rows
+}
+
+func indexOf(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// parsed is what a command was about to run with.
+type parsed struct {
+	common common
+	opts   any
+	ctx    context.Context
+}
+
+// parseArgs runs the program with args, every command stopping once its
+// flags are parsed, and returns what the command would have run with.
+func parseArgs(t *testing.T, args ...string) (parsed, error) {
+	t.Helper()
+	var p parsed
+	keep := func(ctx context.Context, c common, opts any) error {
+		p = parsed{common: c, opts: opts, ctx: ctx}
+		return nil
+	}
+	f := newFactory(io.Discard, io.Discard)
+	defer f.close()
+	root := newCmdRoot(f,
+		newCmdList(f, func(ctx context.Context, o *listOptions) error { return keep(ctx, o.common, o) }),
+		newCmdOrgs(f, func(ctx context.Context, o *orgsOptions) error { return keep(ctx, o.common, o) }),
+		newCmdGet(f, func(ctx context.Context, o *getOptions) error { return keep(ctx, o.common, o) }),
+		newCmdSearch(f, func(ctx context.Context, o *searchOptions) error { return keep(ctx, o.common, o) }),
+		newCmdActivity(f, func(ctx context.Context, o *activityOptions) error { return keep(ctx, o.common, o) }),
+		newCmdAnalytics(f, func(ctx context.Context, o *analyticsOptions) error { return keep(ctx, o.common, o) }),
+		newCmdExport(f, func(ctx context.Context, o *exportOptions) error { return keep(ctx, o.common, o) }),
+		newCmdChart(f, func(ctx context.Context, o *chartOptions) error { return keep(ctx, o.common, o) }),
+		newCmdSync(f, func(ctx context.Context, o *syncOptions) error { return keep(ctx, o.common, o) }),
+		newCmdWatch(f, func(ctx context.Context, o *watchOptions) error { return keep(ctx, o.common, o) }),
+	)
+	require.Len(t, root.Commands(), len(commands(f)), "parseArgs stops every command")
+	root.SetArgs(args)
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	err := root.ExecuteContext(context.Background())
+	return p, err
+}

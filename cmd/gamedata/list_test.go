@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestList(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	games := twin.Catalog().Entries(url.Values{"kind": {"game"}})
+
+	code, out, errOut := cli(t, twin.URL, "list", "--kind", "game", "--page-size", "7")
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, errOut, "a pipe gets nothing but errors on stderr")
+	rows := ndjson(t, out)
+	require.Len(t, rows, 7, "NDJSON in a pipe, one page")
+	for i, r := range rows {
+		var g map[string]any
+		require.NoError(t, json.Unmarshal(games[i].JSON(), &g))
+		assert.Equal(t, g["ident"], r["ident"])
+		assert.Equal(t, g["players"], r["players"], "null stays null, never 0")
+	}
+
+	code, out, _ = cli(t, twin.URL, "list", "--kind", "game", "--all")
+	require.Equal(t, 0, code)
+	assert.Len(t, ndjson(t, out), len(games), "every page")
+
+	code, out, _ = cli(t, twin.URL, "list", "--kind", "game", "--all", "-o", "csv")
+	require.Equal(t, 0, code)
+	table := csvRows(t, out)
+	require.Len(t, table, len(games)+1)
+	header := table[0]
+	assert.Equal(t, []string{"kind", "ident", "title"}, header[:3])
+	players := indexOf(header, "players")
+	require.GreaterOrEqual(t, players, 0, "a numeric metric is a column")
+	nulls := 0
+	for i, row := range table[1:] {
+		if !games[i].Players.Valid {
+			nulls++
+			assert.Empty(t, row[players], "%s: null is an empty cell, not 0", row[1])
+		}
+	}
+	assert.Positive(t, nulls, "the twin has games with unavailable players")
+
+	code, out, _ = cli(t, twin.URL, "list", "--kind", "game", "--page-size", "3", "-o", "table")
+	require.Equal(t, 0, code)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	assert.Len(t, lines, 4, "a header and three rows")
+	assert.True(t, strings.HasPrefix(lines[0], "KIND  IDENT"), lines[0])
+	assert.NotContains(t, out, "\x1b", "publisher text reaches a table sanitized")
+
+	code, out, _ = cli(t, twin.URL, "list", "--kind", "game", "--page-size", "3", "-o", "json")
+	require.Equal(t, 0, code)
+	var doc []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &doc), "one JSON document")
+	assert.Len(t, doc, 3)
+}
