@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
@@ -98,4 +99,50 @@ func parseArgs(t *testing.T, args ...string) (parsed, error) {
 	root.SetErr(io.Discard)
 	err := root.ExecuteContext(context.Background())
 	return p, err
+}
+
+// lineWriter is a stream a running command writes while a test reads it:
+// each complete line is also sent on lines, so a test waits for output
+// instead of polling for it.
+type lineWriter struct {
+	mu      sync.Mutex
+	b       bytes.Buffer
+	partial []byte
+	lines   chan string
+}
+
+func newLineWriter() *lineWriter { return &lineWriter{lines: make(chan string, 1<<16)} }
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Write(p)
+	l.partial = append(l.partial, p...)
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			break
+		}
+		l.lines <- string(l.partial[:i])
+		l.partial = l.partial[i+1:]
+	}
+	return len(p), nil
+}
+
+func (l *lineWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// next waits for the next line, or fails the test when ctx ends first.
+func (l *lineWriter) next(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	select {
+	case line := <-l.lines:
+		return line
+	case <-ctx.Done():
+		t.Fatalf("no line came before the command ended; output so far: %q", l.String())
+		return ""
+	}
 }
