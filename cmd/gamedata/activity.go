@@ -25,11 +25,12 @@ func newCmdActivity(f *factory, runF func(context.Context, *activityOptions) err
 		Long: `The player activity history of the whole platform, across every game, a
 row a point: its time, players (empty when unavailable, never 0), whether
 it is an average or a snapshot, and whether its coverage is partial (a
-lower bound, never a complete total).`,
+lower bound, never a complete total). It gives up after ` + defaultTimeout.String() + ` unless
+--timeout says otherwise.`,
 		Example: "  gamedata activity --range 24h -o csv",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, defaultTimeout)
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}

@@ -26,11 +26,12 @@ func newCmdAnalytics(f *factory, runF func(context.Context, *analyticsOptions) e
 		Short: "An analytics report: its history, a row an entry",
 		Long: `An analytics report of one package or organization: its history, a row an
 entry, with partialCoverage (true: the totals are lower bounds). -o json
-writes the whole report, range summaries included.`,
+writes the whole report, range summaries included. It gives up after ` + defaultTimeout.String() + `
+unless --timeout says otherwise.`,
 		Example: "  gamedata analytics package game/neon-miner -o csv\n  gamedata analytics org acme-works -o json",
 		Args:    exactArgs(2, "package KIND/IDENT or org IDENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, defaultTimeout)
 			switch opts.Type = args[0]; opts.Type {
 			case "package":
 				var err error

@@ -32,10 +32,11 @@ func newCmdChart(f *factory, runF func(context.Context, *chartOptions) error) *c
 to a PNG or SVG file (--out, by its extension), or in the terminal (--term).
 
 Averages are a line and snapshots dots; points with partial coverage are
-marked as lower bounds; a gap is left where the players are unavailable.`,
+marked as lower bounds; a gap is left where the players are unavailable.
+It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata chart activity --range 7d --out week.png\n  gamedata chart package game/neon-miner --out neon.svg\n  gamedata chart activity --range 24h --term",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, defaultTimeout)
 			switch {
 			case len(args) == 1 && args[0] == "activity":
 				opts.Target = "activity"

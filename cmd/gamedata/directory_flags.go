@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/gamedata-go/gamedata"
 	"github.com/spf13/cobra"
 )
@@ -21,3 +23,16 @@ func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f.BoolVar(&d.All, "all", false, "every page, from --page on")
 	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: identifiers, title and numeric metrics)")
 }
+
+// bound is the command's timeout unless --timeout is given: a page is
+// bounded, a walk of every page is a long job.
+func (d *directoryFlags) bound() time.Duration {
+	if d.All {
+		return 0
+	}
+	return defaultTimeout
+}
+
+// directoryHelp is what list and orgs say about their time bound.
+var directoryHelp = `Without --all the command gives up after ` + defaultTimeout.String() + ` unless --timeout says
+otherwise; with --all it has no bound unless --timeout gives one.`

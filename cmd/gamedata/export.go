@@ -41,11 +41,12 @@ rate and time left.
 
 Ctrl-C stops cleanly: every row written is complete. --resume, with
 --out, continues a cut export into the same file without repeating a row.
-An entry no request can name (the ident "..") is skipped, and said so.`,
+An entry no request can name (the ident "..") is skipped, and said so.
+export has no time bound unless --timeout gives one.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, 0)
 			switch opts.Format = f.global.output; opts.Format {
 			case "":
 				opts.Format = "ndjson"

@@ -3,13 +3,21 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/spf13/cobra"
 	"golang.org/x/time/rate"
 )
+
+// defaultTimeout bounds a command that reads one record or one page when
+// --timeout is not given: far longer than any answer takes at the default
+// rate, yet a body that trickles in cannot keep the command alive for
+// long.
+const defaultTimeout = 2 * time.Minute
 
 // factory is what the commands share: the streams, the global flags and
 // the client those describe, made on first use. A command reaches it only
@@ -66,9 +74,14 @@ type common struct {
 	Timeout time.Duration
 }
 
-// common returns the common options, from the global flags.
-func (f *factory) common() common {
-	return common{IO: f.io, Client: f.newClient, Format: f.format(), Timeout: f.global.timeout}
+// common returns the common options of cmd, whose timeout is bound unless
+// --timeout was given: defaultTimeout for a command that reads a record
+// or a page, 0 for a long job.
+func (f *factory) common(cmd *cobra.Command, bound time.Duration) common {
+	if fl := cmd.Flag("timeout"); fl != nil && fl.Changed {
+		bound = f.global.timeout
+	}
+	return common{IO: f.io, Client: f.newClient, Format: f.format(), Timeout: bound}
 }
 
 // format is the output format in force.
@@ -82,14 +95,19 @@ func (f *factory) format() string {
 	return "ndjson"
 }
 
-// execute runs run within c.Timeout.
+// execute runs run within c.Timeout, and says so when the bound is what
+// ended it.
 func execute(ctx context.Context, c common, run func(context.Context) error) error {
 	if c.Timeout <= 0 {
 		return run(ctx)
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
 	defer cancel()
-	return run(ctx)
+	err := run(ctx)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w (gave up after %v: give --timeout a longer bound, or 0 for none)", err, c.Timeout)
+	}
+	return err
 }
 
 // newClient returns the client, made on first use: the twin when no base

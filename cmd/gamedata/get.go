@@ -26,11 +26,13 @@ func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra
 	return &cobra.Command{
 		Use:   "get package KIND/IDENT | get server ID | get org IDENT",
 		Short: "Read one package, dedicated server or organization",
+		Long: `Read one package, dedicated server or organization: a row, or with -o json
+the record as sent. It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata get package game/neon-miner\n  gamedata get server 192.0.2.105:27015 -o json\n" +
 			"  gamedata get org acme-works",
 		Args: exactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, defaultTimeout)
 			switch opts.Type = args[0]; opts.Type {
 			case "package":
 				var err error

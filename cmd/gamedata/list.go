@@ -24,11 +24,13 @@ func newCmdList(f *factory, runF func(context.Context, *listOptions) error) *cob
 		Short: "List the directory of packages and dedicated servers",
 		Long: `List a page of the directory of packages and dedicated servers, or with
 --all every page from --page on. --kind game lists games; --kind server
-lists dedicated servers.`,
+lists dedicated servers.
+
+` + directoryHelp,
 		Example: "  gamedata list --kind game --sort players --page-size 10\n  gamedata list --kind server --all -o csv > servers.csv",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, opts.bound())
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}

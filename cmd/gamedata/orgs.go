@@ -21,11 +21,11 @@ func newCmdOrgs(f *factory, runF func(context.Context, *orgsOptions) error) *cob
 	cmd := &cobra.Command{
 		Use:     "orgs",
 		Short:   "List the directory of organizations that publish games",
-		Long:    "List a page of the directory of organizations that publish games, or with --all every page from --page on.",
+		Long:    "List a page of the directory of organizations that publish games, or with --all every page from --page on.\n\n" + directoryHelp,
 		Example: "  gamedata orgs --sort packages --all",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, opts.bound())
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}

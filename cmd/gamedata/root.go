@@ -63,6 +63,10 @@ csv and table can be asked for. A null metric is an empty cell in CSV and a
 table, and null in JSON: never 0. Publisher text on a terminal is shown
 sanitized.
 
+Commands that read a record or a page give up after ` + defaultTimeout.String() + ` unless
+--timeout says otherwise; long jobs (list --all, orgs --all, export, sync,
+watch) have no bound unless --timeout gives one.
+
 Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
 		SilenceErrors:              true,
 		SilenceUsage:               true,
@@ -91,7 +95,8 @@ Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
 	fl.Float64Var(&g.rate, "rate", 5, "requests a second at most; 0 for no client-side limit")
 	fl.StringVar(&g.cacheDir, "cache-dir", "", "keep responses in this directory between runs and revalidate them (conditional requests)")
 	fl.StringVarP(&g.output, "output", "o", "", "output format: json, ndjson, csv or table (default table on a terminal, ndjson otherwise)")
-	fl.DurationVar(&g.timeout, "timeout", 0, "give up on the whole command after this long (0: no limit)")
+	fl.DurationVar(&g.timeout, "timeout", 0, "give up on the whole command after this long; 0 for no limit (default "+defaultTimeout.String()+
+		" for get, search, activity, analytics, chart, and list and orgs without --all; no limit for list --all, orgs --all, export, sync and watch)")
 	root.AddCommand(cmds...)
 	return root
 }

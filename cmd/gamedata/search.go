@@ -19,9 +19,10 @@ func newCmdSearch(f *factory, runF func(context.Context, *searchOptions) error) 
 		runF = searchRun
 	}
 	return &cobra.Command{
-		Use:     "search [QUERY]",
-		Short:   "Search packages, dedicated servers and organizations",
-		Long:    "Search packages, dedicated servers and organizations; each result is a row with its type in the column \"type\".",
+		Use:   "search [QUERY]",
+		Short: "Search packages, dedicated servers and organizations",
+		Long: "Search packages, dedicated servers and organizations; each result is a row with its type in the column \"type\".\n" +
+			"It gives up after " + defaultTimeout.String() + " unless --timeout says otherwise.",
 		Example: "  gamedata search miner",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -30,7 +31,7 @@ func newCmdSearch(f *factory, runF func(context.Context, *searchOptions) error) 
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, defaultTimeout)
 			if len(args) == 1 {
 				opts.Query = args[0]
 			}

@@ -32,10 +32,11 @@ func newCmdWatch(f *factory, runF func(context.Context, *watchOptions) error) *c
 with conditional requests, and print one NDJSON line a change until
 interrupted: {"op": "added"|"updated"|"removed", "old": ..., "new": ...}.
 The first round reports everything as added. A failed poll is said on
-stderr and the watch goes on.`,
+stderr and the watch goes on. watch has no time bound unless --timeout
+gives one.`,
 		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner package game/space-miner",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common()
+			opts.common = f.common(cmd, 0)
 			if len(args)%2 != 0 {
 				return usagef("watch: want package KIND/IDENT pairs, got %d argument(s)", len(args))
 			}
