@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -93,10 +94,21 @@ Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
 	fl.StringVar(&g.baseURL, "base-url", os.Getenv("GAMEDATA_BASE_URL"), "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
 	fl.BoolVar(&g.twin, "twin", false, "use the in-process twin of the service, offline, even when a base URL is set")
 	fl.Float64Var(&g.rate, "rate", 5, "requests a second at most; 0 for no client-side limit")
-	fl.StringVar(&g.cacheDir, "cache-dir", "", "keep responses in this directory between runs and revalidate them (conditional requests)")
+	fl.StringVar(&g.cacheDir, "cache-dir", "", "keep responses in this directory between runs and revalidate them (conditional requests); use a directory only you can write, such as "+suggestedCacheDir())
 	fl.StringVarP(&g.output, "output", "o", "", "output format: json, ndjson, csv or table (default table on a terminal, ndjson otherwise)")
 	fl.DurationVar(&g.timeout, "timeout", 0, "give up on the whole command after this long; 0 for no limit (default "+defaultTimeout.String()+
 		" for get, search, activity, analytics, chart, and list and orgs without --all; no limit for list --all, orgs --all, export, sync and watch)")
 	root.AddCommand(cmds...)
 	return root
+}
+
+// suggestedCacheDir is where --cache-dir's help suggests keeping the
+// cache: under the user's own cache directory, never a shared temporary
+// one, where another user could plant entries.
+func suggestedCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return filepath.Join("$XDG_CACHE_HOME", "gamedata")
+	}
+	return filepath.Join(dir, "gamedata")
 }

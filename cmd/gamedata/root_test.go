@@ -1,11 +1,28 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
+
+// --cache-dir's help suggests a directory under the user's cache
+// directory, never one under the shared temporary directory.
+func TestCacheDirHelp(t *testing.T) {
+	t.Parallel()
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		t.Skipf("no user cache directory here (%v): set HOME or XDG_CACHE_HOME", err)
+	}
+	code, out, errOut := cli(t, "http://unused.invalid", "help", "get")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, filepath.Join(dir, "gamedata"))
+	assert.NotContains(t, out, os.TempDir())
+}
 
 // Bad usage exits 2 and a failure 1, each with one line on stderr that
 // says what was wrong.
