@@ -34,8 +34,10 @@ service's window, and a run over unchanged data adds no row. Null stays
 NULL, partial coverage is a column, and the record as sent is kept as JSON
 beside the typed columns. A run cut at any point leaves a database that
 the next run completes. The schema is in the README; it is migrated
-forward by version, never dropped. sync has no time bound unless --timeout
-gives one.`,
+forward by version, never dropped, in one transaction, so several syncs
+started at once on a new file all succeed; a file of a newer schema is
+refused and left as it was. sync has no time bound unless --timeout gives
+one.`,
 		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db games.sqlite --kind server --range 24h",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {

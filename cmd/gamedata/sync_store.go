@@ -59,8 +59,12 @@ func (c counts) String() string {
 	return s + "(+ inserted, ~ updated)"
 }
 
+// openStore opens the database at path, made if it does not exist, and
+// migrates it to this program's schema. It is switched to WAL mode, so a
+// reader never waits for a sync, only once migrate has found it to be a
+// schema this program knows: a database it refuses is left as it was.
 func openStore(ctx context.Context, path string) (*store, error) {
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)")
+	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
 	if err != nil {
 		return nil, err
 	}
@@ -68,40 +72,53 @@ func openStore(ctx context.Context, path string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sync: %s: %w", path, err)
 	}
+	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode=WAL`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sync: %s: %w", path, err)
+	}
 	return &store{db: db, now: time.Now().UTC().Format(time.RFC3339), counts: counts{}}, nil
 }
 
-// migrate applies the migrations the database has not had, each in a
-// transaction with its version.
-func migrate(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+// migrate reads the schema version and applies the migrations the
+// database has not had, all in one write transaction (BEGIN IMMEDIATE, on
+// a connection of its own): of several syncs started at once on a new
+// file, one migrates and the others wait, then find nothing to do. A
+// database of a newer version is refused before anything is written.
+func migrate(ctx context.Context, db *sql.DB) (err error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			// Not ctx: a cancelled migration must still let go of the lock.
+			conn.ExecContext(context.Background(), `ROLLBACK`)
+		}
+	}()
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
 		return err
 	}
 	var version int
-	if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
 		return err
 	}
 	if version > len(migrations) {
 		return fmt.Errorf("schema version %d is newer than this program's %d: use a newer gamedata", version, len(migrations))
 	}
 	for v := version; v < len(migrations); v++ {
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
-			tx.Rollback()
+		if _, err := conn.ExecContext(ctx, migrations[v]); err != nil {
 			return fmt.Errorf("migration to version %d: %w", v+1, err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, v+1); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
+		if _, err := conn.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (?)`, v+1); err != nil {
 			return err
 		}
 	}
-	return nil
+	_, err = conn.ExecContext(ctx, `COMMIT`)
+	return err
 }
 
 // row is one row to upsert: its table, its key columns and values, its
