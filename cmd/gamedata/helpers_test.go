@@ -7,11 +7,15 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -144,5 +148,41 @@ func (l *lineWriter) next(t *testing.T, ctx context.Context) string {
 	case <-ctx.Done():
 		t.Fatalf("no line came before the command ended; output so far: %q", l.String())
 		return ""
+	}
+}
+
+// fixed is a service that answers each path with a fixed status and body:
+// the hostile answers the twin cannot give.
+func fixed(t *testing.T, answers map[string]answer) string {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a, ok := answers[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(max(a.status, http.StatusOK))
+		w.Write([]byte(a.body))
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
+}
+
+// answer is a fixed answer: its status (200 when 0) and its body.
+type answer struct {
+	status int
+	body   string
+}
+
+// assertInert fails when s holds anything a terminal could act on.
+func assertInert(t *testing.T, s, what string) {
+	t.Helper()
+	assert.True(t, utf8.ValidString(s), "%s is valid UTF-8", what)
+	for _, r := range s {
+		if r == '\n' {
+			continue
+		}
+		assert.False(t, r < 0x20 || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e), "%s holds %U: %q", what, r, s)
 	}
 }
