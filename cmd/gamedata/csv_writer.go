@@ -25,11 +25,15 @@ func (c *csvWriter) write(f gamedata.Fields) error {
 		if c.columns == nil {
 			c.columns = chooseColumns([]gamedata.Fields{f})
 		}
-		c.w.Write(c.columns)
+		names := make([]string, len(c.columns))
+		for i, col := range c.columns {
+			names[i] = exactCell(col) // a member name the service chose
+		}
+		c.w.Write(names)
 	}
 	row := make([]string, len(c.columns))
 	for i, col := range c.columns {
-		row[i] = spreadsheetSafe(cell(f, col))
+		row[i] = csvCell(f, col)
 	}
 	c.w.Write(row)
 	c.w.Flush()
@@ -39,4 +43,13 @@ func (c *csvWriter) write(f gamedata.Fields) error {
 func (c *csvWriter) close() error {
 	c.w.Flush()
 	return c.w.Error()
+}
+
+// csvCell is member col of f as a CSV cell: an identifier in its exact
+// form, anything else sanitized and guarded against formulas.
+func csvCell(f gamedata.Fields, col string) string {
+	if isIdentityColumn(col) {
+		return exactCell(idText(f, col))
+	}
+	return spreadsheetSafe(cell(f, col))
 }

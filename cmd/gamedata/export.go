@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -40,7 +39,21 @@ NDJSON, never 0. On a terminal, stderr shows a progress bar: items done,
 rate and time left.
 
 Ctrl-C stops cleanly: every row written is complete. --resume, with
---out, continues a cut export into the same file without repeating a row.
+--out, continues a cut export into the same file: a last line cut in the
+middle is dropped, the header is kept (or written if it was cut), and
+every record whose identity is already in the file is left out, so each
+is written exactly once.
+
+In CSV, the identity columns (kind, ident, id) and the header are written
+in an exact form that reads back unchanged, so that no two identities
+look alike: a backslash is written \\, a character the sanitizer would
+remove or change (a control, tab or line break, a bidi or invisible
+character) is written \uXXXX (\UXXXXXXXX above U+FFFF), a byte that is
+not UTF-8 \xXX, and a cell that begins with =, +, @, ' or a - that is not
+a number gets a leading ' (so a leading ' always comes off). Other
+cells are sanitized and get the same guard. In NDJSON every record is as
+sent, with such characters escaped as \u in its strings.
+
 An entry no request can name (the ident "..") is skipped, and said so.
 export has no time bound unless --timeout gives one.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
@@ -87,36 +100,34 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		}
 		entries = append(entries, entry)
 	}
-	var done map[string]bool
-	columns := opts.Fields
 	out := opts.IO.out
+	var prior resumed
 	if opts.Out != "" {
-		var file *os.File
-		var err error
-		if opts.Resume {
-			file, done, columns, err = reopen(opts.Out, opts.Format, columns)
-		} else {
-			file, err = os.Create(opts.Out)
-		}
+		file, r, err := openExport(opts.Out, opts.Format, opts.Resume)
 		if err != nil {
 			return err
 		}
 		defer file.Close()
-		out = file
+		out, prior = file, r
+	}
+	columns := opts.Fields
+	if prior.header {
+		columns = prior.columns
 	}
 	todo := entries[:0:0]
 	for _, entry := range entries {
-		if !done[identity(entry.Fields)] {
+		if !prior.done[writtenIdentity(entry.Fields)] {
 			todo = append(todo, entry)
 		}
 	}
+	already := len(entries) - len(todo)
 	w := newWriter(opts.Format, out, columns)
-	if cw, ok := w.(*csvWriter); ok && len(done) > 0 {
+	if cw, ok := w.(*csvWriter); ok && prior.header {
 		cw.started = true // the header is in the file already
 	}
 	var bar *progressbar.ProgressBar
 	if opts.IO.errTTY && len(todo) > 0 {
-		bar = newExportBar(len(todo), len(done), opts.IO.errOut)
+		bar = newExportBar(len(todo), already, opts.IO.errOut)
 	}
 	x := &exporter{c: c, concurrency: opts.Concurrency, w: w, errOut: opts.IO.errOut, bar: bar}
 	err = x.details(ctx, todo)
@@ -126,7 +137,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if bar != nil { // a person is watching stderr; a pipe gets errors only
 		bar.Finish()
 		fmt.Fprintln(opts.IO.errOut)
-		say(opts.IO.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, len(done), len(entries))
+		say(opts.IO.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, already, len(entries))
 	}
 	if err != nil && opts.Out != "" {
 		return fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err)
