@@ -93,3 +93,18 @@ func TestExportNulls(t *testing.T) {
 	}
 	assert.Positive(t, nulls, "null players stay null")
 }
+
+// An entry no request can name is skipped and said so on stderr, its kind
+// and ident through the sanitizer.
+func TestExportSkipLine(t *testing.T) {
+	t.Parallel()
+	base := fixed(t, map[string]answer{"/api/dashboard": {
+		body: `{"items":[{"kind":"\u001b]0;pwned\u0007\u001b[2Jgame","ident":".."}],"pagination":{"hasNext":false}}`,
+	}})
+	code, out, errOut := cli(t, base, "export")
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "skipped")
+	assert.Contains(t, errOut, "skipped game/..", "the kind is shown sanitized: its escape sequences are gone")
+	assertInert(t, errOut, "stderr")
+}

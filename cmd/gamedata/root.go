@@ -61,8 +61,9 @@ the service, offline, and says so on stderr.
 
 Output (-o) is a table on a terminal and NDJSON in a pipe; json, ndjson,
 csv and table can be asked for. A null metric is an empty cell in CSV and a
-table, and null in JSON: never 0. Publisher text on a terminal is shown
-sanitized.
+table, and null in JSON: never 0. Text the service sends (values and
+member names) reaches a table, a CSV file and stderr sanitized, and JSON
+with every control, bidi and invisible character escaped.
 
 Commands that read a record or a page give up after ` + defaultTimeout.String() + ` unless
 --timeout says otherwise; long jobs (list --all, orgs --all, export, sync,

@@ -29,7 +29,11 @@ func (t *tableWriter) write(f gamedata.Fields) error {
 		if t.columns == nil {
 			t.columns = chooseColumns([]gamedata.Fields{f})
 		}
-		fmt.Fprintln(t.w, strings.ToUpper(strings.Join(t.columns, "\t")))
+		header := make([]string, len(t.columns))
+		for i, col := range t.columns {
+			header[i] = gamedata.NewUntrusted(strings.ToUpper(col)).String() // a member name the service chose
+		}
+		fmt.Fprintln(t.w, strings.Join(header, "\t"))
 	}
 	row := make([]string, len(t.columns))
 	for i, col := range t.columns {
