@@ -12,19 +12,16 @@ import (
 type csvWriter struct {
 	w       *csv.Writer
 	columns []string
-	started bool // the header is written
+	header  bool // the header is written
 }
 
-func newCSVWriter(w io.Writer, columns []string) *csvWriter {
-	return &csvWriter{w: csv.NewWriter(w), columns: columns}
+func newCSVWriter(w io.Writer, columns []string, header bool) *csvWriter {
+	return &csvWriter{w: csv.NewWriter(w), columns: columns, header: header}
 }
 
 func (c *csvWriter) write(f gamedata.Fields) error {
-	if !c.started {
-		c.started = true
-		if c.columns == nil {
-			c.columns = chooseColumns([]gamedata.Fields{f})
-		}
+	if !c.header {
+		c.header = true
 		names := make([]string, len(c.columns))
 		for i, col := range c.columns {
 			names[i] = exactCell(col) // a member name the service chose

@@ -33,10 +33,13 @@ func newCmdExport(f *factory, runF func(context.Context, *exportOptions) error) 
 		Use:   "export",
 		Short: "Export every entry of a directory with its detail record, to CSV or NDJSON",
 		Long: `Export every entry of the directory (--kind game by default) with its
-detail record, fetched concurrently within the rate limit, as CSV or NDJSON
-(-o; NDJSON by default). A null metric is an empty CSV cell and null in
-NDJSON, never 0. On a terminal, stderr shows a progress bar: items done,
-rate and time left.
+detail record, fetched concurrently within the rate limit a page at a
+time as the directory is read, as CSV or NDJSON (-o; NDJSON by default).
+A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
+columns are chosen from the first 100 records unless --fields names them.
+On a terminal, stderr shows a progress bar: entries done of the
+directory's total (when the service says it), rate and time left. export
+has no time bound unless --timeout gives one.
 
 Ctrl-C stops cleanly: every row written is complete. --resume, with
 --out, continues a cut export into the same file: a last line cut in the
@@ -54,8 +57,7 @@ a number gets a leading ' (so a leading ' always comes off). Other
 cells are sanitized and get the same guard. In NDJSON every record is as
 sent, with such characters escaped as \u in its strings.
 
-An entry no request can name (the ident "..") is skipped, and said so.
-export has no time bound unless --timeout gives one.`,
+An entry no request can name (the ident "..") is skipped, and said so.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -92,14 +94,6 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	var entries []gamedata.DashboardEntry
-	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: 100}}
-	for entry, err := range c.Dashboard.All(ctx, dir) {
-		if err != nil {
-			return err
-		}
-		entries = append(entries, entry)
-	}
 	out := opts.IO.out
 	var prior resumed
 	if opts.Out != "" {
@@ -114,30 +108,23 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if prior.header {
 		columns = prior.columns
 	}
-	todo := entries[:0:0]
-	for _, entry := range entries {
-		if !prior.done[writtenIdentity(entry.Fields)] {
-			todo = append(todo, entry)
-		}
+	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
+	x := &exporter{
+		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done,
+		w: newWriter(output{format: opts.Format, w: out, columns: columns, batch: page, header: prior.header,
+			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
-	already := len(entries) - len(todo)
-	w := newWriter(opts.Format, out, columns)
-	if cw, ok := w.(*csvWriter); ok && prior.header {
-		cw.started = true // the header is in the file already
+	if opts.IO.errTTY {
+		x.bar = newExportBar(ctx, c, dir, opts.IO.errOut)
 	}
-	var bar *progressbar.ProgressBar
-	if opts.IO.errTTY && len(todo) > 0 {
-		bar = newExportBar(len(todo), already, opts.IO.errOut)
-	}
-	x := &exporter{c: c, concurrency: opts.Concurrency, w: w, errOut: opts.IO.errOut, bar: bar}
-	err = x.details(ctx, todo)
-	if cerr := w.close(); err == nil {
+	err = x.walk(ctx, dir)
+	if cerr := x.w.close(); err == nil {
 		err = cerr
 	}
-	if bar != nil { // a person is watching stderr; a pipe gets errors only
-		bar.Finish()
+	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
+		x.bar.Finish()
 		fmt.Fprintln(opts.IO.errOut)
-		say(opts.IO.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, already, len(entries))
+		say(opts.IO.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, x.already, x.entries)
 	}
 	if err != nil && opts.Out != "" {
 		return fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err)
@@ -145,20 +132,47 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	return err
 }
 
-// exporter writes the detail records of directory entries.
+// exporter writes the detail record of every entry of a directory walk,
+// a page at a time: memory holds a page of entries and their records,
+// never the directory.
 type exporter struct {
 	c           *gamedata.Client
 	concurrency int
 	w           writer
 	errOut      io.Writer
+	done        map[string]bool // identities already written, by a cut run
 	bar         *progressbar.ProgressBar
 
-	written, skipped int
+	entries, written, skipped, already int
+}
+
+// walk reads the directory and exports each page's entries as the page
+// fills; it stops at the first failure, or when ctx ends.
+func (x *exporter) walk(ctx context.Context, dir *gamedata.DashboardOptions) error {
+	batch := make([]gamedata.DashboardEntry, 0, page)
+	for e, err := range x.c.Dashboard.All(ctx, dir) {
+		if err != nil {
+			return err
+		}
+		x.entries++
+		if x.done[writtenIdentity(e.Fields)] {
+			x.already++
+			x.tick()
+			continue
+		}
+		if batch = append(batch, e); len(batch) == page {
+			if err := x.details(ctx, batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	return x.details(ctx, batch)
 }
 
 // details fetches the detail records of batch, concurrency at a time, and
 // writes them in the batch's order: each run of packages, or of servers,
-// is one fan-out. It stops at the first failure, or when ctx ends.
+// is one fan-out.
 func (x *exporter) details(ctx context.Context, batch []gamedata.DashboardEntry) error {
 	for len(batch) > 0 {
 		n := 1
@@ -233,11 +247,22 @@ func (x *exporter) tick() {
 	}
 }
 
-// newExportBar is a progress bar on stderr, for a terminal.
-func newExportBar(total, already int, w io.Writer) *progressbar.ProgressBar {
+// newExportBar is the progress bar of an export on a terminal: entries
+// done of the directory's total, which the first page's pagination.total
+// gives when the service sends it (the page is read once more for it), or
+// of an unknown total.
+func newExportBar(ctx context.Context, c *gamedata.Client, dir *gamedata.DashboardOptions, w io.Writer) *progressbar.ProgressBar {
+	total := -1
+	first := *dir
+	first.Page = 1
+	if p, err := c.Dashboard.List(ctx, &first); err == nil { // a failure is the walk's to report
+		if n, ok := p.Pagination.Metric("total").Get(); ok && n >= 0 {
+			total = int(n)
+		}
+	}
 	return progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(fmt.Sprintf("export (%d done before)", already)),
+		progressbar.OptionSetDescription("export"),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetPredictTime(true),

@@ -3,9 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
@@ -107,4 +113,53 @@ func TestExportSkipLine(t *testing.T) {
 	assert.Contains(t, errOut, "skipped")
 	assert.Contains(t, errOut, "skipped game/..", "the kind is shown sanitized: its escape sequences are gone")
 	assertInert(t, errOut, "stderr")
+}
+
+// export fetches details page by page as the walk goes, not after it:
+// the directory's second page is served only once a detail record was
+// asked for.
+func TestExportStreamsPages(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t, gamedatatest.WithSize(160, 0, 2))
+	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
+	require.Greater(t, games, 100, "two pages of games")
+	release := make(chan struct{})
+	var once sync.Once
+	base := holdPage(t, twin, "2", release)
+	details := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/packages/") {
+			once.Do(func() { close(release) })
+		}
+		httputil.NewSingleHostReverseProxy(mustURL(t, base)).ServeHTTP(w, r)
+	}))
+	defer details.Close()
+	var stdout, stderr bytes.Buffer
+	code := run(guard(t), []string{"--base-url", details.URL, "--rate", "0", "export", "--kind", "game"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Len(t, ndjson(t, stdout.String()), games)
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	require.NoError(t, err)
+	return u
+}
+
+// On a terminal, export's bar counts the directory's entries of the total
+// the service gives in pagination.total, and a summary follows.
+func TestExportBarTotal(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
+	var stdout, stderr bytes.Buffer
+	f := newFactory(&stdout, &stderr)
+	f.io.errTTY = true
+	defer f.close()
+	root := newCmdRoot(f, commands(f)...)
+	root.SetArgs([]string{"--base-url", twin.URL, "--rate", "0", "export", "--kind", "game"})
+	require.NoError(t, root.ExecuteContext(context.Background()))
+	assert.Contains(t, stderr.String(), fmt.Sprintf("(%d/%d,", games, games), "the bar's total is the service's")
+	assert.Contains(t, stderr.String(), fmt.Sprintf("%d written, 0 skipped, 0 already there, of %d entries", games, games))
+	assert.Len(t, ndjson(t, stdout.String()), games)
 }

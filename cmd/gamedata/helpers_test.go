@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
@@ -65,44 +66,6 @@ func indexOf(xs []string, x string) int {
 		}
 	}
 	return -1
-}
-
-// parsed is what a command was about to run with.
-type parsed struct {
-	common common
-	opts   any
-	ctx    context.Context
-}
-
-// parseArgs runs the program with args, every command stopping once its
-// flags are parsed, and returns what the command would have run with.
-func parseArgs(t *testing.T, args ...string) (parsed, error) {
-	t.Helper()
-	var p parsed
-	keep := func(ctx context.Context, c common, opts any) error {
-		p = parsed{common: c, opts: opts, ctx: ctx}
-		return nil
-	}
-	f := newFactory(io.Discard, io.Discard)
-	defer f.close()
-	root := newCmdRoot(f,
-		newCmdList(f, func(ctx context.Context, o *listOptions) error { return keep(ctx, o.common, o) }),
-		newCmdOrgs(f, func(ctx context.Context, o *orgsOptions) error { return keep(ctx, o.common, o) }),
-		newCmdGet(f, func(ctx context.Context, o *getOptions) error { return keep(ctx, o.common, o) }),
-		newCmdSearch(f, func(ctx context.Context, o *searchOptions) error { return keep(ctx, o.common, o) }),
-		newCmdActivity(f, func(ctx context.Context, o *activityOptions) error { return keep(ctx, o.common, o) }),
-		newCmdAnalytics(f, func(ctx context.Context, o *analyticsOptions) error { return keep(ctx, o.common, o) }),
-		newCmdExport(f, func(ctx context.Context, o *exportOptions) error { return keep(ctx, o.common, o) }),
-		newCmdChart(f, func(ctx context.Context, o *chartOptions) error { return keep(ctx, o.common, o) }),
-		newCmdSync(f, func(ctx context.Context, o *syncOptions) error { return keep(ctx, o.common, o) }),
-		newCmdWatch(f, func(ctx context.Context, o *watchOptions) error { return keep(ctx, o.common, o) }),
-	)
-	require.Len(t, root.Commands(), len(commands(f)), "parseArgs stops every command")
-	root.SetArgs(args)
-	root.SetOut(io.Discard)
-	root.SetErr(io.Discard)
-	err := root.ExecuteContext(context.Background())
-	return p, err
 }
 
 // lineWriter is a stream a running command writes while a test reads it:
@@ -173,6 +136,75 @@ func fixed(t *testing.T, answers map[string]answer) string {
 type answer struct {
 	status int
 	body   string
+}
+
+// holdPage serves the twin, holding the directory's page until release
+// is closed or the request is abandoned: a test proves a command does
+// something before the walk can end by releasing that page only once it
+// has seen it done.
+func holdPage(t *testing.T, twin *gamedatatest.Server, page string, release <-chan struct{}) string {
+	t.Helper()
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/api/dashboard" && r.URL.Query().Get("page") == page {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		twin.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(s.Close)
+	return s.URL
+}
+
+// guard bounds a test that would otherwise hang on a regression (a
+// command that waits for a page a test holds until the command shows
+// progress): it only turns that hang into a failure, and never decides a
+// passing run.
+func guard(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// parsed is what a command was about to run with.
+type parsed struct {
+	common common
+	opts   any
+	ctx    context.Context
+}
+
+// parseArgs runs the program with args, every command stopping once its
+// flags are parsed, and returns what the command would have run with.
+func parseArgs(t *testing.T, args ...string) (parsed, error) {
+	t.Helper()
+	var p parsed
+	keep := func(ctx context.Context, c common, opts any) error {
+		p = parsed{common: c, opts: opts, ctx: ctx}
+		return nil
+	}
+	f := newFactory(io.Discard, io.Discard)
+	defer f.close()
+	root := newCmdRoot(f,
+		newCmdList(f, func(ctx context.Context, o *listOptions) error { return keep(ctx, o.common, o) }),
+		newCmdOrgs(f, func(ctx context.Context, o *orgsOptions) error { return keep(ctx, o.common, o) }),
+		newCmdGet(f, func(ctx context.Context, o *getOptions) error { return keep(ctx, o.common, o) }),
+		newCmdSearch(f, func(ctx context.Context, o *searchOptions) error { return keep(ctx, o.common, o) }),
+		newCmdActivity(f, func(ctx context.Context, o *activityOptions) error { return keep(ctx, o.common, o) }),
+		newCmdAnalytics(f, func(ctx context.Context, o *analyticsOptions) error { return keep(ctx, o.common, o) }),
+		newCmdExport(f, func(ctx context.Context, o *exportOptions) error { return keep(ctx, o.common, o) }),
+		newCmdChart(f, func(ctx context.Context, o *chartOptions) error { return keep(ctx, o.common, o) }),
+		newCmdSync(f, func(ctx context.Context, o *syncOptions) error { return keep(ctx, o.common, o) }),
+		newCmdWatch(f, func(ctx context.Context, o *watchOptions) error { return keep(ctx, o.common, o) }),
+	)
+	require.Len(t, root.Commands(), len(commands(f)), "parseArgs stops every command")
+	root.SetArgs(args)
+	root.SetOut(io.Discard)
+	root.SetErr(io.Discard)
+	err := root.ExecuteContext(context.Background())
+	return p, err
 }
 
 // assertInert fails when s holds anything a terminal could act on.

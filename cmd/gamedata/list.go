@@ -56,12 +56,15 @@ func listRun(ctx context.Context, opts *listOptions) error {
 		}
 		return printAll(opts.common, records, opts.Fields)
 	}
-	var records []gamedata.Fields
+	w := walkWriter(opts.common, opts.directoryFlags, "list")
 	for e, err := range c.Dashboard.All(ctx, dir) {
+		if err == nil {
+			err = w.write(e.Fields)
+		}
 		if err != nil {
+			w.close() // what was read is whole: print it
 			return err
 		}
-		records = append(records, e.Fields)
 	}
-	return printAll(opts.common, records, opts.Fields)
+	return w.close()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -60,4 +61,31 @@ func TestList(t *testing.T) {
 	var doc []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &doc), "one JSON document")
 	assert.Len(t, doc, 3)
+}
+
+// list --all prints rows as pages arrive: the third page is served only
+// once a row is on stdout, so a command that held every page before
+// printing would never get it.
+func TestListAllStreams(t *testing.T) {
+	t.Parallel()
+	for _, format := range []string{"ndjson", "csv", "table", "json"} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			twin := newTwin(t)
+			release := make(chan struct{})
+			base := holdPage(t, twin, "3", release)
+			stdout, stderr := newLineWriter(), newLineWriter()
+			ctx := guard(t)
+			done := make(chan int, 1)
+			ended, stop := context.WithCancel(ctx)
+			go func() {
+				done <- run(ctx, []string{"--base-url", base, "--rate", "0", "list", "--all", "--page-size", "5", "-o", format}, stdout, stderr)
+				stop()
+			}()
+			first := stdout.next(t, ended)
+			close(release)
+			require.Equal(t, 0, <-done, stderr.String())
+			assert.NotEmpty(t, first)
+		})
+	}
 }

@@ -49,12 +49,15 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 		}
 		return printAll(opts.common, records, opts.Fields)
 	}
-	var records []gamedata.Fields
+	w := walkWriter(opts.common, opts.directoryFlags, "orgs")
 	for o, err := range c.Organizations.All(ctx, &opts.List) {
+		if err == nil {
+			err = w.write(o.Fields)
+		}
 		if err != nil {
+			w.close() // what was read is whole: print it
 			return err
 		}
-		records = append(records, o.Fields)
 	}
-	return printAll(opts.common, records, opts.Fields)
+	return w.close()
 }

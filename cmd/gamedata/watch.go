@@ -29,11 +29,11 @@ func newCmdWatch(f *factory, runF func(context.Context, *watchOptions) error) *c
 		Use:   "watch [package KIND/IDENT ...]",
 		Short: "Print changes as NDJSON lines until interrupted",
 		Long: `Watch the directory (--kind), or the packages named, polling every --every
-with conditional requests, and print one NDJSON line a change until
-interrupted: {"op": "added"|"updated"|"removed", "old": ..., "new": ...}.
-The first round reports everything as added. A failed poll is said on
-stderr and the watch goes on. watch has no time bound unless --timeout
-gives one.`,
+with conditional requests, and print one NDJSON line a change as soon as
+it is seen, until interrupted: {"op": "added"|"updated"|"removed", "old":
+..., "new": ...}. The first round reports everything as added. A failed
+poll is said on stderr and the watch goes on. watch has no time bound
+unless --timeout gives one.`,
 		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner package game/space-miner",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, 0)
