@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	_ "modernc.org/sqlite" // the database/sql driver "sqlite", in pure Go
+	"modernc.org/sqlite" // the database/sql driver "sqlite", in pure Go
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // migrations bring a database from one schema version to the next, in
@@ -59,24 +61,56 @@ func (c counts) String() string {
 	return s + "(+ inserted, ~ updated)"
 }
 
+// busyTimeout is how long a sync waits for another's write transaction
+// (two syncs of one file, an hourly run that overlaps the last) before it
+// fails with "database is locked": long enough for any one transaction
+// of another run.
+const busyTimeout = time.Minute
+
 // openStore opens the database at path, made if it does not exist, and
 // migrates it to this program's schema. It is switched to WAL mode, so a
 // reader never waits for a sync, only once migrate has found it to be a
 // schema this program knows: a database it refuses is left as it was.
 func openStore(ctx context.Context, path string) (*store, error) {
-	db, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(5000)")
+	db, err := sql.Open("sqlite", fmt.Sprintf("%s?_pragma=busy_timeout(%d)", path, busyTimeout.Milliseconds()))
 	if err != nil {
 		return nil, err
 	}
-	if err := migrate(ctx, db); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("sync: %s: %w", path, err)
+	if err = migrate(ctx, db); err == nil {
+		err = useWAL(ctx, db)
 	}
-	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode=WAL`); err != nil {
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sync: %s: %w", path, err)
 	}
 	return &store{db: db, now: time.Now().UTC().Format(time.RFC3339), counts: counts{}}, nil
+}
+
+// useWAL switches the database to WAL mode, which it keeps. SQLite makes
+// the switch by reading the file and then writing it, and a read that
+// turns into a write cannot wait through busy_timeout: while another run
+// writes, the switch fails at once with SQLITE_BUSY. It is tried again
+// until it is made, ctx ends, or busyTimeout has passed.
+func useWAL(ctx context.Context, db *sql.DB) error {
+	deadline := time.Now().Add(busyTimeout)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		var mode string
+		err := db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode)
+		if err == nil && mode != "wal" {
+			err = db.QueryRowContext(ctx, `PRAGMA journal_mode=WAL`).Scan(&mode)
+		}
+		var sqliteErr *sqlite.Error
+		if !errors.As(err, &sqliteErr) || sqliteErr.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // migrate reads the schema version and applies the migrations the

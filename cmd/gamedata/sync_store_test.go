@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -19,7 +20,7 @@ import (
 // transaction, so one run migrates and the others find it done.
 func TestSyncConcurrentFirstRuns(t *testing.T) {
 	t.Parallel()
-	twin := gamedatatest.NewServer(gamedatatest.WithSize(4, 1, 1), gamedatatest.WithHistoryPoints(4))
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(2, 1, 1), gamedatatest.WithHistoryPoints(4))
 	defer twin.Close()
 	path := filepath.Join(t.TempDir(), "new.sqlite")
 	const runs = 6
@@ -46,6 +47,36 @@ func TestSyncConcurrentFirstRuns(t *testing.T) {
 	var versions int
 	require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM schema_version`).Scan(&versions))
 	assert.Equal(t, len(migrations), versions, "each migration applied once")
+}
+
+// Stores opened at once on new files all open: in each of ten rounds,
+// eight openStore calls race to migrate one new file, and every one
+// succeeds with the schema migrated once.
+func TestOpenStoreConcurrently(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for round := range 10 {
+		path := filepath.Join(dir, fmt.Sprintf("round%d.sqlite", round))
+		const opens = 8
+		errs := make([]error, opens)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range opens {
+			wg.Go(func() {
+				<-start
+				s, err := openStore(context.Background(), path)
+				if err == nil {
+					err = s.db.Close()
+				}
+				errs[i] = err
+			})
+		}
+		close(start)
+		wg.Wait()
+		for i, err := range errs {
+			require.NoError(t, err, "round %d, open %d", round, i)
+		}
+	}
 }
 
 // A database of a newer schema version is refused before anything about
