@@ -29,7 +29,7 @@ func rowCounts(t *testing.T, db *sql.DB) map[string]int {
 // points are added. Nulls are NULL.
 func TestSync(t *testing.T) {
 	t.Parallel()
-	twin := gamedatatest.NewServer(gamedatatest.WithSize(12, 3, 3))
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(6, 2, 2), gamedatatest.WithHistoryPoints(48))
 	defer twin.Close()
 	path := filepath.Join(t.TempDir(), "games.sqlite")
 	sync := func() {
