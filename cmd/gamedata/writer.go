@@ -95,10 +95,17 @@ func (c *chosenColumns) write(f gamedata.Fields) error {
 	return c.w.write(f)
 }
 
-// start chooses the columns from the records held and writes them.
+// start chooses the columns from the records held and writes them. A
+// member those records have is not news later, column or not.
 func (c *chosenColumns) start() error {
 	c.columns = chooseColumns(c.pending)
 	c.w = c.open(c.columns)
+	c.told = map[string]bool{}
+	for _, f := range c.pending {
+		for _, n := range f.Names() {
+			c.told[n] = true
+		}
+	}
 	pending := c.pending
 	c.pending = nil
 	for _, f := range pending {
@@ -117,9 +124,6 @@ func (c *chosenColumns) unseen(f gamedata.Fields) {
 	for _, n := range f.Names() {
 		if c.told[n] || slices.Contains(c.columns, n) || !f.Metric(n).Valid() {
 			continue
-		}
-		if c.told == nil {
-			c.told = map[string]bool{}
 		}
 		c.told[n] = true
 		c.notice("member %q first appears after the %s columns were chosen and is not among them; name it in --fields to have it", n, c.format)
