@@ -84,7 +84,7 @@ func readWritten(r io.Reader, format string) (resumed, int64, error) {
 				col[c] = i
 			}
 		default:
-			cells, err := readExactCells(line, func(i int) bool { return isIdentityColumn(res.columns[min(i, len(res.columns)-1)]) })
+			cells, err := readExactCells(line, func(i int) bool { return i < len(res.columns) && isIdentityColumn(res.columns[i]) })
 			if err != nil {
 				return res, 0, fmt.Errorf("line %d: %w", n, err)
 			}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -123,27 +122,26 @@ func TestExportStreamsPages(t *testing.T) {
 	twin := newTwin(t, gamedatatest.WithSize(160, 0, 2))
 	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	require.Greater(t, games, 100, "two pages of games")
-	release := make(chan struct{})
+	asked := make(chan struct{})
 	var once sync.Once
-	base := holdPage(t, twin, "2", release)
-	details := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/packages/") {
-			once.Do(func() { close(release) })
+			once.Do(func() { close(asked) })
 		}
-		httputil.NewSingleHostReverseProxy(mustURL(t, base)).ServeHTTP(w, r)
+		if r.URL.Path == "/api/dashboard" && r.URL.Query().Get("page") == "2" {
+			select {
+			case <-asked:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		twin.Handler().ServeHTTP(w, r)
 	}))
-	defer details.Close()
+	defer s.Close()
 	var stdout, stderr bytes.Buffer
-	code := run(guard(t), []string{"--base-url", details.URL, "--rate", "0", "export", "--kind", "game"}, &stdout, &stderr)
+	code := run(guard(t), []string{"--base-url", s.URL, "--rate", "0", "export", "--kind", "game"}, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
 	assert.Len(t, ndjson(t, stdout.String()), games)
-}
-
-func mustURL(t *testing.T, s string) *url.URL {
-	t.Helper()
-	u, err := url.Parse(s)
-	require.NoError(t, err)
-	return u
 }
 
 // On a terminal, export's bar counts the directory's entries of the total

@@ -102,13 +102,19 @@ func (l *lineWriter) String() string {
 	return l.b.String()
 }
 
-// next waits for the next line, or fails the test when ctx ends first.
+// next waits for the next line, or fails the test when ctx ends first
+// with no line left.
 func (l *lineWriter) next(t *testing.T, ctx context.Context) string {
 	t.Helper()
 	select {
 	case line := <-l.lines:
 		return line
 	case <-ctx.Done():
+	}
+	select { // a line written just before ctx ended still counts
+	case line := <-l.lines:
+		return line
+	default:
 		t.Fatalf("no line came before the command ended; output so far: %q", l.String())
 		return ""
 	}
