@@ -161,3 +161,25 @@ func TestExportBarTotal(t *testing.T) {
 	assert.Contains(t, stderr.String(), fmt.Sprintf("%d written, 0 skipped, 0 already there, of %d entries", games, games))
 	assert.Len(t, ndjson(t, stdout.String()), games)
 }
+
+// export writes NDJSON unless -o says csv, and refuses what it cannot do
+// before it runs.
+func TestExportOptions(t *testing.T) {
+	t.Parallel()
+	p, err := parseArgs(t, "export")
+	require.NoError(t, err)
+	o := p.opts.(*exportOptions)
+	assert.Equal(t, "ndjson", o.Format, "NDJSON even on a terminal")
+	assert.Equal(t, "game", o.Kind)
+	assert.Equal(t, 4, o.Concurrency)
+
+	for _, args := range [][]string{
+		{"export", "-o", "table"},
+		{"export", "--resume"},
+		{"export", "--concurrency", "0"},
+	} {
+		p, err := parseArgs(t, args...)
+		assert.True(t, isUsage(err), "%v: %v", args, err)
+		assert.Nil(t, p.opts, "%v: refused before it runs", args)
+	}
+}

@@ -89,3 +89,24 @@ func TestListAllStreams(t *testing.T) {
 		})
 	}
 }
+
+// list's flags land in its options, and nothing runs before they are
+// checked.
+func TestListOptions(t *testing.T) {
+	t.Parallel()
+	p, err := parseArgs(t, "list", "--kind", "server", "--all", "--filter", "online", "--filter", "has-players",
+		"--page", "3", "--page-size", "50", "--fields", "id,players", "-o", "csv")
+	require.NoError(t, err)
+	o := p.opts.(*listOptions)
+	assert.Equal(t, "server", o.Kind)
+	assert.True(t, o.All)
+	assert.Equal(t, []string{"online", "has-players"}, o.List.Filters)
+	assert.Equal(t, 3, o.List.Page)
+	assert.Equal(t, 50, o.List.PageSize)
+	assert.Equal(t, []string{"id", "players"}, o.Fields)
+	assert.Equal(t, "csv", o.Format)
+
+	p, err = parseArgs(t, "list", "-o", "yaml")
+	assert.True(t, isUsage(err), "%v", err)
+	assert.Nil(t, p.opts, "a bad flag stops the command before it runs")
+}
