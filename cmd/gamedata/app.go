@@ -94,7 +94,8 @@ Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
 	f.StringVarP(&a.output, "output", "o", "", "output format: json, ndjson, csv or table (default table on a terminal, ndjson otherwise)")
 	f.DurationVar(&a.timeout, "timeout", 0, "give up on the whole command after this long (0: no limit)")
 	root.AddCommand(a.listCommand(), a.orgsCommand(), a.getCommand(), a.searchCommand(),
-		a.activityCommand(), a.analyticsCommand(), a.exportCommand(), a.chartCommand(), a.syncCommand(), a.watchCommand())
+		a.activityCommand(), a.analyticsCommand(), a.exportCommand(), a.chartCommand(), a.syncCommand(), a.watchCommand(),
+		a.exporterCommand())
 	for _, c := range root.Commands() {
 		c.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	}
