@@ -2,6 +2,7 @@ package exporter
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,11 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 )
 
@@ -32,7 +35,7 @@ func TestPrometheusScrapes(t *testing.T) {
 	if err != nil {
 		t.Skip("prometheus is not installed; apt-get install -y prometheus to run this end-to-end test")
 	}
-	twin := newTwin(t, gamedatatest.WithSize(20, 0, 3))
+	twin := newTwin(t, gamedatatest.WithSize(30, 0, 3))
 	game := firstWithPlayers(t, twin)
 	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{Kinds: []string{game.Kind}, Every: time.Hour})
 	poll(t, e) // the first scrape already has the data
@@ -64,8 +67,28 @@ func TestPrometheusScrapes(t *testing.T) {
 	// The second scrape begins after the first one's samples are
 	// committed: they are queryable now.
 	got := query(t, promAddr, fmt.Sprintf(`gamedata_package_players{kind=%q,ident=%q}`, game.Kind, game.Ident))
-	if got != game.Players.Value {
-		t.Errorf("Prometheus has %s/%s at %v players, the twin %v", game.Kind, game.Ident, got, game.Players.Value)
+	if len(got) != 1 || got[0].value != game.Players.Value {
+		t.Errorf("Prometheus has %s/%s at %v, the twin at %v players", game.Kind, game.Ident, got, game.Players.Value)
+	}
+
+	// The README's top-N query, titles joined from the info series.
+	top := twin.Catalog().Entries(url.Values{"kind": {game.Kind}, "sort": {"players"}})[:3]
+	got = query(t, promAddr, fmt.Sprintf(`topk(3, gamedata_package_players{kind=%q})
+		* on (kind, ident) group_left (title) gamedata_package_info`, game.Kind))
+	slices.SortFunc(got, func(a, b sample) int { return cmp.Compare(b.value, a.value) })
+	if len(got) != len(top) {
+		t.Fatalf("top 3: %v", got)
+	}
+	for i, g := range top {
+		if got[i].value != g.Players.Value {
+			t.Errorf("top %d: %v, want %v players", i+1, got[i], g.Players.Value)
+		}
+		// Equal counts may come in either order: the title is checked
+		// against the game each sample names.
+		j := slices.IndexFunc(top, func(e gamedatatest.Entry) bool { return e.Ident == got[i].labels["ident"] })
+		if j < 0 || got[i].labels["title"] != gamedata.NewUntrusted(top[j].Name).String() {
+			t.Errorf("top %d: %v, not a top game with its title", i+1, got[i])
+		}
 	}
 	if err := stop(); err != nil {
 		t.Errorf("Serve: %v", err)
@@ -125,8 +148,14 @@ scrape_configs:
 	return exited
 }
 
-// query asks Prometheus's HTTP API for the one value of an instant query.
-func query(t *testing.T, addr, q string) float64 {
+// sample is one series of an instant query's answer.
+type sample struct {
+	labels map[string]string
+	value  float64
+}
+
+// query asks Prometheus's HTTP API for an instant query.
+func query(t *testing.T, addr, q string) []sample {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -144,22 +173,27 @@ func query(t *testing.T, addr, q string) float64 {
 		Error  string
 		Data   struct {
 			Result []struct {
-				Value [2]any
+				Metric map[string]string
+				Value  [2]any
 			}
 		}
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
 		t.Fatalf("query %s: %s: %v", q, resp.Status, err)
 	}
-	if body.Status != "success" || len(body.Data.Result) != 1 {
-		t.Fatalf("query %s: %s, %s, %d results, want 1", q, body.Status, body.Error, len(body.Data.Result))
+	if body.Status != "success" {
+		t.Fatalf("query %s: %s, %s", q, body.Status, body.Error)
 	}
-	s, _ := body.Data.Result[0].Value[1].(string)
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		t.Fatalf("query %s: value %v: %v", q, body.Data.Result[0].Value, err)
+	var out []sample
+	for _, r := range body.Data.Result {
+		s, _ := r.Value[1].(string)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("query %s: value %v: %v", q, r.Value, err)
+		}
+		out = append(out, sample{labels: r.Metric, value: v})
 	}
-	return v
+	return out
 }
 
 // syncBuffer is a bytes.Buffer that a process writes while the test reads.
