@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,24 @@ func TestWalksDirectory(t *testing.T) {
 		if got := tc.c.walksDirectory(); got != tc.want {
 			t.Errorf("%+v: walks the directory %v, want %v", tc.c, got, tc.want)
 		}
+	}
+}
+
+// TestSources: what the user named first, then one walk a kind, a kind
+// given twice walked once, then the activity.
+func TestSources(t *testing.T) {
+	c, err := gamedata.NewClient("http://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Kinds: []string{"game", "mod", "game"}, Top: 3, Servers: []string{"s1"},
+		Packages: []gamedata.PackageRef{{Kind: "game", Ident: "x"}}}
+	var got []string
+	for _, s := range sources(c, &cfg) {
+		got = append(got, s.name)
+	}
+	want := []string{"package game/x", "server s1", "directory --kind game --top 3", "directory --kind mod --top 3", "activity"}
+	if !slices.Equal(got, want) {
+		t.Errorf("sources %q, want %q", got, want)
 	}
 }

@@ -91,7 +91,12 @@ func sources(c *gamedata.Client, cfg *Config) []source {
 		if len(kinds) == 0 {
 			kinds = []string{""}
 		}
+		walked := make(map[string]bool)
 		for _, kind := range kinds {
+			if walked[kind] {
+				continue // a kind given twice is walked once
+			}
+			walked[kind] = true
 			s := &slice{client: c, kind: kind, filters: cfg.Filters, top: cfg.Top, limit: cfg.MaxSeries, log: cfg.logger()}
 			out = append(out, source{name: s.String(), fetch: s.fetch})
 		}
