@@ -88,10 +88,13 @@ func (e *Exporter) Poll(ctx context.Context) error {
 		case err == nil:
 			p.at = start
 			parts[i] = p
+			if s.record {
+				e.logChange("gone "+s.name, "", slog.LevelInfo, "the service knows "+s.name+" again")
+			}
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case s.record && errors.Is(err, gamedata.ErrNotFound):
-			e.log.Warn("the service does not know this "+s.name+"; it has no series", "error", err)
+			e.logChange("gone "+s.name, "gone", slog.LevelWarn, "the service does not know "+s.name+"; it has no series", "error", err)
 			parts[i] = part{at: start}
 		default:
 			errs = append(errs, fmt.Errorf("%s: %w", s.name, err))

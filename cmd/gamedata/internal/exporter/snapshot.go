@@ -38,8 +38,10 @@ type report struct {
 // take.
 var fixedSuffixes = []string{"players", "players_peak", "info"}
 
-// identifiers are members that name an entry, which may be numbers.
-var identifiers = []string{"kind", "ident", "id", "players", "playersPeak"}
+// ownFamilies are the members that never get a family derived from their
+// name: the identifiers, which may be numbers, and the members with a
+// family of their own.
+var ownFamilies = []string{"kind", "ident", "id", "players", "playersPeak"}
 
 // build makes the snapshot of parts, in source order, with at most
 // maxSeries series of packages and servers: an entry is exported whole or
@@ -159,7 +161,7 @@ func memberFamilies(parts []part) (map[string]*family, []string) {
 				continue
 			}
 			for _, m := range it.fields.Names() {
-				if !numeric[m] && !slices.Contains(identifiers, m) && it.fields.Metric(m).Valid() {
+				if !numeric[m] && !slices.Contains(ownFamilies, m) && it.fields.Metric(m).Valid() {
 					numeric[m] = true
 				}
 			}
