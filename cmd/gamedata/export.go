@@ -109,7 +109,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		columns = prior.columns
 	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
-	x := &exporter{
+	x := &detailExport{
 		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done,
 		w: newWriter(output{format: opts.Format, w: out, columns: columns, batch: page, header: prior.header,
 			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
@@ -132,10 +132,10 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	return err
 }
 
-// exporter writes the detail record of every entry of a directory walk,
+// detailExport writes the detail record of every entry of a directory walk,
 // a page at a time: memory holds a page of entries and their records,
 // never the directory.
-type exporter struct {
+type detailExport struct {
 	c           *gamedata.Client
 	concurrency int
 	w           writer
@@ -148,7 +148,7 @@ type exporter struct {
 
 // walk reads the directory and exports each page's entries as the page
 // fills; it stops at the first failure, or when ctx ends.
-func (x *exporter) walk(ctx context.Context, dir *gamedata.DashboardOptions) error {
+func (x *detailExport) walk(ctx context.Context, dir *gamedata.DashboardOptions) error {
 	batch := make([]gamedata.DashboardEntry, 0, page)
 	for e, err := range x.c.Dashboard.All(ctx, dir) {
 		if err != nil {
@@ -173,7 +173,7 @@ func (x *exporter) walk(ctx context.Context, dir *gamedata.DashboardOptions) err
 // details fetches the detail records of batch, concurrency at a time, and
 // writes them in the batch's order: each run of packages, or of servers,
 // is one fan-out.
-func (x *exporter) details(ctx context.Context, batch []gamedata.DashboardEntry) error {
+func (x *detailExport) details(ctx context.Context, batch []gamedata.DashboardEntry) error {
 	for len(batch) > 0 {
 		n := 1
 		for n < len(batch) && batch[n].IsServer() == batch[0].IsServer() {
@@ -219,7 +219,7 @@ func (x *exporter) details(ctx context.Context, batch []gamedata.DashboardEntry)
 
 // emit writes the detail record f of entry e, or says that e was skipped
 // because no request can name it.
-func (x *exporter) emit(f gamedata.Fields, e gamedata.DashboardEntry, err error) error {
+func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err error) error {
 	if errors.Is(err, gamedata.ErrInvalidArgument) {
 		x.skipped++
 		x.tick()
@@ -241,7 +241,7 @@ func (x *exporter) emit(f gamedata.Fields, e gamedata.DashboardEntry, err error)
 	return nil
 }
 
-func (x *exporter) tick() {
+func (x *detailExport) tick() {
 	if x.bar != nil {
 		x.bar.Add(1)
 	}
