@@ -292,15 +292,13 @@ func generatePackages(r *rand.Rand, now time.Time, n int, orgs []org) []pkg {
 	if publishers > 1 {
 		publishers--
 	}
-	var pkgs []pkg
-	idents := map[pkgKey]bool{}
+	pkgs := make([]pkg, 0, n)
+	idents := distinctIdents{used: make(map[pkgKey]bool, n)}
 	for i := range n {
 		kind, title := packageTitle(r, i)
-		kind, ident := specialIdent(i, kind, slug(title), pkgs)
-		for n := 2; idents[pkgKey{kind, ident}]; n++ {
-			ident = slug(title) + "-" + strconv.Itoa(n)
-		}
-		idents[pkgKey{kind, ident}] = true
+		base := slug(title)
+		kind, ident := specialIdent(i, kind, base, pkgs)
+		ident = idents.claim(kind, ident, base)
 		p := newPackage(r, now, kind, ident, title)
 		if publishers > 0 && r.IntN(100) >= 3 {
 			p.org = orgs[r.IntN(publishers)].ident
@@ -317,6 +315,35 @@ func generatePackages(r *rand.Rand, now time.Time, n int, orgs []org) []pkg {
 		pkgs = append(pkgs, p)
 	}
 	return pkgs
+}
+
+// distinctIdents hands out package idents: a taken one becomes its title's
+// slug with the smallest free suffix -2, -3, ….
+type distinctIdents struct {
+	used map[pkgKey]bool
+	// next is the suffix to try first for a kind and slug. Every smaller
+	// one was taken when it was passed, and idents are never freed, so
+	// starting there finds the smallest free one without walking the whole
+	// run again: a large catalogue, where a title recurs thousands of
+	// times, stays linear.
+	next map[pkgKey]int
+}
+
+func (d *distinctIdents) claim(kind, ident, base string) string {
+	if d.used[pkgKey{kind, ident}] {
+		if d.next == nil {
+			d.next = map[pkgKey]int{}
+		}
+		k := pkgKey{kind, base}
+		n := max(d.next[k], 2)
+		for d.used[pkgKey{kind, base + "-" + strconv.Itoa(n)}] {
+			n++
+		}
+		ident = base + "-" + strconv.Itoa(n)
+		d.next[k] = n + 1
+	}
+	d.used[pkgKey{kind, ident}] = true
+	return ident
 }
 
 // packageTitle draws the kind and title of the i-th package.
