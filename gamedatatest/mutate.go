@@ -75,7 +75,7 @@ func (s *Server) AddPackage(kind, ident, title string) error {
 			return fmt.Errorf("gamedatatest: package %s/%s exists", kind, ident)
 		}
 		r := rand.New(rand.NewPCG(hash64(n.seed, "added", kind, ident), streamData))
-		p := newPackage(r, n.now, kind, ident, title)
+		p := newPackage(r, n.seed, n.now, kind, ident, title)
 		p.createdAt, p.updatedAt = n.now, n.now
 		i, _ := slices.BinarySearchFunc(n.pkgs, p, byIdentKind)
 		n.pkgs = slices.Insert(slices.Clone(n.pkgs), i, p)
