@@ -531,6 +531,15 @@ func newPackage(r *rand.Rand, seed int64, now time.Time, kind, ident, title stri
 	return p
 }
 
+// setPlayers makes m the current players of p, and raises a known peak
+// that m passes to m.
+func (p *pkg) setPlayers(m metric) {
+	p.players = m
+	if m.ok && p.peak.ok && m.v > p.peak.v {
+		p.peak = m
+	}
+}
+
 func (s *snapshot) index() {
 	s.pkgIndex = make(map[pkgKey]int, len(s.pkgs))
 	for i, p := range s.pkgs {
@@ -565,7 +574,9 @@ func (s *snapshot) reordered(step uint64) *snapshot {
 			break
 		}
 		p := &n.pkgs[r.IntN(len(n.pkgs))]
-		move(&p.players, 8000)
+		players := p.players
+		move(&players, 8000)
+		p.setPlayers(players)
 	}
 	for range max(1, len(n.srvs)*15/100) {
 		if len(n.srvs) == 0 {

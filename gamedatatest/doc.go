@@ -74,7 +74,8 @@
 //
 // The histories are the past: UpdatePackage, AddPackage, RemovePackage and
 // ReorderEvery's shifts change packages, not histories, so the relations to
-// a history may not hold for the packages they changed.
+// a history may not hold for the packages they changed. A playersPeak
+// below the players they set rises to them.
 //
 // # Wire format
 //
