@@ -322,24 +322,37 @@ func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
 func TestCancellationEndsWaitsAtOnce(t *testing.T) {
 	t.Parallel()
 	h, n := flaky(100, http.StatusServiceUnavailable, http.Header{"Retry-After": {"3600"}})
-	answered := make(chan struct{}, 100)
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		h(w, r)
-		answered <- struct{}{}
-	})
-	c := newTestClient(t, srv.URL, WithBackoff(time.Second, 2*time.Hour))
+	srv, _ := newServer(t, h)
+	waiting := make(retrySignal, 1)
+	c := newTestClient(t, srv.URL, WithBackoff(time.Second, 2*time.Hour), WithLogger(slog.New(waiting)))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Servers.Get(ctx, "s1")
 		done <- err
 	}()
-	await(t, answered, "the first attempt")
-	cancel() // the call waits, or is about to wait, the hour Retry-After asks for
+	await(t, waiting, "the client to wait the hour Retry-After asks for")
+	cancel()
 	err := await(t, done, "the call kept waiting for Retry-After after its context was cancelled")
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, int32(1), n.Load(), "no retry")
 }
+
+// retrySignal is a slog.Handler that tells when the client is about to
+// wait before a retry: go-retryablehttp logs "retrying request" then.
+type retrySignal chan struct{}
+
+func (retrySignal) Enabled(context.Context, slog.Level) bool { return true }
+
+func (s retrySignal) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "retrying request" {
+		s <- struct{}{}
+	}
+	return nil
+}
+
+func (s retrySignal) WithAttrs([]slog.Attr) slog.Handler { return s }
+func (s retrySignal) WithGroup(string) slog.Handler      { return s }
 
 // chunked is a response whose length is not known in advance, read in
 // small pieces as a network would deliver it.
