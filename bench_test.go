@@ -73,3 +73,34 @@ func BenchmarkActivityDecode(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkNestingBomb measures the refusal of 100,000 levels of nesting
+// in a directory page against the decoding of a valid page of the same
+// size: a refusal that descended the levels would cost many times more.
+func BenchmarkNestingBomb(b *testing.B) {
+	bomb := nestingBombs["in items"]
+	valid := []byte(`{"items":[`)
+	for i := 0; len(valid) < len(bomb); i++ {
+		if i > 0 {
+			valid = append(valid, ',')
+		}
+		valid = fmt.Appendf(valid, `{"kind":"game","ident":"g%07d","title":"Game %d","players":%d}`, i, i, i%5000)
+	}
+	valid = append(valid, `],"pagination":{"page":1,"hasNext":false}}`...)
+	b.Run("refused", func(b *testing.B) {
+		b.SetBytes(int64(len(bomb)))
+		for b.Loop() {
+			if _, err := decodePage(bomb, 1, decodeDashboardEntry); err == nil {
+				b.Fatal("a nesting bomb decoded")
+			}
+		}
+	})
+	b.Run("baseline=a valid page of the same size", func(b *testing.B) {
+		b.SetBytes(int64(len(valid)))
+		for b.Loop() {
+			if _, err := decodePage(valid, 1, decodeDashboardEntry); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

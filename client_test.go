@@ -207,17 +207,18 @@ func TestRetryAfter(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			header := http.Header{}
+			// The client reads an HTTP date on a fake clock, which stands
+			// still: an hour ahead is an hour, however slow the machine.
+			clk := newFakeClock()
 			if tt.header == "in an hour" {
-				// Made when the subtest runs, not when the table is built:
-				// parallel subtests may start long after.
-				tt.header = time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
+				tt.header = clk.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
 			}
 			if tt.header != "" {
 				header.Set("Retry-After", tt.header)
 			}
 			h, n := flaky(1, tt.status, header)
 			srv, _ := newServer(t, h)
-			c := newTestClient(t, srv.URL, WithBackoff(time.Millisecond, tt.backoffMax))
+			c := newTestClient(t, srv.URL, WithBackoff(time.Millisecond, tt.backoffMax), withClock(clk))
 			_, err := c.Servers.Get(context.Background(), "s1")
 			assert.Equal(t, tt.wantTries, n.Load())
 			if !tt.wantErr {
@@ -226,7 +227,7 @@ func TestRetryAfter(t *testing.T) {
 			}
 			var apiErr *APIError
 			require.ErrorAs(t, err, &apiErr)
-			assert.InDelta(t, tt.wantAfter.Seconds(), apiErr.RetryAfter.Seconds(), 2)
+			assert.Equal(t, tt.wantAfter, apiErr.RetryAfter)
 			assert.Equal(t, tt.status == 429, errors.Is(err, ErrRateLimited))
 		})
 	}
@@ -307,10 +308,11 @@ func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
 	t.Parallel()
 	h, n := flaky(1, http.StatusBadGateway, nil)
 	srv, _ := newServer(t, h)
-	// One token, and the next one an hour away: the retry can only be sent
-	// if it skips the limiter.
+	// One token, and the next one an hour away, past the deadline: the
+	// retry can only be sent if it skips the limiter, which refuses it at
+	// once instead of waiting.
 	c := newTestClient(t, srv.URL, WithRateLimit(rate.Every(time.Hour), 1))
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), deadlockGuard)
 	defer cancel()
 	_, err := c.Servers.Get(ctx, "s1")
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
@@ -319,24 +321,38 @@ func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
 
 func TestCancellationEndsWaitsAtOnce(t *testing.T) {
 	t.Parallel()
-	h, _ := flaky(100, http.StatusServiceUnavailable, http.Header{"Retry-After": {"30"}})
+	h, n := flaky(100, http.StatusServiceUnavailable, http.Header{"Retry-After": {"3600"}})
 	srv, _ := newServer(t, h)
-	c := newTestClient(t, srv.URL, WithBackoff(time.Second, time.Minute))
+	waiting := make(retrySignal, 1)
+	c := newTestClient(t, srv.URL, WithBackoff(time.Second, 2*time.Hour), WithLogger(slog.New(waiting)))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := c.Servers.Get(ctx, "s1")
 		done <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	await(t, waiting, "the client to wait the hour Retry-After asks for")
 	cancel()
-	select {
-	case err := <-done:
-		assert.ErrorIs(t, err, context.Canceled)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the call kept waiting for Retry-After after its context was cancelled")
-	}
+	err := await(t, done, "the call kept waiting for Retry-After after its context was cancelled")
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, int32(1), n.Load(), "no retry")
 }
+
+// retrySignal is a slog.Handler that tells when the client is about to
+// wait before a retry: go-retryablehttp logs "retrying request" then.
+type retrySignal chan struct{}
+
+func (retrySignal) Enabled(context.Context, slog.Level) bool { return true }
+
+func (s retrySignal) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "retrying request" {
+		s <- struct{}{}
+	}
+	return nil
+}
+
+func (s retrySignal) WithAttrs([]slog.Attr) slog.Handler { return s }
+func (s retrySignal) WithGroup(string) slog.Handler      { return s }
 
 // chunked is a response whose length is not known in advance, read in
 // small pieces as a network would deliver it.

@@ -96,7 +96,7 @@ func runConcurrently(t *testing.T, c *gamedata.Client, fx *matrixFixture, jobs [
 	var wg sync.WaitGroup
 	for g := range goroutines {
 		wg.Go(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), gamedata.DeadlockGuard)
 			defer cancel()
 			for i := g; i < rounds*len(jobs); i += goroutines {
 				job := jobs[i%len(jobs)]
@@ -199,12 +199,15 @@ func TestMaxPerWindow(t *testing.T) {
 // TestSharedLimiterHoldsTheRate runs the same 32 goroutines under a limit
 // of 40 requests a second with a burst of 4, adaptive rate off: the
 // requests really sent never exceed what the limiter allows over the run,
-// burst + limit·t, and the goroutines keep it busy.
+// burst + limit·t.
 //
 // The bound is taken over the whole run, from before the first request to
 // after the last, so that no scheduling delay can make it fail: a delay
 // only moves a send later, inside the span. A window check would count
-// sends bunched up by a loaded machine. Slow: about 2.5 s.
+// sends bunched up by a loaded machine, and a floor on the rate reached
+// would fail on one: that the limiter is kept busy is measured by
+// BenchmarkFanOut's limited case, as a share of the limit. Slow: about
+// 2.5 s.
 func TestSharedLimiterHoldsTheRate(t *testing.T) {
 	t.Parallel()
 	const limit, burst = 40, 4
@@ -226,7 +229,6 @@ func TestSharedLimiterHoldsTheRate(t *testing.T) {
 	require.Greater(t, len(times), 2*limit, "enough requests to fill more than two seconds")
 	allowed := burst + limit*elapsed.Seconds()
 	assert.LessOrEqual(t, float64(len(times)), allowed, "no more than burst + limit·t over the run")
-	assert.GreaterOrEqual(t, float64(len(times)), 0.8*limit*times[len(times)-1].Sub(start).Seconds(), "the goroutines kept the limiter busy")
 	assert.Equal(t, int64(len(times)), c.Stats().Requests, "every request was sent through the given transport")
 	peak := maxPerWindow(times, time.Second)
 	overall := float64(len(times)-burst) / elapsed.Seconds()

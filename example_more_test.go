@@ -190,8 +190,8 @@ func ExampleClient_OpenAPI() {
 }
 
 func ExampleClient_Stats() {
-	// A twin that allows one request every ten seconds.
-	twin := gamedatatest.NewServer(gamedatatest.WithRateLimit(0.1, 1))
+	// A twin that allows one request a day.
+	twin := gamedatatest.NewServer(gamedatatest.WithRateLimit(1.0/86400, 1))
 	defer twin.Close()
 	client, _ := gamedata.NewClient(twin.URL, gamedata.WithRetryMax(0))
 

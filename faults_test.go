@@ -8,11 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -202,7 +204,22 @@ const movedPrefix = "/moved"
 
 // faultEnv is what a fault's answer may need besides the real one.
 type faultEnv struct {
-	otherURL string // a server of another host
+	otherURL string           // a server of another host
+	now      func() time.Time // the client's clock
+	// stalled is told when an answer has stopped sending: the cell then
+	// moves the client's clock past the stall timeout, or ends the
+	// call's context.
+	stalled chan struct{}
+}
+
+// stall tells the cell that the answer to r has stopped sending, and waits
+// until the client goes away.
+func (env *faultEnv) stall(r *http.Request) {
+	select {
+	case env.stalled <- struct{}{}:
+	case <-r.Context().Done():
+	}
+	<-r.Context().Done()
 }
 
 // realAnswer is the twin's answer to a request, untouched.
@@ -225,11 +242,11 @@ type faultAnswer func(w http.ResponseWriter, r *http.Request, a *realAnswer, env
 
 // The hand-made answers.
 
-func statusFault(status int, retryAfter func() string) faultAnswer {
-	return func(w http.ResponseWriter, r *http.Request, _ *realAnswer, _ *faultEnv) {
+func statusFault(status int, retryAfter func(env *faultEnv) string) faultAnswer {
+	return func(w http.ResponseWriter, r *http.Request, _ *realAnswer, env *faultEnv) {
 		w.Header().Set("Content-Type", "application/json")
 		if retryAfter != nil {
-			w.Header().Set("Retry-After", retryAfter())
+			w.Header().Set("Retry-After", retryAfter(env))
 		}
 		w.WriteHeader(status)
 		w.Write([]byte(`{"error":"injected fault"}`))
@@ -310,21 +327,21 @@ func gzipBody(cut bool) faultAnswer {
 
 // stallBeforeHeaders reads the request and sends nothing until the client
 // goes away.
-func stallBeforeHeaders(_ http.ResponseWriter, r *http.Request, _ *realAnswer, _ *faultEnv) {
-	<-r.Context().Done()
+func stallBeforeHeaders(_ http.ResponseWriter, r *http.Request, _ *realAnswer, env *faultEnv) {
+	env.stall(r)
 }
 
 // stallMidBody sends the headers and half of the body, then nothing until
 // the client goes away.
-func stallMidBody(w http.ResponseWriter, r *http.Request, a *realAnswer, _ *faultEnv) {
+func stallMidBody(w http.ResponseWriter, r *http.Request, a *realAnswer, env *faultEnv) {
 	sendHalf(w, a, true)
-	<-r.Context().Done()
+	env.stall(r)
 }
 
-// matrixStall is the stall timeout of the rows that stall: long beside a
-// loopback answer, even one of 48 cells at once under -race on two busy
-// cores (at 500 ms, the healthy retry of the activity body stalled there
-// once), and short beside the cell's deadline.
+// matrixStall is the stall timeout of the rows that stall. The client runs
+// on a fake clock that the cell moves on by matrixStall when the server
+// stalls, and at no other time: a stalled attempt is abandoned whatever
+// the machine's speed, and a healthy one never is.
 const matrixStall = 1500 * time.Millisecond
 
 // stallCheck accepts the error of an attempt abandoned as stalled.
@@ -342,14 +359,6 @@ func okBody(contentType string, body func(a *realAnswer) []byte) faultAnswer {
 		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 		w.WriteHeader(http.StatusOK)
 		w.Write(b)
-	}
-}
-
-func slowBody(w http.ResponseWriter, r *http.Request, a *realAnswer, _ *faultEnv) {
-	sendHalf(w, a, true)
-	select { // the rest never comes while the client waits
-	case <-r.Context().Done():
-	case <-time.After(10 * time.Second):
 	}
 }
 
@@ -430,10 +439,12 @@ type faultRow struct {
 	// check inspects the error of a typedError or endOfWalk row.
 	check func(t *testing.T, err error)
 	opts  []gamedata.Option
-	// timeout bounds the call; 0 means 10 s.
-	timeout time.Duration
-	// minElapsed and maxElapsed bound how long the call takes.
-	minElapsed, maxElapsed time.Duration
+	// waits, when set, checks the waits the client logged before its
+	// retries.
+	waits func(t *testing.T, waits []time.Duration)
+	// expire ends the call's context, as a deadline passing, when the
+	// server stalls, instead of moving the client's clock.
+	expire bool
 	// tls serves the proxy over https.
 	tls bool
 	// directoriesOnly leaves out the single-response families.
@@ -495,33 +506,30 @@ var faultRows = []faultRow{
 		check: apiErrorCheck(503, 0, nil),
 	},
 	{
-		name: "429 Retry-After in seconds", serve: statusFault(429, func() string { return "1" }),
+		name: "429 Retry-After in seconds", serve: statusFault(429, func(*faultEnv) string { return "1" }),
 		times: 1, attempts: 2, want: recovered,
-		opts:       []gamedata.Option{gamedata.WithBackoff(time.Millisecond, 5*time.Second)},
-		minElapsed: time.Second,
+		opts:  []gamedata.Option{gamedata.WithBackoff(time.Millisecond, 5*time.Second)},
+		waits: waitsOf(time.Second),
 	},
 	{
-		// An HTTP date has whole seconds: two seconds ahead is a wait of
-		// one to two seconds.
+		// The client reads the date on its clock, which stands still: a
+		// second ahead is a wait of a second.
 		name: "429 Retry-After as an HTTP date",
-		serve: statusFault(429, func() string {
-			return time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)
+		serve: statusFault(429, func(env *faultEnv) string {
+			return env.now().Add(time.Second).UTC().Format(http.TimeFormat)
 		}),
 		times: 1, attempts: 2, want: recovered,
-		opts:       []gamedata.Option{gamedata.WithBackoff(time.Millisecond, 5*time.Second)},
-		minElapsed: 900 * time.Millisecond,
+		opts:  []gamedata.Option{gamedata.WithBackoff(time.Millisecond, 5*time.Second)},
+		waits: waitsOf(time.Second),
 	},
 	{
-		// The bound tells the backoff from a wait of 30 s or more, with
-		// room for a loaded machine: the cell takes under 0.1 s alone and
-		// took 1.75 s beside other test runs.
 		name: "429 without Retry-After", serve: statusFault(429, nil), times: 2, attempts: 3, want: recovered,
-		maxElapsed: 5 * time.Second,
+		waits: backoffWaits(2), // the backoff, not a wait of its own
 	},
 	{
-		name: "429 Retry-After beyond the backoff maximum", serve: statusFault(429, func() string { return "120" }),
+		name: "429 Retry-After beyond the backoff maximum", serve: statusFault(429, func(*faultEnv) string { return "120" }),
 		attempts: 1, want: typedError, check: apiErrorCheck(429, 120*time.Second, gamedata.ErrRateLimited),
-		maxElapsed: 5 * time.Second, // far below the 120 s asked for
+		waits: waitsOf(), // fails at once, no wait for the 120 s asked for
 	},
 	{name: "connection reset before headers", serve: resetBeforeHeaders, times: 2, attempts: 3, want: recovered},
 	{name: "connection closed mid-body", serve: closedMidBody, times: 2, attempts: 3, want: recovered},
@@ -576,8 +584,8 @@ var faultRows = []faultRow{
 		attempts: 1, want: typedError, check: decodeErrorCheck("empty response body"),
 	},
 	{
-		name: "slow body past the context deadline", serve: slowBody, attempts: 1, want: typedError,
-		check: isCheck(context.DeadlineExceeded), timeout: 1500 * time.Millisecond, maxElapsed: 5 * time.Second,
+		name: "slow body past the context deadline", serve: stallMidBody, expire: true, attempts: 1, want: typedError,
+		check: isCheck(context.DeadlineExceeded),
 	},
 	{
 		name: "redirect loop", serve: redirectTo(func(r *http.Request, _ *faultEnv) string { return r.URL.RequestURI() }),
@@ -625,7 +633,6 @@ var faultRows = []faultRow{
 		name:     "JSON nesting bomb of 100k levels",
 		serve:    okBody("application/json", func(*realAnswer) []byte { return nestingBomb }),
 		attempts: 1, want: typedError, check: decodeErrorCheck("exceeded max depth", "OpenAPI description is not valid JSON"),
-		maxElapsed: 2 * time.Second,
 	},
 }
 
@@ -730,8 +737,8 @@ const matrixCellsAtOnce = 48
 // The cells run at once in the test's own goroutines, not as parallel
 // subtests: the rows that wait for Retry-After wait together, and the
 // matrix does not queue dozens of subtests behind the package's other
-// parallel tests. Slow: about 5 s under -race, most of it the Retry-After
-// and stall rows waiting together.
+// parallel tests. Slow: about 1.5 s under -race, most of it the rows
+// that wait out a Retry-After of a second, together.
 func TestFaultMatrix(t *testing.T) {
 	t.Parallel()
 	fx := newMatrixFixture(t)
@@ -764,8 +771,11 @@ func TestFaultMatrix(t *testing.T) {
 
 // runFaultCell calls fam through a proxy that injects row's fault, and
 // checks the outcome against truth, fam's ground truth as asJSON gives it.
+// The client runs on a fake clock; the call's context ends only when an
+// expire row stalls, or after DeadlockGuard.
 func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, truth any) {
-	env := &faultEnv{}
+	clk := gamedata.NewFakeClock()
+	env := &faultEnv{now: clk.Now, stalled: make(chan struct{})}
 	var otherHits sync.Map
 	if row.otherHost {
 		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -776,21 +786,33 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 		env.otherURL = other.URL
 	}
 	srv, attempts := faultProxy(t, fx, row, fam, env)
-	opts := row.opts
+	waits := &retryWaits{}
+	opts := append([]gamedata.Option{gamedata.WithFakeClock(clk), gamedata.WithLogger(slog.New(waits))}, row.opts...)
 	if row.tls {
 		opts = append(opts, gamedata.WithHTTPClient(srv.Client()))
 	}
 	c := fastClient(t, srv.URL, opts...)
 
-	timeout := row.timeout
-	if timeout == 0 {
-		timeout = 10 * time.Second
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	guarded, cancel := context.WithTimeout(context.Background(), gamedata.DeadlockGuard)
 	defer cancel()
-	start := time.Now()
+	ctx := newExpiringContext(guarded)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case <-env.stalled:
+				if row.expire {
+					ctx.expire()
+				} else {
+					clk.Advance(matrixStall)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
 	got, err := fam.call(ctx, c, fx)
-	elapsed := time.Since(start)
 
 	want := row.want
 	if want == endOfWalk && fam.shape != shapeWalk {
@@ -828,11 +850,92 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 		t.Errorf("the other host got a request for %s", k)
 		return true
 	})
-	if row.minElapsed > 0 {
-		assert.GreaterOrEqual(t, elapsed, row.minElapsed, "the call waited as it was told")
+	if row.waits != nil {
+		row.waits(t, waits.all())
 	}
-	if row.maxElapsed > 0 {
-		assert.Less(t, elapsed, row.maxElapsed, "the call fails fast")
-	}
-	t.Logf("cell %s | %s | %s | %d request(s) | %v | err: %v", row.name, fam.name, want, row.attempts, elapsed.Round(time.Millisecond), err)
+	t.Logf("cell %s | %s | %s | %d request(s) | waits %v | err: %v", row.name, fam.name, want, row.attempts, waits.all(), err)
 }
+
+// retryWaits is a slog.Handler that keeps the wait the client logs before
+// each retry (go-retryablehttp's "retrying request", at debug level), the
+// wait it then sleeps.
+type retryWaits struct {
+	mu    sync.Mutex
+	waits []time.Duration
+}
+
+func (*retryWaits) Enabled(context.Context, slog.Level) bool { return true }
+
+func (w *retryWaits) Handle(_ context.Context, r slog.Record) error {
+	if r.Message != "retrying request" {
+		return nil
+	}
+	r.Attrs(func(a slog.Attr) bool {
+		if a.Key == "timeout" {
+			w.mu.Lock()
+			w.waits = append(w.waits, a.Value.Duration())
+			w.mu.Unlock()
+		}
+		return true
+	})
+	return nil
+}
+
+func (w *retryWaits) WithAttrs([]slog.Attr) slog.Handler { return w }
+func (w *retryWaits) WithGroup(string) slog.Handler      { return w }
+
+func (w *retryWaits) all() []time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.waits)
+}
+
+// waitsOf checks that the client waited exactly want before its retries.
+func waitsOf(want ...time.Duration) func(*testing.T, []time.Duration) {
+	return func(t *testing.T, waits []time.Duration) {
+		assert.Equal(t, want, waits, "the waits before the retries")
+	}
+}
+
+// backoffWaits checks that the client waited n times, each time no more
+// than a fastClient's backoff.
+func backoffWaits(n int) func(*testing.T, []time.Duration) {
+	return func(t *testing.T, waits []time.Duration) {
+		if assert.Len(t, waits, n, "one wait before each retry") {
+			for _, w := range waits {
+				assert.LessOrEqual(t, w, fastBackoffMax, "a backoff")
+			}
+		}
+	}
+}
+
+// expiringContext is a context whose deadline passes when the test says,
+// not at a time on the wall: once expired, its Err is
+// context.DeadlineExceeded. It ends too when its parent does.
+type expiringContext struct {
+	context.Context
+	done chan struct{}
+	once sync.Once
+}
+
+func newExpiringContext(parent context.Context) *expiringContext {
+	c := &expiringContext{Context: parent, done: make(chan struct{})}
+	context.AfterFunc(parent, c.expire)
+	return c
+}
+
+func (c *expiringContext) Done() <-chan struct{} { return c.done }
+
+func (c *expiringContext) Err() error {
+	select {
+	case <-c.done:
+		if err := c.Context.Err(); err != nil {
+			return err
+		}
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
+}
+
+func (c *expiringContext) expire() { c.once.Do(func() { close(c.done) }) }

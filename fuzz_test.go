@@ -459,24 +459,25 @@ func FuzzPathSegment(f *testing.F) {
 	})
 }
 
-// TestNestingBombFailsFast checks that 100,000 levels of nesting are
-// refused quickly, with an error and without exhausting the stack, by
-// every decoder a response body reaches.
-func TestNestingBombFailsFast(t *testing.T) {
+// nestingBombs are 100,000 levels of nesting, bare and where a body's
+// arrays are.
+var nestingBombs = map[string][]byte{
+	"bare":      []byte(fuzzNestingBomb),
+	"closed":    []byte(fuzzNestingBomb + strings.Repeat("]", 100_000)),
+	"in points": []byte(`{"points":` + fuzzNestingBomb),
+	"in items":  []byte(`{"pagination":{"hasNext":false},"items":[` + fuzzNestingBomb + strings.Repeat("]", 100_001) + `}`),
+}
+
+// TestNestingBombFails checks that 100,000 levels of nesting are refused,
+// with an error and without exhausting the stack, by every decoder a
+// response body reaches. How fast is BenchmarkNestingBomb's question.
+func TestNestingBombFails(t *testing.T) {
 	t.Parallel()
-	bombs := map[string][]byte{
-		"bare":      []byte(fuzzNestingBomb),
-		"closed":    []byte(fuzzNestingBomb + strings.Repeat("]", 100_000)),
-		"in points": []byte(`{"points":` + fuzzNestingBomb),
-		"in items":  []byte(`{"pagination":{"hasNext":false},"items":[` + fuzzNestingBomb + strings.Repeat("]", 100_001) + `}`),
-	}
-	for name, body := range bombs {
-		start := time.Now()
+	for name, body := range nestingBombs {
 		_, err := decodeActivityHistory(body)
 		assert.Error(t, err, "activity history, %s", name)
 		_, err = decodePage(body, 1, decodeDashboardEntry)
 		assert.Error(t, err, "directory page, %s", name)
-		assert.Less(t, time.Since(start), time.Second, "%s takes too long to refuse", name)
 	}
 }
 

@@ -15,6 +15,9 @@ import (
 	"golang.org/x/time/rate"
 )
 
+// fastBackoffMax is the longest backoff of a fastClient.
+const fastBackoffMax = 20 * time.Millisecond
+
 // fastClient returns a client for baseURL with no client-side rate limit
 // and backoffs of a few milliseconds, so retries cost no test time, unless
 // opts say otherwise. The adaptive rate is off: it would turn the
@@ -24,7 +27,7 @@ func fastClient(t *testing.T, baseURL string, opts ...gamedata.Option) *gamedata
 	defaults := []gamedata.Option{
 		gamedata.WithRateLimit(rate.Inf, 0),
 		gamedata.WithAdaptiveRate(false),
-		gamedata.WithBackoff(time.Millisecond, 20*time.Millisecond),
+		gamedata.WithBackoff(time.Millisecond, fastBackoffMax),
 	}
 	c, err := gamedata.NewClient(baseURL, append(defaults, opts...)...)
 	require.NoError(t, err)

@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -347,34 +347,38 @@ func TestDecodePageNamesTheItem(t *testing.T) {
 	assert.Equal(t, "items[2]", de.Member)
 }
 
+// With prefetch, page 2 is asked for while the caller still works on
+// page 1's first entry; without, only once the caller is done with page 1.
+// The server notes how many entries the caller had finished when page 2
+// arrived.
 func TestPrefetchOverlapsTheNextPage(t *testing.T) {
 	t.Parallel()
 	dir := directoryHandler(idents(30), 10)
-	asked := make(chan string, 10)
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		asked <- r.URL.Query().Get("page")
-		dir(w, r)
-	})
 	for _, prefetch := range []int{0, 1} {
+		var finished atomic.Int32
+		page2 := make(chan int32, 1)
+		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Query().Get("page") == "2" {
+				page2 <- finished.Load()
+			}
+			dir(w, r)
+		})
 		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
-		var overlapped bool
 		var got []string
+		finishedAtPage2 := int32(-1)
 		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
 			require.NoError(t, err)
-			if e.Ident == "g000" {
-				require.Equal(t, "1", <-asked)
-				select {
-				case page := <-asked:
-					overlapped = page == "2"
-				case <-time.After(map[int]time.Duration{0: 50 * time.Millisecond, 1: 10 * time.Second}[prefetch]):
-				}
+			if e.Ident == "g000" && prefetch > 0 {
+				finishedAtPage2 = await(t, page2, "page 2 asked for while page 1 is worked on")
 			}
 			got = append(got, e.Ident)
+			finished.Add(1)
 		}
-		for len(asked) > 0 {
-			<-asked
+		if prefetch == 0 {
+			finishedAtPage2 = <-page2 // the walk is over: page 2 came long ago
 		}
-		assert.Equal(t, prefetch > 0, overlapped, "prefetch %d: page 2 asked for while page 1 is worked on", prefetch)
+		want := map[int]int32{0: 10, 1: 0}[prefetch]
+		assert.Equal(t, want, finishedAtPage2, "prefetch %d: entries finished when page 2 was asked for", prefetch)
 		assert.Equal(t, idents(30), got, "prefetch %d", prefetch)
 	}
 }
@@ -398,11 +402,7 @@ func TestBreakCancelsPrefetchedPages(t *testing.T) {
 		<-arrived // page 2 is in flight
 		break
 	}
-	select {
-	case <-cancelled:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the prefetched page was not cancelled when the caller broke out")
-	}
+	await(t, cancelled, "the prefetched page to be cancelled when the caller broke out")
 }
 
 func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {

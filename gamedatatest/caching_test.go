@@ -108,7 +108,7 @@ func TestCachePolicies(t *testing.T) {
 		if tt.validators {
 			want = http.StatusNotModified
 		}
-		cond := getWith(t, s, path, http.Header{"If-None-Match": {"*"}, "If-Modified-Since": {time.Now().Format(http.TimeFormat)}})
+		cond := getWith(t, s, path, http.Header{"If-None-Match": {"*"}, "If-Modified-Since": {s.Catalog().Now.Format(http.TimeFormat)}})
 		assert.Equal(t, want, cond.status, "%+v", tt.policy)
 	}
 	assert.Equal(t, "no-cache", get(t, s, familyPaths(s)[FamilyOrganizations]).header.Get("Cache-Control"),

@@ -33,9 +33,10 @@
 // with: the directory entries typed (Entry, OrganizationEntry), each with
 // its JSON as served, and the record, report, history and search bodies as
 // the bytes the twin serves. Server.Requests returns the log of what the
-// client asked, with each request's fault, status and body bytes;
-// Server.WaitRequests waits for requests that have arrived but not been
-// answered, such as stalled ones.
+// client asked, with each request's fault, status and body bytes, final
+// by the time the client has read the answer; Server.WaitRequests waits
+// for requests that have arrived but not been answered, such as stalled
+// ones.
 //
 // # Consistency
 //

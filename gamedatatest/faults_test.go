@@ -129,9 +129,12 @@ func TestFaultRate(t *testing.T) {
 	assert.Equal(t, "200", outcome(t, s, "/api/organizations"), "the zero Faults injects nothing")
 }
 
+// TestRateLimit runs the twin's rate limit on a fake clock: a token comes
+// back only when the test moves the time on.
 func TestRateLimit(t *testing.T) {
 	t.Parallel()
-	s := NewServer(WithRateLimit(0.5, 2))
+	clk := newFakeClock()
+	s := NewServer(WithRateLimit(0.5, 2), withClock(clk))
 	defer s.Close()
 	assert.Equal(t, http.StatusOK, get(t, s, "/api/dashboard").status)
 	assert.Equal(t, http.StatusOK, get(t, s, "/openapi.json").status)
@@ -140,18 +143,22 @@ func TestRateLimit(t *testing.T) {
 	assert.Equal(t, "2", r.header.Get("Retry-After"), "whole seconds until a token at 0.5/s")
 	assert.Equal(t, "application/json; charset=utf-8", r.header.Get("Content-Type"))
 	assert.Equal(t, map[string]any{"error": "rate limit exceeded"}, r.object(t))
+	clk.advance(1999 * time.Millisecond)
+	assert.Equal(t, "1", get(t, s, "/api/dashboard").header.Get("Retry-After"), "rounded up, at least 1")
+	clk.advance(time.Millisecond)
+	assert.Equal(t, http.StatusOK, get(t, s, "/api/dashboard").status, "a token after 2 s")
 
 	s.SetRateLimit(1000, 5)
-	require.Eventually(t, func() bool { return get(t, s, "/api/dashboard").status == http.StatusOK },
-		time.Second, 5*time.Millisecond, "a raised limit lets requests through")
+	clk.advance(time.Millisecond)
+	assert.Equal(t, http.StatusOK, get(t, s, "/api/dashboard").status, "a raised limit lets requests through")
 
 	s.SetRateLimit(1, 1)
-	time.Sleep(5 * time.Millisecond)
+	clk.advance(10 * time.Second)
 	statuses := map[int]int{}
 	for range 5 {
 		statuses[get(t, s, "/api/dashboard").status]++
 	}
-	assert.Positive(t, statuses[http.StatusTooManyRequests])
+	assert.Equal(t, map[int]int{http.StatusOK: 1, http.StatusTooManyRequests: 4}, statuses, "ten seconds saved one token: the burst is 1")
 	r = get(t, s, "/api/dashboard")
 	assert.Equal(t, "1", r.header.Get("Retry-After"))
 
@@ -161,29 +168,63 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
+// fetchAsync fetches path from s with ctx in a goroutine of its own, and
+// sends the status, or 0 on an error.
+func fetchAsync(ctx context.Context, s *Server, path string) <-chan int {
+	status := make(chan int, 1)
+	go func() {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+path, nil)
+		resp, err := s.Client().Do(req)
+		if err != nil {
+			status <- 0
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		status <- resp.StatusCode
+	}()
+	return status
+}
+
+// TestLatency runs the latency on a fake clock: the answer waits for the
+// timer, and a request whose client goes away, or a Close, ends the wait
+// although the timer never fires.
 func TestLatency(t *testing.T) {
 	t.Parallel()
-	s := NewServer(WithLatency(60 * time.Millisecond))
+	clk := newFakeClock()
+	s := NewServer(WithLatency(60*time.Millisecond), withClock(clk))
 	defer s.Close()
-	start := time.Now()
-	get(t, s, "/openapi.json")
-	assert.GreaterOrEqual(t, time.Since(start), 60*time.Millisecond)
-
-	// A request whose context ends does not wait out the latency.
-	slow := NewServer(WithLatency(time.Hour))
-	req, err := http.NewRequest(http.MethodGet, slow.URL+"/api/dashboard", nil)
-	require.NoError(t, err)
-	c := slow.Client()
-	c.Timeout = 50 * time.Millisecond
-	_, err = c.Do(req)
-	require.Error(t, err)
-	done := make(chan struct{})
-	go func() { slow.Close(); close(done) }()
+	status := fetchAsync(context.Background(), s, "/openapi.json")
+	assert.Equal(t, 60*time.Millisecond, <-clk.started, "the answer waits the latency")
 	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-status:
+		t.Fatal("answered before the latency passed")
+	default:
+	}
+	assert.Empty(t, s.Requests(), "a request in its latency wait has not arrived yet")
+	clk.fire()
+	assert.Equal(t, http.StatusOK, <-status)
+
+	// A request whose context ends does not wait out the latency: it
+	// reaches the log with no timer fired.
+	ctx, cancel := context.WithCancel(context.Background())
+	status = fetchAsync(ctx, s, "/api/dashboard")
+	<-clk.started
+	cancel()
+	assert.Zero(t, <-status)
+	waitLog(t, s.h.faults, "the cancelled request ends its wait", func(log []Request) bool { return len(log) == 2 })
+
+	// Close ends the wait of a request still waiting.
+	status = fetchAsync(context.Background(), s, "/api/dashboard")
+	<-clk.started
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(deadlockGuard):
 		t.Fatal("Close waits out the latency")
 	}
+	<-status
 }
 
 func TestFaultNames(t *testing.T) {
@@ -266,15 +307,14 @@ func TestStallFaults(t *testing.T) {
 			require.NoError(t, s.WaitRequests(context.Background(), 1))
 			if fault == FaultStallBody {
 				require.NoError(t, <-result, "headers arrive before the stall")
-				require.Eventually(t, func() bool { return s.Requests()[0].Bytes > 0 }, time.Second, time.Millisecond)
+				assert.Positive(t, s.Requests()[0].Bytes, "logged before they were sent")
 			}
 			r := s.Requests()[0]
 			assert.Equal(t, fault, r.Fault)
 			assert.False(t, r.Done, "still stalled")
 
 			cancel()
-			require.Eventually(t, func() bool { return s.Requests()[0].Done }, 5*time.Second, time.Millisecond,
-				"the stall ends when the client goes away")
+			waitLog(t, s.h.faults, "the stall ends when the client goes away", func(log []Request) bool { return log[0].Done })
 		})
 	}
 }
@@ -292,10 +332,10 @@ func TestStallEndsAtClose(t *testing.T) {
 			go func() { s.Close(); close(closed) }()
 			select {
 			case <-closed:
-			case <-time.After(5 * time.Second):
+			case <-time.After(deadlockGuard):
 				t.Fatal("Close waits for a stalled request")
 			}
-			assert.True(t, s.Requests()[0].Done)
+			assert.True(t, s.Requests()[0].Done, "Close returns once the entry is final")
 		})
 	}
 }

@@ -2,11 +2,13 @@ package gamedatatest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -109,4 +111,17 @@ func withQuery(path string, q url.Values) string {
 		return path
 	}
 	return path + "?" + q.Encode()
+}
+
+// deadlockGuard bounds a wait that only a broken twin makes long: the test
+// fails after it instead of hanging. It is never what a test asserts.
+const deadlockGuard = time.Minute
+
+// waitLog waits until cond holds for the request log of fi, or fails the
+// test after deadlockGuard.
+func waitLog(t *testing.T, fi *FaultInjector, what string, cond func([]Request) bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), deadlockGuard)
+	defer cancel()
+	require.NoError(t, fi.log.waitUntil(ctx, cond), what)
 }

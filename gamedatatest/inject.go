@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -53,10 +52,13 @@ func (fi *FaultInjector) Set(f Faults) {
 	fi.mu.Unlock()
 }
 
-// Close ends every stall in progress, closing its connection, and makes
-// later stalls end at once. It does not close the wrapped handler, and the
-// injector goes on serving.
-func (fi *FaultInjector) Close() { fi.closeOnce.Do(func() { close(fi.done) }) }
+// Close ends every stall in progress, closing its connection, and returns
+// once their entries in Requests are final; later stalls end at once. It
+// does not close the wrapped handler, and the injector goes on serving.
+func (fi *FaultInjector) Close() {
+	fi.closeOnce.Do(func() { close(fi.done) })
+	fi.log.settle(func(r Request) bool { return r.Fault == FaultStallHeaders || r.Fault == FaultStallBody })
+}
 
 // Requests returns the log of the requests received so far, in the order
 // they arrived. A request still being answered has Done false.
@@ -76,25 +78,25 @@ func (fi *FaultInjector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fault := d.draw(r)
 	fi.mu.Unlock()
 	i := fi.log.add(Request{Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.Query(), Fault: fault})
-	cw := &countingWriter{ResponseWriter: w}
-	defer fi.log.finish(i, cw)
+	cw := newCountingWriter(w, &fi.log, i)
+	defer cw.finish()
 	switch fault {
 	case 0:
 		fi.next.ServeHTTP(cw, r)
 	case Fault500, Fault502, Fault503, Fault429:
 		statusReply(fault, d.f.RetryAfter).write(cw)
 	case FaultReset:
-		closeConn(w, true)
+		cw.hangUp(true)
 	case FaultStallHeaders:
 		if !fi.stall(r, d.f.Stall) {
-			closeConn(w, false)
+			cw.hangUp(false)
 			return
 		}
 		fi.next.ServeHTTP(cw, r)
 	case FaultCustom:
 		d.f.Answer(cw, r, fi.record(r))
 	default:
-		fi.cut(cw, r, fault, d.f.Stall, func() { fi.log.update(i, cw) })
+		fi.cut(cw, r, fault, d.f.Stall)
 	}
 }
 
@@ -106,8 +108,8 @@ func (fi *FaultInjector) record(r *http.Request) Response {
 }
 
 // cut sends the real answer broken by fault, one of the faults that need
-// its body. sent is called once part of the body is on the wire.
-func (fi *FaultInjector) cut(w *countingWriter, r *http.Request, fault Fault, stall time.Duration, sent func()) {
+// its body.
+func (fi *FaultInjector) cut(w *countingWriter, r *http.Request, fault Fault, stall time.Duration) {
 	real := fi.record(r)
 	body := real.Body
 	for k, v := range real.Header {
@@ -128,12 +130,11 @@ func (fi *FaultInjector) cut(w *countingWriter, r *http.Request, fault Fault, st
 	w.WriteHeader(real.Status)
 	w.Write(body[:half])
 	w.Flush()
-	sent()
 	if fault == FaultStallBody && fi.stall(r, stall) {
 		w.Write(body[half:])
 		return
 	}
-	closeConn(w, false)
+	w.hangUp(false)
 }
 
 // gzipTrailer is the length of a gzip stream's trailer (CRC-32 and size).
@@ -179,18 +180,4 @@ func (rep reply) write(w http.ResponseWriter) {
 	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
 	w.WriteHeader(rep.status)
 	w.Write(rep.body)
-}
-
-// closeConn closes the connection under w at once, with a TCP reset when
-// hard is set (a clean close keeps the bytes already sent readable). Without
-// a Hijacker (HTTP/2) it aborts the response instead.
-func closeConn(w http.ResponseWriter, hard bool) {
-	conn, _, err := http.NewResponseController(w).Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
-	if tc, ok := conn.(*net.TCPConn); ok && hard {
-		tc.SetLinger(0) // send RST: a reset, not a clean close
-	}
-	conn.Close()
 }

@@ -45,6 +45,7 @@ type config struct {
 	historyPoints                    int
 	awkward                          bool
 	caching                          map[Family]CachePolicy
+	clock                            clock
 }
 
 // WithSeed sets the seed the catalogue (and, unless Faults.Seed is set, the
@@ -101,6 +102,7 @@ func NewServer(opts ...Option) *Server {
 		packages:      DefaultPackages,
 		servers:       DefaultServers,
 		organizations: DefaultOrganizations,
+		clock:         wallClock{},
 	}
 	for _, opt := range opts {
 		if opt != nil {
@@ -113,11 +115,16 @@ func NewServer(opts ...Option) *Server {
 }
 
 // Close ends pending latency waits and stalls and shuts the server down,
-// blocking until all outstanding requests have completed.
+// blocking until all outstanding requests have completed and their entries
+// in Requests are final.
 func (s *Server) Close() {
 	s.h.closeOnce.Do(func() { close(s.h.done) })
 	s.h.faults.Close()
 	s.ts.Close()
+	// httptest stops waiting for a connection once it is hijacked: the
+	// entries of those the injector took over (a reset, a cut, an ended
+	// stall) are waited for here.
+	s.h.faults.log.settle(func(Request) bool { return true })
 }
 
 // Client returns an HTTP client configured for the server (the httptest
@@ -154,7 +161,7 @@ func (s *Server) Catalog() *Catalog { return newCatalog(s.h.snap.Load()) }
 // does not spend a token. Tokens already saved are kept, up to the new
 // burst.
 func (s *Server) SetRateLimit(perSecond float64, burst int) {
-	s.h.limit.set(perSecond, burst, time.Now())
+	s.h.limit.set(perSecond, burst, s.h.clock.Now())
 }
 
 // SetFaults replaces the fault injection, and restarts its random sequence
@@ -177,6 +184,7 @@ func (s *Server) ReorderEvery(n int) {
 // the twin's own answer.
 type handler struct {
 	latency time.Duration
+	clock   clock
 	done    chan struct{}
 
 	snap atomic.Pointer[snapshot]
@@ -194,10 +202,10 @@ type handler struct {
 }
 
 func newHandler(cfg *config) *handler {
-	h := &handler{latency: cfg.latency, done: make(chan struct{})}
+	h := &handler{latency: cfg.latency, clock: cfg.clock, done: make(chan struct{})}
 	h.snap.Store(generate(cfg))
 	h.faults = newFaultInjector(http.HandlerFunc(h.serve), cfg.faults, cfg.seed)
-	h.limit.set(cfg.perSecond, cfg.burst, time.Now())
+	h.limit.set(cfg.perSecond, cfg.burst, h.clock.Now())
 	for f, p := range cfg.caching {
 		h.caching.set(f, p)
 	}
@@ -222,13 +230,13 @@ func (h *handler) countDirectoryRequest() {
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.latency > 0 {
-		t := time.NewTimer(h.latency)
+		passed, stop := h.clock.Timer(h.latency)
 		select {
-		case <-t.C:
+		case <-passed:
 		case <-r.Context().Done():
 		case <-h.done:
 		}
-		t.Stop()
+		stop()
 	}
 	h.faults.ServeHTTP(w, r)
 }
@@ -236,7 +244,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // serve answers a request that met no fault.
 func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 	var rep reply
-	switch ok, wait := h.limit.take(time.Now()); {
+	switch ok, wait := h.limit.take(h.clock.Now()); {
 	case r.Method != http.MethodGet:
 		rep = errorReply(http.StatusMethodNotAllowed, "method not allowed")
 		rep.header = http.Header{"Allow": {http.MethodGet}}

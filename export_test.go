@@ -1,0 +1,22 @@
+package gamedata
+
+import "time"
+
+// Exports for the tests of package gamedata_test, which otherwise see the
+// public API only.
+
+// DeadlockGuard is deadlockGuard.
+const DeadlockGuard = deadlockGuard
+
+// FakeClock is the fake clock of this package's tests.
+type FakeClock = fakeClock
+
+// NewFakeClock returns a fake clock; see newFakeClock.
+func NewFakeClock() *FakeClock { return newFakeClock() }
+
+// WithFakeClock runs a client on clk: its stall timers, its reading of
+// Retry-After dates, its adaptive rate and its cache.
+func WithFakeClock(clk *FakeClock) Option { return withClock(clk) }
+
+// Advance moves the time on by d and runs the timers that came due.
+func (ft *fakeClock) Advance(d time.Duration) { ft.advance(d) }
