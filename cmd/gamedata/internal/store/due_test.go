@@ -70,6 +70,7 @@ func TestSaveReportRefusesRepeatedSecond(t *testing.T) {
 		{CapturedAt: day0.Add(100 * time.Millisecond), Raw: []byte(`{"n":1}`)},
 		{CapturedAt: day0.Add(900 * time.Millisecond), Raw: []byte(`{"n":2}`)},
 	}, day0)
-	require.ErrorContains(t, err, "two history entries captured in the second 2026-11-20T00:00:00Z")
+	require.ErrorIs(t, err, ErrRepeatedTime)
+	require.ErrorContains(t, err, "game/a: two history entries captured in the second 2026-11-20T00:00:00Z")
 	assert.Equal(t, 0, count(t, db, `SELECT COUNT(*) FROM history`))
 }

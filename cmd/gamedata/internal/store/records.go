@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -105,6 +106,11 @@ func (s *DB) SaveDetails(ctx context.Context, r *Run, recs []Detail, at time.Tim
 	return err
 }
 
+// ErrRepeatedTime is the error of a report or an activity history with
+// two entries in one second, which the schema keys by the second: the
+// whole item is refused, so that neither entry is dropped without a word.
+var ErrRepeatedTime = errors.New("two entries in one second, and the table is keyed by the second")
+
 // SaveReport records the analytics history of one package, in one
 // transaction, and its entry's report_at. History entries are keyed by
 // capturedAt to the second; a report with two entries in one second is
@@ -117,7 +123,7 @@ func (s *DB) SaveReport(ctx context.Context, r *Run, key Key, history []HistoryR
 	for _, h := range history {
 		t := unix(h.CapturedAt)
 		if seen[t] {
-			return fmt.Errorf("%s: two history entries captured in the second %s: the history is keyed by the second", key, h.CapturedAt.UTC().Format(time.RFC3339))
+			return fmt.Errorf("%s: two history entries captured in the second %s: %w", key, h.CapturedAt.UTC().Format(time.RFC3339), ErrRepeatedTime)
 		}
 		seen[t] = true
 	}
@@ -160,7 +166,7 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 	for _, p := range points {
 		t := unix(p.Time)
 		if seen[t] {
-			return fmt.Errorf("two activity points in the second %s: points are keyed by the second", p.Time.UTC().Format(time.RFC3339))
+			return fmt.Errorf("two activity points in the second %s: %w", p.Time.UTC().Format(time.RFC3339), ErrRepeatedTime)
 		}
 		seen[t] = true
 	}

@@ -213,6 +213,10 @@ func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
 // q adapts a query written with ? placeholders to the dialect.
 func (s *DB) q(query string) string { return s.d.rebind(query) }
 
+// Rebind adapts a query written with ? placeholders to the database, for
+// reading it through SQL.
+func (s *DB) Rebind(query string) string { return s.q(query) }
+
 // errNoRun is a write for a run that BeginRun did not return.
 var errNoRun = errors.New("store: a write needs a run from BeginRun")
 
