@@ -87,7 +87,7 @@ func newDSN(t *testing.T, dsn string) string {
 	return filepath.Join(t.TempDir(), "g.sqlite")
 }
 
-func openDB(t *testing.T, dsn string) *store.DB {
+func openDB(t testing.TB, dsn string) *store.DB {
 	t.Helper()
 	db, err := store.Open(context.Background(), dsn)
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func openDB(t *testing.T, dsn string) *store.DB {
 
 // newClient is a client of twin without a rate limit, caching on disk in
 // cacheDir, or without a cache when cacheDir is "".
-func newClient(t *testing.T, twin *gamedatatest.Server, cacheDir string, opts ...gamedata.Option) *gamedata.Client {
+func newClient(t testing.TB, twin *gamedatatest.Server, cacheDir string, opts ...gamedata.Option) *gamedata.Client {
 	t.Helper()
 	all := []gamedata.Option{gamedata.WithRateLimit(rate.Inf, 1), gamedata.WithCache(nil)}
 	if cacheDir != "" {
