@@ -10,6 +10,15 @@ package store
 // records, analytics history and activity points, each upserted by its
 // natural key, times as RFC 3339 text.
 //
+// The views read directory_values through its key, with no window
+// function, so that a query for one entry (WHERE kind = … AND ident = …)
+// reaches only that entry's rows, in both databases: a segment ends at
+// the member's next row, found through the key, or at the entry's
+// last_seen; a day takes the part of every segment that overlaps it,
+// found through calendar_days' key, bounded by the last run's start (no
+// segment ends after it) as well as by the segment's end, which
+// PostgreSQL cannot use as an index bound.
+//
 // Version 2 makes the directory a series and times Unix seconds: every
 // table of version 1 is rebuilt with its times converted (its rows kept;
 // a fraction of a second is dropped from the typed column, the record as
@@ -147,15 +156,13 @@ WHERE v.listed = 1
 			AND n.at > v.at AND n.at <= r.started_at);
 
 CREATE VIEW directory_segments AS
-SELECT s.kind, s.ident, s.id, s.member, s.value, s.partial_coverage, s.at AS start_at,
-	CASE WHEN s.next_at IS NOT NULL THEN s.next_at
-		WHEN d.last_seen > s.at THEN d.last_seen
-		ELSE s.at END AS end_at
-FROM (SELECT v.kind, v.ident, v.id, v.member, v.value, v.partial_coverage, v.listed, v.at,
-		LEAD(v.at) OVER (PARTITION BY v.kind, v.ident, v.id, v.member ORDER BY v.at) AS next_at
-	FROM directory_values v) s
-JOIN directory d ON d.kind = s.kind AND d.ident = s.ident AND d.id = s.id
-WHERE s.listed = 1;
+SELECT v.kind, v.ident, v.id, v.member, v.value, v.partial_coverage, v.at AS start_at,
+	COALESCE((SELECT MIN(n.at) FROM directory_values n
+			WHERE n.kind = v.kind AND n.ident = v.ident AND n.id = v.id AND n.member = v.member AND n.at > v.at),
+		CASE WHEN d.last_seen > v.at THEN d.last_seen ELSE v.at END) AS end_at
+FROM directory_values v
+JOIN directory d ON d.kind = v.kind AND d.ident = v.ident AND d.id = v.id
+WHERE v.listed = 1;
 
 CREATE VIEW directory_daily AS
 SELECT kind, ident, id, member, day,
@@ -168,6 +175,7 @@ FROM (SELECT g.kind, g.ident, g.id, g.member, g.value, g.partial_coverage, c.day
 		- (CASE WHEN g.start_at > c.day THEN g.start_at ELSE c.day END) AS seconds
 	FROM directory_segments g
 	JOIN calendar_days c ON c.day > g.start_at - 86400 AND c.day <= g.end_at
+		AND c.day <= (SELECT MAX(started_at) FROM runs)
 	WHERE g.value IS NOT NULL AND (c.day < g.end_at OR c.day <= g.start_at)) x
 GROUP BY kind, ident, id, member, day;
 
