@@ -1,7 +1,9 @@
 package collect
 
 import (
+	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -91,8 +93,9 @@ func (x *runner) fetchDetails(due []store.Due) ([]store.Detail, error) {
 	return recs, nil
 }
 
-// reports fetches the analytics reports that are due, one at a time,
-// each written in a transaction of its own.
+// reports fetches the analytics reports that are due, a batch of up to
+// a page at a time, o.Concurrency at once, and writes each in a
+// transaction of its own, in order, as it arrives.
 func (x *runner) reports(now time.Time) error {
 	_, total, err := x.db.DueCounts(x.ctx, x.r, now, x.o.DetailsEvery, x.o.HistoryEvery)
 	if err != nil {
@@ -110,29 +113,80 @@ func (x *runner) reports(now time.Time) error {
 			return nil
 		}
 		after = keys[len(keys)-1]
-		for _, k := range keys {
-			rep, err := x.c.Analytics.Package(x.ctx, k.Kind, k.Ident)
-			if x.interrupted(err) {
-				return x.ctx.Err()
-			}
-			if err == nil {
-				x.count()
-				err = x.db.SaveReport(x.wctx, x.r, k, historyRows(rep), x.o.Now())
-				if err != nil && !errors.Is(err, store.ErrRepeatedTime) {
-					return err
-				}
-			}
-			if err != nil {
-				if err := x.fail(StageReports, k.String(), err); err != nil {
-					return err
-				}
-			} else {
-				x.sum.Reports++
-			}
-			done++
-			x.progress(StageReports, done, total)
+		if err := x.saveReports(keys, func() { done++; x.progress(StageReports, done, total) }); err != nil {
+			return err
+		}
+		if x.ctx.Err() != nil {
+			return x.ctx.Err()
 		}
 	}
+}
+
+// saveReports fetches a batch of reports and writes each as it arrives,
+// calling step after each one written or recorded as failed. It returns
+// once every fetch it started has ended.
+func (x *runner) saveReports(keys []store.Key, step func()) error {
+	ctx, cancel := context.WithCancel(x.ctx)
+	results, wait := x.fetchReports(ctx, keys)
+	defer wait()
+	defer cancel() // a write that fails ends the batch's fetches
+	for i, ch := range results {
+		r := <-ch
+		if x.interrupted(r.err) {
+			continue // the rest of the batch ends the same way, or arrived before
+		}
+		err := r.err
+		if err == nil {
+			x.count()
+			err = x.db.SaveReport(x.wctx, x.r, keys[i], historyRows(r.rep), x.o.Now())
+			if err != nil && !errors.Is(err, store.ErrRepeatedTime) {
+				return err
+			}
+		}
+		if err != nil {
+			if err := x.fail(StageReports, keys[i].String(), err); err != nil {
+				return err
+			}
+		} else {
+			x.sum.Reports++
+		}
+		step()
+	}
+	return nil
+}
+
+// fetched is a report, or why there is none.
+type fetched struct {
+	rep *gamedata.PackageReport
+	err error
+}
+
+// fetchReports fetches the reports of keys, in order, o.Concurrency at a
+// time, each into its own channel; wait returns when every fetch has
+// ended. Once ctx ends, the fetches not yet started end with its error.
+func (x *runner) fetchReports(ctx context.Context, keys []store.Key) (results []chan fetched, wait func()) {
+	results = make([]chan fetched, len(keys))
+	for i := range results {
+		results[i] = make(chan fetched, 1) // a fetch never waits for its reader
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		slots := make(chan struct{}, x.o.Concurrency)
+		for i, k := range keys {
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				results[i] <- fetched{err: ctx.Err()}
+				continue
+			}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				rep, err := x.c.Analytics.Package(ctx, k.Kind, k.Ident)
+				results[i] <- fetched{rep, err}
+			})
+		}
+	})
+	return results, wg.Wait
 }
 
 // activity fetches the platform's activity history and writes it.
