@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -95,12 +96,13 @@ func (d *historyDecoder) onlyArrayOfArrays() error {
 			names[i] = a.name
 		}
 		slices.Sort(names)
-		return &DecodeError{Err: fmt.Errorf("activity history has no points member and %d arrays of arrays %v", len(d.arrays), names)}
+		return &DecodeError{Err: fmt.Errorf("activity history has no points member and %d arrays of arrays [%s]", len(d.arrays), quotedNames(names))}
 	}
 	a := d.arrays[0]
 	sub := scanner{b: d.b[:a.end], i: a.start}
 	var err error
-	d.h.Points, err = sub.points(a.name, pointsHint(d.b[a.start:a.end]))
+	// The service chose the name: errors quote it.
+	d.h.Points, err = sub.points(strconv.Quote(a.name), pointsHint(d.b[a.start:a.end]))
 	return err
 }
 

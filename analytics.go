@@ -8,7 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 	"time"
 )
 
@@ -147,25 +147,24 @@ func decodeReport(report Fields) ([]HistoryEntry, Summaries, error) {
 // report with no such array has no history; one with several and none
 // named history is an error, never a guess.
 func decodeHistory(report Fields) ([]HistoryEntry, error) {
-	name := "history"
-	if _, ok := report.members()[name]; !ok {
-		var candidates []string
-		for n, v := range report.members() {
-			if looksLikeHistory(v) {
-				candidates = append(candidates, n)
-			}
-		}
-		switch len(candidates) {
-		case 0:
-			return nil, nil
-		case 1:
-			name = candidates[0]
-		default:
-			slices.Sort(candidates)
-			return nil, &DecodeError{Err: fmt.Errorf("report has several histories (%s) and none is named history", strings.Join(candidates, ", "))}
+	if _, ok := report.members()["history"]; ok {
+		return decodeList(report, "history", decodeHistoryEntry)
+	}
+	var candidates []string
+	for n, v := range report.members() {
+		if looksLikeHistory(v) {
+			candidates = append(candidates, n)
 		}
 	}
-	return decodeList(report, name, decodeHistoryEntry)
+	switch len(candidates) {
+	case 0:
+		return nil, nil
+	case 1:
+		// The service chose this name: errors quote it.
+		return decodeArray(report.members()[candidates[0]], strconv.Quote(candidates[0]), decodeHistoryEntry)
+	}
+	slices.Sort(candidates)
+	return nil, &DecodeError{Err: fmt.Errorf("report has several histories (%s) and none is named history", quotedNames(candidates))}
 }
 
 // looksLikeHistory reports whether v, a valid value, is an array whose

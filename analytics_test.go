@@ -53,7 +53,7 @@ func TestDecodeHistoryMember(t *testing.T) {
 		{"no history at all", `{"ident":"a","tags":["a"]}`, 0, ""},
 		{"empty history", `{"history":[]}`, 0, ""},
 		{"history not an array", `{"history":{"a":1}}`, 0, "want an array"},
-		{"several, none named history", `{"daily":[` + entry + `],"hourly":[` + entry + `]}`, 0, "several histories (daily, hourly)"},
+		{"several, none named history", `{"daily":[` + entry + `],"hourly":[` + entry + `]}`, 0, `several histories ("daily", "hourly")`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

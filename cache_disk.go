@@ -5,71 +5,154 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
+	"io/fs"
+	"math/rand/v2"
 	"os"
-	"path/filepath"
+	"strconv"
 )
 
-// diskCache is a Cache with one file per entry in a directory.
-type diskCache struct{ dir string }
+// diskCache is a Cache with one file per entry in a directory, which it
+// holds open: the directory checked when the cache was made is the one
+// used, whatever is later renamed onto its path.
+type diskCache struct {
+	dir  string
+	root *os.Root
+}
 
 // diskMagic starts every entry file; its last byte is the format version.
 var diskMagic = []byte("gdcache\x01")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// NewDiskCache returns a Cache that keeps one file per entry in dir,
-// creating dir if needed, for programs that restart between runs. An entry
-// is written to a temporary file and renamed into place, so a reader sees
-// the old entry or the new one, never a mix; every file carries its key and
-// a checksum, so a file that a crash, a full disk or anything else left
-// truncated, empty or changed reads as a miss. The cache does not bound its
-// size: remove the directory to empty it.
+// maxDiskEntry bounds an entry file: the client's default body limit (32
+// MiB, WithMaxResponseBytes) and 1 MiB for the entry's own header (its
+// key, the response headers the cache keeps, times). The cache is not told
+// the client's limit, so this is the bound of every disk cache.
+const maxDiskEntry = 32<<20 + 1<<20
+
+// NewDiskCache returns a Cache that keeps one file per entry in dir, for
+// programs that restart between runs. Give it a directory of your own,
+// such as one under os.UserCacheDir(), never a shared one such as
+// os.TempDir(): whoever can write the directory can plant entries that the
+// client would serve as the service's answers (a checksum is not
+// authentication).
+//
+// NewDiskCache creates dir, and any missing parent, with mode 0700. It
+// refuses, with an error matching ErrUnsafeCacheDir that says why, a dir
+// that is a symbolic link and, on Unix, one that another user owns or that
+// its group or others may write, as ssh refuses such a key file. (On
+// Windows, where access is a matter of ACLs, only the link is checked.)
+//
+// An entry is written to a temporary file and renamed into place, so a
+// reader sees the old entry or the new one, never a mix; every file
+// carries its key and a checksum, so a file that a crash, a full disk or
+// anything else left truncated, empty or changed reads as a miss. An entry
+// is read only from a regular file of the cache's owner, opened without
+// following a link and without waiting on a FIFO, and only up to 33 MiB:
+// a link, a FIFO, a device, a file of another user or a larger file reads
+// as a miss, and an entry larger than that is not written (a client whose
+// WithMaxResponseBytes is above 32 MiB keeps larger bodies out of the
+// disk). The cache does not bound its size: remove the directory to empty
+// it.
 func NewDiskCache(dir string) (Cache, error) {
 	if dir == "" {
-		return nil, errors.New("gamedata: NewDiskCache: empty directory")
+		return nil, invalidArgument("NewDiskCache: empty directory; use one of your own, such as under os.UserCacheDir()")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("gamedata: NewDiskCache: %w", err)
 	}
-	return &diskCache{dir: dir}, nil
+	named, err := os.Lstat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("gamedata: NewDiskCache: %w", err)
+	}
+	if named.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("%w: %q is a symbolic link, which whoever controls it can point elsewhere: give the directory it leads to, or use one of your own, such as under os.UserCacheDir()", ErrUnsafeCacheDir, dir)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("gamedata: NewDiskCache: %w", err)
+	}
+	// The checks are made on the directory as opened, so what they pass
+	// is what the cache uses.
+	opened, err := root.Stat(".")
+	if err == nil && !os.SameFile(named, opened) {
+		err = fmt.Errorf("%w: %q was replaced while it was opened", ErrUnsafeCacheDir, dir)
+	}
+	if err == nil {
+		err = checkCacheDir(dir, opened)
+	}
+	if err != nil {
+		root.Close()
+		return nil, err
+	}
+	return &diskCache{dir: dir, root: root}, nil
 }
 
-// path names an entry's file by a hash of its key: keys are URLs, which
+// name names an entry's file by a hash of its key: keys are URLs, which
 // hold characters a file name cannot.
-func (d *diskCache) path(key string) string {
+func (d *diskCache) name(key string) string {
 	sum := sha256.Sum256([]byte(key))
-	return filepath.Join(d.dir, hex.EncodeToString(sum[:])+".entry")
+	return hex.EncodeToString(sum[:]) + ".entry"
 }
 
 // Get returns the value stored under key, or a miss when the file is
-// absent, unreadable or damaged.
+// absent, unreadable, damaged, or anything but a regular file of the
+// cache's owner within maxDiskEntry.
 func (d *diskCache) Get(key string) ([]byte, bool) {
-	b, err := os.ReadFile(d.path(key))
+	name := d.name(key)
+	// Lstat first, so that a link, a FIFO or a device is not even opened.
+	named, err := d.root.Lstat(name)
+	if err != nil || !named.Mode().IsRegular() {
+		return nil, false
+	}
+	f, err := d.root.OpenFile(name, os.O_RDONLY|entryOpenFlags, 0)
 	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	// And fstat after, so that what is read is the file that was checked.
+	info, err := f.Stat()
+	if err != nil || !os.SameFile(named, info) || !info.Mode().IsRegular() || info.Size() > maxDiskEntry || !ownedByUser(info) {
+		return nil, false
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxDiskEntry+1))
+	if err != nil || len(b) > maxDiskEntry {
 		return nil, false
 	}
 	return decodeDiskEntry(b, key)
 }
 
 // Set writes value under key. A failure to write leaves the previous
-// entry, or none: a cache that cannot store only costs requests.
+// entry, or none: a cache that cannot store only costs requests. A value
+// too large to be read back removes the previous entry, which it replaces.
 func (d *diskCache) Set(key string, value []byte) {
-	f, err := os.CreateTemp(d.dir, ".tmp-*")
+	b := encodeDiskEntry(key, value)
+	if len(b) > maxDiskEntry {
+		d.Delete(key)
+		return
+	}
+	tmp := ".tmp-" + strconv.FormatUint(rand.Uint64(), 36)
+	f, err := d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return
 	}
-	_, werr := f.Write(encodeDiskEntry(key, value))
+	_, werr := f.Write(b)
 	cerr := f.Close()
-	if werr != nil || cerr != nil || os.Rename(f.Name(), d.path(key)) != nil {
-		os.Remove(f.Name())
+	if werr != nil || cerr != nil || d.root.Rename(tmp, d.name(key)) != nil {
+		d.root.Remove(tmp)
 	}
 }
 
 // Delete removes the entry stored under key.
-func (d *diskCache) Delete(key string) { os.Remove(d.path(key)) }
+func (d *diskCache) Delete(key string) { d.root.Remove(d.name(key)) }
+
+// refuseCacheDir is the error for a directory that others control.
+func refuseCacheDir(dir, why string) error {
+	return fmt.Errorf("%w: %q %s, so whoever can write it could plant entries that the client would serve as the service's answers; use a directory of your own, such as under os.UserCacheDir()", ErrUnsafeCacheDir, dir, why)
+}
 
 // encodeDiskEntry lays out magic, CRC-32C of the rest, key length, key and
 // value. The key is kept so that a file renamed or copied under another

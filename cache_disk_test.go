@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,9 +30,12 @@ func TestDiskCacheStoresAcrossInstances(t *testing.T) {
 	assert.Empty(t, entries, "no temporary file is left behind")
 }
 
+// entryPath is the path of the file of key's entry.
+func entryPath(d *diskCache, key string) string { return filepath.Join(d.dir, d.name(key)) }
+
 func TestNewDiskCacheRefuses(t *testing.T) {
 	_, err := NewDiskCache("")
-	assert.Error(t, err)
+	assert.ErrorIs(t, err, ErrInvalidArgument)
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
 	_, err = NewDiskCache(filepath.Join(file, "sub"))
@@ -46,10 +50,10 @@ func TestDiskCacheDamagedFilesAreMisses(t *testing.T) {
 	d := c.(*diskCache)
 	const key = "https://h/api/packages/game/x"
 	c.Set(key, []byte("a value of some length"))
-	good, err := os.ReadFile(d.path(key))
+	good, err := os.ReadFile(entryPath(d, key))
 	require.NoError(t, err)
 	c.Set("other", []byte("another value"))
-	other, err := os.ReadFile(d.path("other"))
+	other, err := os.ReadFile(entryPath(d, "other"))
 	require.NoError(t, err)
 
 	damaged := map[string][]byte{
@@ -66,9 +70,49 @@ func TestDiskCacheDamagedFilesAreMisses(t *testing.T) {
 		damaged[fmt.Sprintf("byte %d changed", i)] = b
 	}
 	for name, b := range damaged {
-		require.NoError(t, os.WriteFile(d.path(key), b, 0o600))
+		require.NoError(t, os.WriteFile(entryPath(d, key), b, 0o600))
 		got, ok := c.Get(key)
 		assert.False(t, ok, name)
 		assert.Nil(t, got, name)
 	}
+}
+
+// The directory made is its user's alone, parents included.
+func TestNewDiskCacheMakesItsDirectoryPrivate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "parent", "cache")
+	_, err := NewDiskCache(dir)
+	require.NoError(t, err)
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		info, err := os.Stat(d)
+		require.NoError(t, err)
+		if runtime.GOOS != "windows" {
+			assert.Equal(t, os.FileMode(0o700), info.Mode().Perm(), d)
+		}
+	}
+}
+
+// A symbolic link for the directory is refused, wherever it leads.
+func TestNewDiskCacheRefusesALink(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("cannot make a symbolic link here: %v", err)
+	}
+	_, err := NewDiskCache(link)
+	require.ErrorIs(t, err, ErrUnsafeCacheDir)
+	assert.Contains(t, err.Error(), "is a symbolic link")
+	assert.Contains(t, err.Error(), "os.UserCacheDir()", "the error says what to do")
+}
+
+// An entry too large to be read back is not written, and the one it
+// replaces is gone.
+func TestDiskCacheDoesNotWriteWhatItWouldNotRead(t *testing.T) {
+	c, err := NewDiskCache(t.TempDir())
+	require.NoError(t, err)
+	c.Set("k", []byte("small"))
+	c.Set("k", make([]byte, maxDiskEntry))
+	_, ok := c.Get("k")
+	assert.False(t, ok)
+	_, err = os.Stat(entryPath(c.(*diskCache), "k"))
+	assert.ErrorIs(t, err, os.ErrNotExist)
 }

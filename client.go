@@ -320,7 +320,9 @@ func requestError(method string, u *url.URL, attempts int, err error) error {
 }
 
 // requestFailure is a failed request: its message names the request and
-// says the "gamedata:" prefix once, whatever its cause says.
+// says the "gamedata:" prefix once, whatever its cause says, and is
+// sanitized, since a cause may carry what the service chose (a redirect's
+// target).
 type requestFailure struct {
 	method, url string
 	attempts    int
@@ -332,7 +334,7 @@ func (e *requestFailure) Error() string {
 	if e.attempts > 1 {
 		after = fmt.Sprintf(" after %d attempts", e.attempts)
 	}
-	return fmt.Sprintf("gamedata: %s %s%s: %s", e.method, e.url, after, unprefixed(e.err))
+	return sanitize(fmt.Sprintf("gamedata: %s %s%s: %s", e.method, e.url, after, unprefixed(e.err)))
 }
 
 func (e *requestFailure) Unwrap() error { return e.err }

@@ -99,7 +99,9 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*P
 // All walks the dashboard from opts.Page (0 means 1), following
 // pagination.hasNext, and yields every entry once, in order. It stops at
 // the first error, yielded as a *PageError whose Page lets a later walk
-// resume there. Breaking out of the loop stops all fetching.
+// resume there. A directory that does not end where it said it would, or
+// that runs past opts.MaxItems, ends the walk with ErrWalkUnbounded.
+// Breaking out of the loop stops all fetching.
 func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter.Seq2[DashboardEntry, error] {
-	return walk(ctx, (*service)(s), dashboard, valueOf(opts))
+	return walk(ctx, (*service)(s), dashboard, valueOf(opts), shrinkEnds)
 }

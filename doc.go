@@ -37,7 +37,11 @@
 //	}
 //
 // Pages are one-based and hold at most 100 entries. A redirected page is
-// never returned as the page asked for ([ErrPageOutOfRange]). Entries that
+// never returned as the page asked for ([ErrPageOutOfRange]). A walk is
+// bounded: a directory that runs past the totals it sent, serves pages
+// larger than asked for, or goes on past [ListOptions].MaxItems
+// ([DefaultMaxItems] by default) ends it with [ErrWalkUnbounded], so a
+// directory that never ends cannot hold a walk, or its memory, for ever. Entries that
 // move between pages while a walk runs are counted in [WalkStats]; use a
 // stable sort, such as the default, for a complete export.
 //

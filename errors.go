@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -34,6 +35,21 @@ var (
 	// yielded, page after page, while hasNext stayed true: the service
 	// ignores the page parameter, and following hasNext would loop forever.
 	ErrPageNotAdvancing = errors.New("gamedata: directory page did not advance")
+
+	// ErrWalkUnbounded reports, wrapped in the *PageError of the page at
+	// fault, a directory walk that ran past a bound, rather than follow
+	// hasNext for ever: a page holding more entries than the page size
+	// asked for (or than the contract's 100), a walk more than one page
+	// past the pagination.totalPages or pagination.total the service sent,
+	// or one past ListOptions.MaxItems. None of that page's entries was
+	// yielded, so a later walk can resume at it.
+	ErrWalkUnbounded = errors.New("gamedata: directory walk out of bounds")
+
+	// ErrUnsafeCacheDir reports a directory NewDiskCache refuses because
+	// someone other than its user could control it: a symbolic link, or
+	// on Unix a directory of another user or one its group or others may
+	// write. The message says which, and what to do.
+	ErrUnsafeCacheDir = errors.New("gamedata: cache directory refused")
 
 	// ErrRedirectRefused reports a redirect to another origin (scheme, host
 	// or port), which the client never follows, https-to-http above all.
@@ -96,7 +112,7 @@ func (e *APIError) Error() string {
 	if len(e.Body) > 0 {
 		msg += ": " + clip(e.Body)
 	}
-	return msg
+	return sanitize(msg)
 }
 
 // Is matches ErrNotFound and ErrRateLimited by status code.
@@ -122,7 +138,7 @@ type PageError struct {
 
 // Error names the page and the underlying error, which names the request.
 func (e *PageError) Error() string {
-	return fmt.Sprintf("gamedata: page %d: %s", e.Page, unprefixed(e.Err))
+	return sanitize(fmt.Sprintf("gamedata: page %d: %s", e.Page, unprefixed(e.Err)))
 }
 
 // Unwrap returns the underlying error.
@@ -140,11 +156,41 @@ type ItemError struct {
 // Error names the item's index and the underlying error, which names the
 // request.
 func (e *ItemError) Error() string {
-	return fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err))
+	return sanitize(fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err)))
 }
 
 // Unwrap returns the underlying error.
 func (e *ItemError) Unwrap() error { return e.Err }
+
+// WatchDelayError is the error of a watch's poll that failed with a
+// Retry-After: Watch yields it (inside the *PageError or *ItemError of the
+// poll) to say that, and for how long, its next poll is delayed. A watch
+// honours Retry-After, but never waits longer than four of its intervals,
+// nor longer than an hour unless its interval is longer, so that a
+// service asking for a year cannot silence it.
+type WatchDelayError struct {
+	// RetryAfter is the wait the service asked for.
+	RetryAfter time.Duration
+	// Wait is about how long the watch waits before its next poll:
+	// RetryAfter within the watch's bound, or the bound, or the usual gap
+	// between two polls when that is longer (less the jitter).
+	Wait time.Duration
+	// Err is the poll's error, an *APIError among its causes.
+	Err error
+}
+
+// Error says what the service asked for, when the next poll is, and why
+// the poll failed.
+func (e *WatchDelayError) Error() string {
+	asked := "the service asked to wait " + e.RetryAfter.String()
+	if e.Wait < e.RetryAfter {
+		asked += ", longer than a watch waits"
+	}
+	return sanitize(fmt.Sprintf("gamedata: %s; the next poll is in %s: %s", asked, e.Wait, unprefixed(e.Err)))
+}
+
+// Unwrap returns the poll's error.
+func (e *WatchDelayError) Unwrap() error { return e.Err }
 
 // DecodeError reports a response that does not have the documented shape.
 // It names the member at fault, so no result is ever silently partial.
@@ -153,7 +199,10 @@ type DecodeError struct {
 	URL string
 	// Member locates the fault, such as "points[3][2]" (the fourth
 	// point's third element) or "history[5].capturedAt"; it is empty when
-	// the body as a whole is at fault.
+	// the body as a whole is at fault. A name the service chose rather
+	// than one the SDK looked for, such as a directory's array found by
+	// its shape, is quoted with strconv.Quote, which escapes every byte
+	// that could steer a terminal: `"entries"[3]`, `summary["7d"]`.
 	Member string
 	// Err says what was wrong.
 	Err error
@@ -162,13 +211,29 @@ type DecodeError struct {
 // Error names the URL, the member at fault and what was wrong.
 func (e *DecodeError) Error() string {
 	if e.Member == "" {
-		return fmt.Sprintf("gamedata: decode %s: %v", e.URL, e.Err)
+		return sanitize(fmt.Sprintf("gamedata: decode %s: %v", e.URL, e.Err))
 	}
-	return fmt.Sprintf("gamedata: decode %s: %s: %v", e.URL, e.Member, e.Err)
+	return sanitize(fmt.Sprintf("gamedata: decode %s: %s: %v", e.URL, e.Member, e.Err))
 }
 
 // Unwrap returns the underlying error.
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// The error types of this package quote the service's bytes themselves:
+// values through clip, which sanitizes, and member names the service
+// chose through quotedNames or strconv.Quote. Their Error methods pass the
+// whole message through sanitize as well, so that text the service chose
+// and another error carries (a redirect's target, say) cannot reach a
+// terminal or a log either.
+
+// quotedNames lists member names the service chose, each quoted.
+func quotedNames(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = strconv.Quote(n)
+	}
+	return strings.Join(quoted, ", ")
+}
 
 // unprefixed is err's message without the "gamedata: " that an error
 // wrapping it already carries, so the prefix is said once.

@@ -72,8 +72,9 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Pa
 // All walks the organization directory from opts.Page (0 means 1),
 // following pagination.hasNext, and yields every organization once, in
 // order. It stops at the first error, yielded as a *PageError whose Page
-// lets a later walk resume there. Breaking out of the loop stops all
-// fetching.
+// lets a later walk resume there. A directory that does not end where it
+// said it would, or that runs past opts.MaxItems, ends the walk with
+// ErrWalkUnbounded. Breaking out of the loop stops all fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
-	return walk(ctx, (*service)(s), organizations, valueOf(opts))
+	return walk(ctx, (*service)(s), organizations, valueOf(opts), shrinkEnds)
 }

@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Page is one page of a directory.
@@ -64,7 +63,25 @@ type ListOptions struct {
 	Params url.Values `url:"-"`
 	// Stats, when set, receives the counts of a walk by All.
 	Stats *WalkStats `url:"-"`
+	// MaxItems bounds the entries a walk reads, duplicates included and
+	// an empty page counted as one; 0 means DefaultMaxItems. A walk that
+	// would read more ends with a *PageError matching ErrWalkUnbounded at
+	// the page that crossed the bound, none of whose entries it yielded:
+	// a later walk can resume there. The bound is what keeps the memory of
+	// a walk finite when a directory never ends, since a walk remembers
+	// the identity of every entry it yielded (see DefaultMaxItems); there
+	// is no "unlimited": give a bound above the directory's size.
+	MaxItems int `url:"-"`
 }
+
+// DefaultMaxItems is the bound on the entries a walk reads when
+// ListOptions.MaxItems is 0: ten times a directory of 100,000 entries. A
+// walk remembers the identity of each entry it yielded, at about 56 bytes
+// an entry (a 128-bit hash in a Go map; measured with Go 1.26 by
+// BenchmarkWalkBound), so at this bound the set stays under 60 MB, and
+// under MaxItems × 60 bytes at any other. Dashboard.Watch also keeps the
+// entries of a round, each as sent.
+const DefaultMaxItems = 1_000_000
 
 func (o *ListOptions) list() *ListOptions { return o }
 
@@ -106,7 +123,11 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 	if err != nil {
 		return nil, &DecodeError{Err: err}
 	}
-	if p.Items, err = decodeArray(f.members()[name], name, item); err != nil {
+	member := name
+	if name != "items" {
+		member = strconv.Quote(name)
+	}
+	if p.Items, err = decodeArray(f.members()[name], member, item); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -137,7 +158,8 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 }
 
 // itemsMember names a directory's array of items among the arrays beside
-// its pagination.
+// its pagination. A name other than "items" was chosen by the service, so
+// errors quote it.
 func itemsMember(f Fields) (string, error) {
 	var names []string
 	for name, v := range f.members() {
@@ -154,7 +176,7 @@ func itemsMember(f Fields) (string, error) {
 	case len(names) == 0:
 		return "", errors.New("directory response has no array of items beside pagination")
 	}
-	return "", fmt.Errorf("directory response has several arrays (%s) and none is named items", strings.Join(names, ", "))
+	return "", fmt.Errorf("directory response has several arrays (%s) and none is named items", quotedNames(names))
 }
 
 // WalkStats counts what a directory walk did. Pass one in the options of
@@ -176,16 +198,31 @@ type WalkStats struct {
 // before a walk decides the service ignores the page parameter.
 const maxStalePages = 3
 
+// shrinkRule says what a walk does when a page after its first is
+// redirected, which means the directory shrank since the previous page
+// promised more.
+type shrinkRule int
+
+const (
+	// shrinkEnds ends the walk there without an error: All yields what
+	// the directory still holds.
+	shrinkEnds shrinkRule = iota
+	// shrinkFails yields the redirect as the walk's error, so that a walk
+	// that ends without one always ended on hasNext false: a Watch round
+	// must have seen the whole directory before it reports what is gone.
+	shrinkFails
+)
+
 // walk yields every item of directory d from the page opts select on,
 // following hasNext, with the client's prefetch pages fetched ahead of the
 // caller, and each identity at most once. It stops at the first error, yielded as a
 // *PageError so the caller can resume at that page. A redirect after the
-// first page means the directory shrank since the previous page promised
-// more: the walk ends there without an error. Pages that bring nothing new
-// mean the service ignores the page parameter: the walk ends with
-// ErrPageNotAdvancing instead of looping forever. Breaking out of the loop
+// first page is handled by shrink. Pages that bring nothing new mean the
+// service ignores the page parameter: the walk ends with
+// ErrPageNotAdvancing instead of looping forever. A walk past a bound
+// (walkBound) ends with ErrWalkUnbounded. Breaking out of the loop
 // cancels pages in flight and returns only once they have stopped.
-func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directory[T], opts O) iter.Seq2[T, error] {
+func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directory[T], opts O, shrink shrinkRule) iter.Seq2[T, error] {
 	lo := P(&opts).list()
 	first := lo.Page
 	if first == 0 {
@@ -197,6 +234,11 @@ func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directo
 		return listPage[T, O, P](ctx, s, d, o)
 	}
 	return func(yield func(T, error) bool) {
+		var zero T
+		if lo.MaxItems < 0 {
+			yield(zero, &PageError{Page: first, Err: invalidArgument("MaxItems %d, want 0 (the default, %d) or more", lo.MaxItems, DefaultMaxItems)})
+			return
+		}
 		stats := lo.Stats // each iteration counts on its own unless the caller shares one
 		if stats == nil {
 			stats = &WalkStats{}
@@ -209,20 +251,24 @@ func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directo
 			wait()
 		}()
 
-		var zero T
 		seen := newIdentitySet()
+		bound := newWalkBound(lo)
 		stale := 0
 		for page := first; ; page++ {
 			p, err := next()
 			if err != nil {
 				var redirected *pageRedirectError
-				if errors.As(err, &redirected) && page > first {
+				if errors.As(err, &redirected) && page > first && shrink == shrinkEnds {
 					return
 				}
 				yield(zero, &PageError{Page: page, Err: err})
 				return
 			}
 			stats.Pages++
+			if err := bound.check(page, p.Pagination, len(p.Items)); err != nil {
+				yield(zero, &PageError{Page: page, Err: err})
+				return
+			}
 			fresh := 0
 			for _, it := range p.Items {
 				if !seen.add(d.identity(it)) {
@@ -249,9 +295,63 @@ func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directo
 	}
 }
 
+// walkBound keeps a walk within what the service said of its directory and
+// within ListOptions.MaxItems, so a directory that never ends cannot make
+// a walk run, or grow, forever.
+type walkBound struct {
+	maxItems int // ListOptions.MaxItems, or DefaultMaxItems
+	pageCap  int // the page size asked for, or the contract's maximum
+	read     int // entries read, an empty page counted as one
+	entries  int // entries read
+	largest  int // the most entries a page held
+}
+
+func newWalkBound(lo *ListOptions) *walkBound {
+	b := &walkBound{maxItems: lo.MaxItems, pageCap: lo.PageSize}
+	if b.maxItems == 0 {
+		b.maxItems = DefaultMaxItems
+	}
+	if b.pageCap == 0 {
+		b.pageCap = maxPageSize
+	}
+	return b
+}
+
+// check counts page, which holds n entries and p, before any of its
+// entries is yielded; an error matches ErrWalkUnbounded. The service's own
+// totals (pagination.totalPages and pagination.total, as numbers; it does
+// not document them) are taken from the page itself, its latest word, with
+// one page of slack for a directory that grew while the walk ran.
+func (b *walkBound) check(page int, p Pagination, n int) error {
+	if n > b.pageCap {
+		return fmt.Errorf("%w: the page holds %d entries, more than the %d a page may hold: not a directory the service's contract describes", ErrWalkUnbounded, n, b.pageCap)
+	}
+	b.read += max(n, 1)
+	b.entries += n
+	b.largest = max(b.largest, n)
+	if b.read > b.maxItems {
+		return fmt.Errorf("%w: past ListOptions.MaxItems, %d entries read (an empty page counts as one); raise MaxItems for a larger directory, or resume at this page", ErrWalkUnbounded, b.maxItems)
+	}
+	if total, ok := count(p, "totalPages"); ok && float64(page) > total+1 {
+		return fmt.Errorf("%w: more than one page past the %s pages the service says it has (pagination.totalPages)", ErrWalkUnbounded, strconv.FormatFloat(total, 'f', -1, 64))
+	}
+	if total, ok := count(p, "total"); ok && float64(b.entries) > total+float64(b.largest) {
+		return fmt.Errorf("%w: %d entries read, more than one page past the %s entries the service says it has (pagination.total)", ErrWalkUnbounded, b.entries, strconv.FormatFloat(total, 'f', -1, 64))
+	}
+	return nil
+}
+
+// count reads a pagination member that counts something: a number, 0 or
+// more. Anything else the service sends there says nothing.
+func count(p Pagination, name string) (float64, bool) {
+	v, ok := p.Metric(name).Get()
+	return v, ok && v >= 0
+}
+
 // identitySet remembers the identities a walk has yielded, as 128-bit
-// hashes: 16 bytes an entry whatever the identity's length, and a chance
-// of two identities colliding below 10^-28 for a million entries.
+// hashes: a 16-byte key an entry whatever the identity's length (about 56
+// bytes with the map's own overhead), and a chance of two identities
+// colliding below 10^-28 for a million entries.
 type identitySet struct {
 	seeds [2]maphash.Seed
 	seen  map[[2]uint64]struct{}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
 )
 
 // directoryHandler serves idents as game entries, size to a page, one-based, with
@@ -307,7 +309,7 @@ func TestDecodePageRules(t *testing.T) {
 		{"items beside pagination", `{"items":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":false}}`, []string{"a"}, ""},
 		{"any name for the only array", `{"entries":[{"kind":"game","ident":"a"}],"pagination":{"hasNext":false},"total":1}`, []string{"a"}, ""},
 		{"items wins among several", `{"items":[{"kind":"game","ident":"a"}],"filters":["x"],"pagination":{"hasNext":false}}`, []string{"a"}, ""},
-		{"several arrays, none named items", `{"a":[],"b":[],"pagination":{"hasNext":false}}`, nil, "several arrays (a, b)"},
+		{"several arrays, none named items", `{"a":[],"b":[],"pagination":{"hasNext":false}}`, nil, `several arrays ("a", "b")`},
 		{"no array", `{"pagination":{"hasNext":false}}`, nil, "no array of items"},
 		{"no pagination", `{"items":[]}`, nil, "no pagination object"},
 		{"hasNext not boolean", `{"items":[],"pagination":{"hasNext":"yes"}}`, nil, "pagination.hasNext"},
@@ -509,4 +511,186 @@ func TestAllRecoversPagesCutMidBody(t *testing.T) {
 	assert.Equal(t, all, got, "every entry exactly once, in order")
 	t.Logf("%d requests, %d cut mid-body", requests, cuts)
 	assert.Positive(t, cuts)
+}
+
+// endless is a hostile directory that never ends: every page holds size
+// entries never seen before and says hasNext, with the members extra
+// beside hasNext in its pagination.
+func endless(size int, extra string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		var b strings.Builder
+		b.WriteString(`{"items":[`)
+		for i := range size {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"kind":"game","ident":"e%d"}`, (page-1)*size+i)
+		}
+		fmt.Fprintf(&b, `],"pagination":{"page":%d,"hasNext":true%s}}`, page, extra)
+		w.Write([]byte(b.String()))
+	}
+}
+
+// A walk ends with ErrWalkUnbounded, at the page that crossed the bound
+// and before any of its entries, when a directory goes on past what it
+// said of itself or past MaxItems, or serves pages larger than asked for.
+func TestWalkBounds(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		serve    http.HandlerFunc
+		opts     ListOptions
+		wantErr  error
+		wantPage int // the page of the error; its entries are not yielded
+	}{
+		{"never ends", endless(10, ""), ListOptions{PageSize: 10, MaxItems: 500}, ErrWalkUnbounded, 51},
+		{"past the pages it said", endless(10, `,"totalPages":5`), ListOptions{PageSize: 10}, ErrWalkUnbounded, 7},
+		{"past the entries it said", endless(10, `,"total":50`), ListOptions{PageSize: 10}, ErrWalkUnbounded, 7},
+		{"totals that are not numbers say nothing", endless(10, `,"total":"50","totalPages":null`), ListOptions{PageSize: 10, MaxItems: 200}, ErrWalkUnbounded, 21},
+		{"a page larger than asked for", endless(11, ""), ListOptions{PageSize: 10}, ErrWalkUnbounded, 1},
+		{"a page larger than the contract allows", endless(101, ""), ListOptions{}, ErrWalkUnbounded, 1},
+		{"a page of the contract's size", endless(100, `,"totalPages":2`), ListOptions{}, ErrWalkUnbounded, 4},
+		{
+			// The directory grew by a page while the walk ran, and said
+			// so late or not at all: one page of slack.
+			name: "one page past what it said is allowed",
+			serve: func(w http.ResponseWriter, r *http.Request) {
+				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+				fmt.Fprintf(w, `{"items":[{"kind":"game","ident":"g%d"}],"pagination":{"page":%d,"hasNext":%t,"totalPages":2,"total":2}}`, page, page, page < 3)
+			},
+			opts: ListOptions{PageSize: 1},
+		},
+		{"MaxItems exactly the directory's size", directoryHandler(idents(30), 10), ListOptions{PageSize: 10, MaxItems: 30}, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv, log := newServer(t, tt.serve)
+			for _, prefetch := range []int{0, 3} {
+				c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
+				var stats WalkStats
+				opts := tt.opts
+				opts.Stats = &stats
+				got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: opts}))
+				if tt.wantErr == nil {
+					require.NoError(t, err)
+					continue
+				}
+				var pe *PageError
+				require.ErrorAs(t, err, &pe, "prefetch %d", prefetch)
+				assert.ErrorIs(t, err, tt.wantErr, "prefetch %d", prefetch)
+				assert.Equal(t, tt.wantPage, pe.Page, "prefetch %d: %v", prefetch, err)
+				assert.Equal(t, tt.wantPage, stats.Pages, "prefetch %d", prefetch)
+				assert.Len(t, got, stats.Items, "prefetch %d: the page at fault yields nothing", prefetch)
+				assert.Equal(t, 1, strings.Count(err.Error(), "gamedata:"), err.Error())
+			}
+			if tt.wantErr != nil {
+				assert.LessOrEqual(t, log.len(), 2*(tt.wantPage+3), "the walks stopped there")
+			}
+		})
+	}
+}
+
+// A walk stopped by MaxItems resumes at the page it names, losing nothing
+// and repeating nothing.
+func TestWalkPastMaxItemsResumes(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, directoryHandler(idents(95), 10))
+	c := newTestClient(t, srv.URL)
+	opts := &DashboardOptions{ListOptions: ListOptions{PageSize: 10, MaxItems: 40}}
+	var all []string
+	for {
+		got, err := collect(c.Dashboard.All(context.Background(), opts))
+		all = append(all, got...)
+		if err == nil {
+			break
+		}
+		var pe *PageError
+		require.ErrorAs(t, err, &pe)
+		require.ErrorIs(t, err, ErrWalkUnbounded)
+		assert.Contains(t, err.Error(), "raise MaxItems")
+		opts.Page = pe.Page
+	}
+	assert.Equal(t, idents(95), all)
+	assert.Equal(t, 9, opts.Page, "stopped at pages 5 and 9")
+}
+
+func TestWalkRefusesANegativeMaxItems(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, directoryHandler(idents(3), 10))
+	c := newTestClient(t, srv.URL)
+	n := 0
+	for _, err := range c.Organizations.All(context.Background(), &ListOptions{MaxItems: -1}) {
+		var pe *PageError
+		require.ErrorAs(t, err, &pe)
+		assert.ErrorIs(t, err, ErrInvalidArgument)
+		n++
+	}
+	assert.Equal(t, 1, n)
+	assert.Zero(t, log.len())
+}
+
+// The default bound lets a 100,000-entry directory through, in pages of
+// any size up to the contract's, the totals said or not.
+func TestDefaultBoundLetsALargePlatformThrough(t *testing.T) {
+	t.Parallel()
+	const entries = 100_000
+	for _, size := range []int{1, 20, 100} {
+		pages := entries / size
+		said, err := decodePagination([]byte(fmt.Sprintf(`{"hasNext":true,"total":%d,"totalPages":%d}`, entries, pages)), 1)
+		require.NoError(t, err)
+		b := newWalkBound(&ListOptions{PageSize: size})
+		for page := 1; page <= pages; page++ {
+			require.NoError(t, b.check(page, said, size), "page size %d, page %d", size, page)
+		}
+	}
+	assert.Equal(t, DefaultMaxItems, newWalkBound(&ListOptions{}).maxItems)
+}
+
+// BenchmarkWalkBound measures what a walk holds when a directory never
+// ends: the identity set alone at DefaultMaxItems entries, and the peak
+// heap of a walk of the endless directory until the default bound stops
+// it. Run it with -benchtime=1x: one walk is 10,000 requests.
+func BenchmarkWalkBound(b *testing.B) {
+	b.Run("identity set", func(b *testing.B) {
+		for range b.N {
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			s := newIdentitySet()
+			for i := range DefaultMaxItems {
+				s.add("game/e" + strconv.Itoa(i))
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/DefaultMaxItems, "B/identity")
+			runtime.KeepAlive(s)
+		}
+	})
+	b.Run("endless directory", func(b *testing.B) {
+		srv := httptest.NewServer(endless(100, ""))
+		defer srv.Close()
+		c, err := NewClient(srv.URL, WithRateLimit(rate.Inf, 0), WithCache(nil))
+		require.NoError(b, err)
+		for range b.N {
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			base, peak := m.HeapAlloc, m.HeapAlloc
+			var walkErr error
+			for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}) {
+				if err != nil {
+					walkErr = err
+					break
+				}
+				if strings.HasSuffix(e.Ident, "0000") { // every 100 pages
+					runtime.ReadMemStats(&m)
+					peak = max(peak, m.HeapAlloc)
+				}
+			}
+			require.ErrorIs(b, walkErr, ErrWalkUnbounded)
+			b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MiB")
+		}
+	})
 }

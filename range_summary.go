@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // RangeSummary summarizes an analytics report over one range of time,
@@ -78,13 +79,15 @@ func summariesByRange(name string, raw []byte) (Summaries, error) {
 			return nil, &DecodeError{Member: name, Err: err}
 		}
 		rng := key.(string) // an object's keys are strings
+		// The service chose the range's name: errors quote it.
+		member := name + "[" + strconv.Quote(rng) + "]"
 		var v json.RawMessage
 		if err := d.Decode(&v); err != nil {
-			return nil, &DecodeError{Member: name + "." + rng, Err: err}
+			return nil, &DecodeError{Member: member, Err: err}
 		}
 		s, err := decodeSummary(rng, v)
 		if err != nil {
-			return nil, &DecodeError{Member: name + "." + rng, Err: err}
+			return nil, &DecodeError{Member: member, Err: err}
 		}
 		out = slices.DeleteFunc(out, func(r RangeSummary) bool { return r.Range == rng })
 		out = append(out, s)

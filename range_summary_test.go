@@ -59,8 +59,8 @@ func TestRangeSummariesRefuseBadShapes(t *testing.T) {
 	}{
 		{`{"summary":[7]}`, "summary[0]", "want an object"},
 		{`{"summary":"7d"}`, "summary", "want an object keyed by range or an array"},
-		{`{"summary":{"7d":3}}`, "summary.7d", "want an object"},
-		{`{"summary":{"7d":{"partialCoverage":1}}}`, "summary.7d", "partialCoverage is 1, want a boolean"},
+		{`{"summary":{"7d":3}}`, `summary["7d"]`, "want an object"},
+		{`{"summary":{"7d":{"partialCoverage":1}}}`, `summary["7d"]`, "partialCoverage is 1, want a boolean"},
 		{`{"summaries":[{"average":3}]}`, "summaries[0]", "does not name its range"},
 	} {
 		f, err := decodeFields([]byte(tt.body))

@@ -84,6 +84,15 @@ func pollContext(ctx context.Context, full bool) context.Context {
 	return withCacheMode(ctx, cacheRevalidate)
 }
 
+// A Retry-After delays a watch's next poll, but never past a bound of the
+// watch's own: a service that asks for a year (or a proxy that sends a
+// broken header) must not silence a watch. The bound is a few intervals,
+// and never more than an hour.
+const (
+	watchMaxDelayIntervals = 4
+	watchMaxDelay          = time.Hour
+)
+
 // pacer spaces polls: it waits gap, jittered, between the starts of two
 // polls. The time a poll took counts towards the gap, but only up to the
 // gap: a clock that jumps forward allows one poll at once, never a burst,
@@ -93,8 +102,21 @@ type pacer struct {
 	gap    time.Duration
 	jitter float64 // the gap varies by up to ± this fraction
 	last   time.Time
+	// most bounds the wait a Retry-After may add.
+	most time.Duration
 	// extra is a longer wait that the service asked for with Retry-After.
 	extra time.Duration
+}
+
+// newPacer paces polls so that each of n things is polled once per
+// interval every.
+func newPacer(clk clock, every time.Duration, n int, jitter float64) pacer {
+	return pacer{
+		clock:  clk,
+		gap:    every / time.Duration(n),
+		jitter: jitter,
+		most:   min(watchMaxDelayIntervals*every, watchMaxDelay),
+	}
 }
 
 // wait returns when the next poll may start, or with ctx's error.
@@ -114,13 +136,17 @@ func (p *pacer) wait(ctx context.Context) error {
 	return nil
 }
 
-// failed notes a failed poll, so that a Retry-After the client did not
-// wait out (it was beyond the backoff maximum) delays the next poll.
-func (p *pacer) failed(err error) {
+// failed notes a failed poll whose error is err. A Retry-After that the
+// client did not wait out (it was beyond the backoff maximum, or the
+// retries ran out) delays the next poll, up to the pacer's bound, and the
+// error returned says so; any other err is returned as it is.
+func (p *pacer) failed(err error) error {
 	var apiErr *APIError
-	if errors.As(err, &apiErr) {
-		p.extra = apiErr.RetryAfter
+	if !errors.As(err, &apiErr) || apiErr.RetryAfter <= 0 {
+		return err
 	}
+	p.extra = min(apiErr.RetryAfter, p.most)
+	return &WatchDelayError{RetryAfter: apiErr.RetryAfter, Wait: max(p.extra, p.gap), Err: err}
 }
 
 func checkWatch(ctx context.Context, every time.Duration) error {

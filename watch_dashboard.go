@@ -16,21 +16,32 @@ import (
 // rounds yield Added, then Updated for an entry whose content changed,
 // then Removed for an entry no longer listed.
 //
-// A round that fails part-way yields the walk's error (a *PageError) and
-// diffs nothing, so an incomplete round never reports entries as removed;
-// the watch goes on with the next round. Every 16 rounds, or every hour,
-// a round reads every page in full, in case the service answers 304 to a
-// validator that no longer matches its content. Bad arguments yield one
-// error before any request. The watch ends, with no error and no
+// A round is complete only when its walk ended on a page whose hasNext is
+// false. A round that ended any other way yields its error (a *PageError)
+// and diffs nothing, so an incomplete round never reports entries as
+// removed: a fault, a bound of the walk (opts.MaxItems, ErrWalkUnbounded),
+// or a page after the first redirected because the directory shrank while
+// the round ran (ErrPageOutOfRange; All ends there without an error). The
+// watch goes on with the next round. A round that failed with a
+// Retry-After delays the next, but never by more than four intervals or an
+// hour; its error then holds a *WatchDelayError that says so.
+//
+// Every 16 rounds, or every hour, a round reads every page in full, in
+// case the service answers 304 to a validator that no longer matches its
+// content. Bad arguments, or a Client that NewClient did not make, yield
+// one error before any request. The watch ends, with no error and no
 // goroutine left behind, when ctx ends or the loop breaks.
 func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, every time.Duration) iter.Seq2[Change[DashboardEntry], error] {
 	return func(yield func(Change[DashboardEntry], error) bool) {
-		if err := checkWatch(ctx, every); err != nil {
+		c, err := (*service)(s).ready()
+		if err == nil {
+			err = checkWatch(ctx, every)
+		}
+		if err != nil {
 			yield(Change[DashboardEntry]{}, err)
 			return
 		}
-		c := s.client
-		pace := pacer{clock: c.clock, gap: every, jitter: 0.1}
+		pace := newPacer(c.clock, every, 1, 0.1)
 		var guard fullReadGuard
 		var last *directoryRound
 		for {
@@ -43,7 +54,9 @@ func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, ev
 				return
 			}
 			if err != nil {
-				pace.failed(err)
+				if pe, ok := err.(*PageError); ok {
+					err = &PageError{Page: pe.Page, Err: pace.failed(pe.Err)}
+				}
 				if !yield(Change[DashboardEntry]{}, err) {
 					return
 				}
@@ -68,10 +81,12 @@ type directoryRound struct {
 	index   map[string]int // identity to position in entries
 }
 
-// round walks the whole directory.
+// round walks the whole directory. It returns without an error only when
+// the walk ended on hasNext false: a walk that fails on a shrinking
+// directory has no other way to end without one.
 func (s *DashboardService) round(ctx context.Context, opts *DashboardOptions) (*directoryRound, error) {
 	r := &directoryRound{index: map[string]int{}}
-	for e, err := range s.All(ctx, opts) {
+	for e, err := range walk(ctx, (*service)(s), dashboard, valueOf(opts), shrinkFails) {
 		if err != nil {
 			return nil, err
 		}

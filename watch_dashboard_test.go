@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -79,4 +81,55 @@ func TestDashboardWatchReportsUpdates(t *testing.T) {
 	assert.Equal(t, Updated, got[2].Op)
 	assert.JSONEq(t, `{"kind":"game","ident":"a","players":1}`, string(got[2].Old.JSON()))
 	assert.JSONEq(t, `{"kind":"game","ident":"a","players":2}`, string(got[2].New.JSON()))
+}
+
+// A round whose walk did not end on hasNext false diffs nothing. Here the
+// second round's page 2 is redirected to page 1 once, as a service does
+// for a page out of range, while the data is unchanged: All would end
+// there without an error, but a round that saw one page of five must not
+// report the other four as removed (and as added again a round later).
+func TestDashboardWatchDiffsOnlyWholeRounds(t *testing.T) {
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(50, 0, 5))
+	defer twin.Close()
+	var page2 atomic.Int32
+	twin.SetFaults(gamedatatest.Faults{
+		Rate: 1,
+		Match: func(r *http.Request) bool {
+			return r.URL.Path == "/api/dashboard" && r.URL.Query().Get("page") == "2" && page2.Add(1) == 2
+		},
+		Answer: func(w http.ResponseWriter, r *http.Request, _ gamedatatest.Response) {
+			q := r.URL.Query()
+			q.Set("page", "1")
+			http.Redirect(w, r, r.URL.Path+"?"+q.Encode(), http.StatusFound)
+		},
+	})
+	c := cachingClient(t, twin.URL, newFakeClock())
+	entries := twin.Catalog().Entries(nil)
+	require.Len(t, entries, 50)
+	players := 123456.0
+
+	var log []string
+	for ch, err := range c.Dashboard.Watch(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, time.Minute) {
+		switch {
+		case err != nil:
+			var pe *PageError
+			require.ErrorAs(t, err, &pe)
+			assert.ErrorIs(t, err, ErrPageOutOfRange)
+			log = append(log, fmt.Sprintf("error page %d", pe.Page))
+		case ch.Op == Removed:
+			log = append(log, "removed "+ch.Old.Ident)
+		default:
+			log = append(log, ch.Op.String()+" "+ch.New.Ident)
+		}
+		if len(log) == 51 { // after the second round, whatever it said
+			require.NoError(t, twin.UpdatePackage(entries[7].Kind, entries[7].Ident, gamedatatest.PackageUpdate{Players: &players}))
+		}
+		if len(log) == 52 {
+			break
+		}
+	}
+	for i, e := range entries {
+		assert.Equal(t, "added "+e.Ident, log[i])
+	}
+	assert.Equal(t, []string{"error page 2", "updated " + entries[7].Ident}, log[50:], "the cut round reports nothing, the next one only the change")
 }

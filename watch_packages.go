@@ -20,16 +20,22 @@ import (
 // service sends an ETag or Last-Modified). After 16 polls without a
 // change, or an hour, a package is read in full once, in case the service
 // answers 304 to a validator that no longer matches its content. Polls
-// wait on the client's rate limiter like any request, and a Retry-After
-// delays the next poll.
+// wait on the client's rate limiter like any request.
 //
 // A poll that fails yields an *ItemError with the ref's index in refs, and
-// the watch goes on. Bad arguments yield one error before any request. The
-// watch ends, with no error and no goroutine left behind, when ctx ends or
-// the loop breaks; it also ends at once when refs is empty.
+// the watch goes on. A poll that failed with a Retry-After delays the next
+// poll, but never by more than four intervals or an hour; its error then
+// holds a *WatchDelayError that says so. Bad arguments, or a Client that
+// NewClient did not make, yield one error before any request. The watch
+// ends, with no error and no goroutine left behind, when ctx ends or the
+// loop breaks; it also ends at once when refs is empty.
 func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every time.Duration) iter.Seq2[Change[*Package], error] {
 	return func(yield func(Change[*Package], error) bool) {
-		if err := checkWatch(ctx, every); err != nil {
+		c, err := (*service)(s).ready()
+		if err == nil {
+			err = checkWatch(ctx, every)
+		}
+		if err != nil {
 			yield(Change[*Package]{}, err)
 			return
 		}
@@ -42,8 +48,7 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 		if len(refs) == 0 {
 			return
 		}
-		c := s.client
-		pace := pacer{clock: c.clock, gap: every / time.Duration(len(refs)), jitter: 0.5}
+		pace := newPacer(c.clock, every, len(refs), 0.5)
 		last := make([]*Package, len(refs))
 		guards := make([]fullReadGuard, len(refs))
 		for {
@@ -57,8 +62,7 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 					return
 				}
 				if err != nil && !errors.Is(err, ErrNotFound) {
-					pace.failed(err)
-					if !yield(Change[*Package]{}, &ItemError{Index: i, Err: err}) {
+					if !yield(Change[*Package]{}, &ItemError{Index: i, Err: pace.failed(err)}) {
 						return
 					}
 					continue

@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"hash/crc32"
+	"iter"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -231,4 +234,88 @@ func TestPackagesWatchEndsWithItsContext(t *testing.T) {
 		n++
 	}
 	assert.Equal(t, 3, n)
+}
+
+// One 429 asking for a wait of 31 years delays a watch by four intervals,
+// says so, and does not make it miss the change that follows; so for the
+// dashboard's watch.
+func TestWatchOutlivesAHugeRetryAfter(t *testing.T) {
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(3, 0, 1))
+	defer twin.Close()
+	entries := twin.Catalog().Entries(nil)
+	refs := make([]PackageRef, len(entries))
+	for i, e := range entries {
+		refs[i] = PackageRef{Kind: e.Kind, Ident: e.Ident}
+	}
+	players := 4242.0
+	for _, tc := range []struct {
+		name  string
+		path  string
+		watch func(context.Context, *Client) iter.Seq2[string, error]
+	}{
+		{"packages", "/api/packages/", func(ctx context.Context, c *Client) iter.Seq2[string, error] {
+			return func(yield func(string, error) bool) {
+				for ch, err := range c.Packages.Watch(ctx, refs, time.Minute) {
+					var ie *ItemError
+					if err != nil && !assert.ErrorAs(t, err, &ie) || !yield(changeOf(ch.Op, ch.New, ch.Old), err) {
+						return
+					}
+				}
+			}
+		}},
+		{"dashboard", "/api/dashboard", func(ctx context.Context, c *Client) iter.Seq2[string, error] {
+			return func(yield func(string, error) bool) {
+				for ch, err := range c.Dashboard.Watch(ctx, nil, time.Minute) {
+					var pe *PageError
+					if err != nil && !assert.ErrorAs(t, err, &pe) || !yield(ch.Op.String()+" "+ch.New.Ident, err) {
+						return
+					}
+				}
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var matched atomic.Int32
+			twin.SetFaults(gamedatatest.Faults{
+				Rate:       1,
+				Kinds:      []gamedatatest.Fault{gamedatatest.Fault429},
+				RetryAfter: 999999999 * time.Second,
+				Match: func(r *http.Request) bool {
+					return strings.HasPrefix(r.URL.Path, tc.path) && matched.Add(1) == 2
+				},
+			})
+			clk := newFakeClock()
+			c := cachingClient(t, twin.URL, clk)
+			var log []string
+			var delay *WatchDelayError
+			for ch, err := range tc.watch(context.Background(), c) {
+				if err != nil {
+					require.ErrorAs(t, err, &delay)
+					log = append(log, "error")
+					players++
+					require.NoError(t, twin.UpdatePackage(refs[0].Kind, refs[0].Ident, gamedatatest.PackageUpdate{Players: &players}))
+					continue
+				}
+				if log = append(log, ch); strings.HasPrefix(ch, "updated") {
+					break
+				}
+			}
+			require.NotNil(t, delay, "the delayed poll is said")
+			assert.Equal(t, maxRetryAfter, delay.RetryAfter, "as much as the client reads of it")
+			assert.Equal(t, 4*time.Minute, delay.Wait)
+			assert.Contains(t, delay.Error(), "the service asked to wait 8760h0m0s, longer than a watch waits; the next poll is in 4m0s: ")
+			assert.Equal(t, 4*time.Minute, slices.Max(clk.slept), "no wait longer than the bound")
+			assert.Equal(t, "updated "+refs[0].Ident, log[len(log)-1], "the change after the delay is reported")
+		})
+	}
+}
+
+func changeOf(op Op, new, old *Package) string {
+	switch {
+	case op == 0:
+		return ""
+	case new != nil:
+		return op.String() + " " + new.Ident
+	}
+	return op.String() + " " + old.Ident
 }

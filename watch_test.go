@@ -60,17 +60,53 @@ func TestPacerCountsTheTimeAPollTook(t *testing.T) {
 
 func TestPacerHonoursRetryAfter(t *testing.T) {
 	clk := newFakeClock()
-	p := pacer{clock: clk, gap: time.Second}
+	p := newPacer(clk, time.Second, 1, 0)
 	require.NoError(t, p.wait(context.Background()))
-	p.failed(&ItemError{Err: &APIError{StatusCode: 429, RetryAfter: time.Minute}})
+	pollErr := &ItemError{Err: &APIError{StatusCode: 429, RetryAfter: 3 * time.Second}}
+	err := p.failed(pollErr)
+	var delay *WatchDelayError
+	require.ErrorAs(t, err, &delay)
+	assert.Equal(t, WatchDelayError{RetryAfter: 3 * time.Second, Wait: 3 * time.Second, Err: pollErr}, *delay)
 	require.NoError(t, p.wait(context.Background()))
-	p.failed(errors.New("network"))
+	other := errors.New("network")
+	assert.Equal(t, other, p.failed(other), "an error without Retry-After is said as it is")
 	require.NoError(t, p.wait(context.Background()))
-	assert.Equal(t, []time.Duration{time.Minute, time.Second}, clk.slept)
+	assert.Equal(t, []time.Duration{3 * time.Second, time.Second}, clk.slept)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	assert.ErrorIs(t, p.wait(ctx), context.Canceled)
+}
+
+// However long the service asks a watch to wait, it waits at most four of
+// its intervals, and never more than an hour, and says so.
+func TestPacerBoundsRetryAfter(t *testing.T) {
+	const year = 365 * 24 * time.Hour
+	for _, tc := range []struct {
+		name  string
+		every time.Duration
+		polls int
+		want  time.Duration
+	}{
+		{"one poll a minute", time.Minute, 1, 4 * time.Minute},
+		{"ten polls a minute", time.Minute, 10, 4 * time.Minute},
+		{"one poll every two hours", 2 * time.Hour, 1, 2 * time.Hour},
+		{"one poll every twenty minutes", 20 * time.Minute, 1, time.Hour},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clk := newFakeClock()
+			p := newPacer(clk, tc.every, tc.polls, 0)
+			require.NoError(t, p.wait(context.Background()))
+			err := p.failed(&APIError{StatusCode: 429, RetryAfter: year})
+			var delay *WatchDelayError
+			require.ErrorAs(t, err, &delay)
+			assert.Equal(t, year, delay.RetryAfter)
+			assert.Equal(t, tc.want, delay.Wait)
+			assert.Contains(t, err.Error(), "the service asked to wait 8760h0m0s, longer than a watch waits; the next poll is in "+tc.want.String()+": ")
+			require.NoError(t, p.wait(context.Background()))
+			assert.Equal(t, []time.Duration{tc.want}, clk.slept, "the interval itself, or the bound")
+		})
+	}
 }
 
 func TestFullReadGuard(t *testing.T) {
@@ -117,4 +153,21 @@ func TestWatchRefusesBadArguments(t *testing.T) {
 		t.Error("an empty watch yields nothing")
 	}
 	assert.Zero(t, log.len())
+}
+
+// A Client that NewClient did not make yields the same error from a
+// watch as from any other call, and does not panic.
+func TestWatchOfAZeroClient(t *testing.T) {
+	var c Client
+	ctx := context.Background()
+	n := 0
+	for _, err := range c.Dashboard.Watch(ctx, nil, time.Minute) {
+		assert.ErrorIs(t, err, errZeroClient)
+		n++
+	}
+	for _, err := range c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}}, time.Minute) {
+		assert.ErrorIs(t, err, errZeroClient)
+		n++
+	}
+	assert.Equal(t, 2, n)
 }

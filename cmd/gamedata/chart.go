@@ -1,35 +1,29 @@
 package main
 
 import (
-	"fmt"
-	"image/color"
-	"io"
-	"math"
+	"context"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/guptarohit/asciigraph"
 	"github.com/spf13/cobra"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
-// sample is one point of a chart: players at a time, or unavailable.
-type sample struct {
-	at      time.Time
-	players float64
-	ok      bool // false: unavailable, drawn as a gap, never as 0
-	average bool // an average over an interval, not a snapshot
-	partial bool // partial coverage: a lower bound
+// chartOptions are chart's options.
+type chartOptions struct {
+	common
+	// Target is activity or package; Kind and Ident name the package.
+	Target, Kind, Ident string
+	Range               string
+	Out                 string
+	Term                bool
 }
 
-func (a *app) chartCommand() *cobra.Command {
-	var rng, out string
-	var term bool
+func newCmdChart(f *factory, runF func(context.Context, *chartOptions) error) *cobra.Command {
+	opts := &chartOptions{}
+	if runF == nil {
+		runF = chartRun
+	}
 	cmd := &cobra.Command{
 		Use:   "chart activity | chart package KIND/IDENT",
 		Short: "Chart the platform's activity, or a package's analytics history",
@@ -38,214 +32,61 @@ func (a *app) chartCommand() *cobra.Command {
 to a PNG or SVG file (--out, by its extension), or in the terminal (--term).
 
 Averages are a line and snapshots dots; points with partial coverage are
-marked as lower bounds; a gap is left where the players are unavailable.`,
+marked as lower bounds; a gap is left where the players are unavailable.
+It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata chart activity --range 7d --out week.png\n  gamedata chart package game/neon-miner --out neon.svg\n  gamedata chart activity --range 24h --term",
-		Args: func(cmd *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 1 && args[0] == "activity", len(args) == 2 && args[0] == "package":
-			default:
-				return usageError{fmt.Errorf("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))}
-			}
-			if (out == "") == !term {
-				return usageError{fmt.Errorf("chart: want --out FILE.png, --out FILE.svg or --term")}
-			}
-			if ext := filepath.Ext(out); out != "" && ext != ".png" && ext != ".svg" {
-				return usageError{fmt.Errorf("chart --out %q: want a .png or .svg file", out)}
-			}
-			return nil
-		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, c, err := a.connect(cmd)
-			if err != nil {
-				return err
-			}
-			var title string
-			var samples []sample
-			if args[0] == "activity" {
-				h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: rng})
-				if err != nil {
+			opts.common = f.common(cmd, defaultTimeout)
+			switch {
+			case len(args) == 1 && args[0] == "activity":
+				opts.Target = "activity"
+			case len(args) == 2 && args[0] == "package":
+				var err error
+				if opts.Kind, opts.Ident, err = splitRef(args[1]); err != nil {
 					return err
 				}
-				title, samples = "Players on the platform, "+rng, activitySamples(h)
-			} else {
-				kind, ident, err := splitRef(args[1])
-				if err != nil {
-					return err
-				}
-				r, err := c.Analytics.Package(ctx, kind, ident)
-				if err != nil {
-					return err
-				}
-				title, samples = "Players of "+kind+"/"+ident, historySamples(r.History)
+				opts.Target = "package"
+			default:
+				return usagef("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
 			}
-			if term {
-				return terminalChart(a.stdout, title, samples, 80)
+			if (opts.Out == "") == !opts.Term {
+				return usagef("chart: want --out FILE.png, --out FILE.svg or --term")
 			}
-			return fileChart(out, title, samples)
+			if ext := filepath.Ext(opts.Out); opts.Out != "" && ext != ".png" && ext != ".svg" {
+				return usagef("chart --out %q: want a .png or .svg file", opts.Out)
+			}
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&rng, "range", gamedata.Range7d, "the activity's time range, such as 24h or 7d")
-	f.StringVar(&out, "out", "", "write the chart to this .png or .svg file")
-	f.BoolVar(&term, "term", false, "draw the chart in the terminal, within 80 columns")
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "the activity's time range, such as 24h or 7d")
+	fl.StringVar(&opts.Out, "out", "", "write the chart to this .png or .svg file")
+	fl.BoolVar(&opts.Term, "term", false, "draw the chart in the terminal, within 80 columns")
 	return cmd
 }
 
-func activitySamples(h *gamedata.ActivityHistory) []sample {
-	out := make([]sample, len(h.Points))
-	for i, p := range h.Points {
-		v, ok := p.Players.Get()
-		out[i] = sample{at: p.Time, players: v, ok: ok, average: p.Aggregation == gamedata.AggregationAverage, partial: p.PartialCoverage}
-	}
-	return out
-}
-
-// historySamples are an analytics history's entries; each is an average
-// over its day.
-func historySamples(history []gamedata.HistoryEntry) []sample {
-	out := make([]sample, len(history))
-	for i, h := range history {
-		v, ok := h.Metric("players").Get()
-		out[i] = sample{at: h.CapturedAt, players: v, ok: ok, average: true, partial: h.PartialCoverage}
-	}
-	return out
-}
-
-// fileChart draws samples to a PNG or SVG file.
-func fileChart(path, title string, samples []sample) error {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "time (UTC)"
-	p.Y.Label.Text = "players"
-	p.X.Tick.Marker = plot.TimeTicks{Format: "01-02\n15:04"}
-	p.Y.Min = 0
-	p.Add(plotter.NewGrid())
-
-	var snapshots, partial plotter.XYs
-	legend := false
-	for _, run := range averageRuns(samples) {
-		line, err := plotter.NewLine(run)
-		if err != nil {
-			return err
-		}
-		line.Color = color.RGBA{B: 200, A: 255}
-		p.Add(line)
-		if !legend {
-			p.Legend.Add("average", line)
-			legend = true
-		}
-	}
-	for _, s := range samples {
-		if !s.ok {
-			continue
-		}
-		xy := plotter.XY{X: float64(s.at.Unix()), Y: s.players}
-		if s.partial {
-			partial = append(partial, xy)
-		} else if !s.average {
-			snapshots = append(snapshots, xy)
-		}
-	}
-	if err := addScatter(p, snapshots, "snapshot", draw.CircleGlyph{}, color.RGBA{R: 200, A: 255}); err != nil {
-		return err
-	}
-	if err := addScatter(p, partial, "partial coverage: at least", draw.TriangleGlyph{}, color.RGBA{R: 230, G: 140, A: 255}); err != nil {
-		return err
-	}
-	p.Legend.Top = true
-	top := 0.0
-	for _, s := range samples {
-		top = max(top, s.players)
-	}
-	p.Y.Max = 1.3 * top // room above the data for the legend
-	return p.Save(10*vg.Inch, 4*vg.Inch, path)
-}
-
-func addScatter(p *plot.Plot, xys plotter.XYs, name string, glyph draw.GlyphDrawer, c color.Color) error {
-	if len(xys) == 0 {
-		return nil
-	}
-	s, err := plotter.NewScatter(xys)
+func chartRun(ctx context.Context, opts *chartOptions) error {
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	s.GlyphStyle.Shape, s.GlyphStyle.Color, s.GlyphStyle.Radius = glyph, c, vg.Points(2)
-	p.Add(s)
-	p.Legend.Add(name, s)
-	return nil
-}
-
-// averageRuns are the runs of available averages between gaps, each drawn
-// as its own line so that a gap stays a gap.
-func averageRuns(samples []sample) []plotter.XYs {
-	var runs []plotter.XYs
-	var run plotter.XYs
-	for _, s := range samples {
-		if !s.ok || !s.average {
-			if len(run) > 0 {
-				runs = append(runs, run)
-				run = nil
-			}
-			continue
+	var title string
+	var samples []sample
+	if opts.Target == "activity" {
+		h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: opts.Range})
+		if err != nil {
+			return err
 		}
-		run = append(run, plotter.XY{X: float64(s.at.Unix()), Y: s.players})
-	}
-	if len(run) > 0 {
-		runs = append(runs, run)
-	}
-	return runs
-}
-
-// terminalChart draws samples as text within width columns: players
-// averaged into one column per bucket of time, a gap where none is
-// available.
-func terminalChart(w io.Writer, title string, samples []sample, width int) error {
-	if len(samples) == 0 {
-		_, err := fmt.Fprintln(w, title+": no points")
-		return err
-	}
-	columns := min(width-12, len(samples)) // the axis labels take the rest
-	values := make([]float64, columns)
-	partial := 0
-	for i := range values {
-		lo, hi := i*len(samples)/columns, (i+1)*len(samples)/columns
-		sum, n := 0.0, 0
-		for _, s := range samples[lo:hi] {
-			if s.ok {
-				sum, n = sum+s.players, n+1
-			}
-			if s.partial {
-				partial++
-			}
+		title, samples = "Players on the platform, "+opts.Range, activitySamples(h)
+	} else {
+		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
+		if err != nil {
+			return err
 		}
-		values[i] = math.NaN()
-		if n > 0 {
-			values[i] = sum / float64(n)
-		}
+		title, samples = "Players of "+opts.Kind+"/"+opts.Ident, historySamples(r.History)
 	}
-	caption := fmt.Sprintf("%s, %s to %s UTC", title,
-		samples[0].at.UTC().Format("01-02 15:04"), samples[len(samples)-1].at.UTC().Format("01-02 15:04"))
-	if partial > 0 {
-		caption += fmt.Sprintf("; %d points with partial coverage are lower bounds", partial)
+	if opts.Term {
+		return terminalChart(opts.IO.out, title, samples, 80)
 	}
-	graph := asciigraph.Plot(values, asciigraph.Height(12), asciigraph.Precision(0))
-	_, err := fmt.Fprintf(w, "%s\n%s\n", graph, wrap(caption, width))
-	return err
-}
-
-// wrap breaks text into lines of at most width runes, at spaces.
-func wrap(text string, width int) string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && len([]rune(line))+1+len([]rune(word)) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	return strings.Join(append(lines, line), "\n")
+	return fileChart(opts.Out, title, samples)
 }

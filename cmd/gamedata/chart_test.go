@@ -22,7 +22,7 @@ func TestChartFiles(t *testing.T) {
 		{"chart", "activity", "--range", "24h", "--out", filepath.Join(dir, "day.png")},
 		{"chart", "package", pkg.Kind + "/" + pkg.Ident, "--out", filepath.Join(dir, "pkg.svg")},
 	} {
-		code, _, errOut := cli(t, twin, args...)
+		code, _, errOut := cli(t, twin.URL, args...)
 		require.Equal(t, 0, code, errOut)
 	}
 	f, err := os.Open(filepath.Join(dir, "day.png"))
@@ -48,7 +48,7 @@ func TestChartFiles(t *testing.T) {
 func TestChartInTheTerminal(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	code, out, errOut := cli(t, twin, "chart", "activity", "--range", "7d", "--term")
+	code, out, errOut := cli(t, twin.URL, "chart", "activity", "--range", "7d", "--term")
 	require.Equal(t, 0, code, errOut)
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	require.Greater(t, len(lines), 10)

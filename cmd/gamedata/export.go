@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -16,261 +12,260 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// exportFlags are the flags of export.
-type exportFlags struct {
-	kind        string
-	sort        string
-	filters     []string
-	fields      []string
-	out         string
-	resume      bool
-	concurrency int
+// exportOptions are export's options.
+type exportOptions struct {
+	common
+	Kind, Sort      string
+	Filters, Fields []string
+	// Out is the file to write, or "" for stdout.
+	Out string
+	// Resume continues the cut export in Out.
+	Resume      bool
+	Concurrency int
 }
 
-func (a *app) exportCommand() *cobra.Command {
-	var e exportFlags
+func newCmdExport(f *factory, runF func(context.Context, *exportOptions) error) *cobra.Command {
+	opts := &exportOptions{}
+	if runF == nil {
+		runF = exportRun
+	}
 	cmd := &cobra.Command{
 		Use:   "export",
 		Short: "Export every entry of a directory with its detail record, to CSV or NDJSON",
 		Long: `Export every entry of the directory (--kind game by default) with its
-detail record, fetched concurrently within the rate limit, as CSV or NDJSON
-(-o; NDJSON by default). A null metric is an empty CSV cell and null in
-NDJSON, never 0. On a terminal, stderr shows a progress bar: items done,
-rate and time left.
+detail record, fetched concurrently within the rate limit a page at a
+time as the directory is read, as CSV or NDJSON (-o; NDJSON by default).
+A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
+columns are chosen from the first 100 records unless --fields names them.
+On a terminal, stderr shows a progress bar: entries done of the
+directory's total (when the service says it), rate and time left. export
+has no time bound unless --timeout gives one.
 
 Ctrl-C stops cleanly: every row written is complete. --resume, with
---out, continues a cut export into the same file without repeating a row.
+--out, continues a cut export into the same file: a last line cut in the
+middle is dropped, the header is kept (or written if it was cut), and
+every record whose identity is already in the file is left out, so each
+is written exactly once.
+
+In CSV, the identity columns (kind, ident, id) and the header are written
+in an exact form that reads back unchanged, so that no two identities
+look alike: a backslash is written \\, a character the sanitizer would
+remove or change (a control, tab or line break, a bidi or invisible
+character) is written \uXXXX (\UXXXXXXXX above U+FFFF), a byte that is
+not UTF-8 \xXX, and a cell that begins with =, +, @, ' or a - that is not
+a number gets a leading ' (so a leading ' always comes off). Other
+cells are sanitized and get the same guard. In NDJSON every record is as
+sent, with such characters escaped as \u in its strings.
+
 An entry no request can name (the ident "..") is skipped, and said so.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			format := a.output
-			switch format {
+			opts.common = f.common(cmd, 0)
+			switch opts.Format = f.global.output; opts.Format {
 			case "":
-				format = "ndjson"
+				opts.Format = "ndjson"
 			case "csv", "ndjson":
 			default:
-				return usageError{fmt.Errorf("export -o %q: want csv or ndjson", format)}
+				return usagef("export -o %q: want csv or ndjson", opts.Format)
 			}
-			if e.resume && e.out == "" {
-				return usageError{errors.New("export --resume needs --out, the file to continue")}
+			if opts.Resume && opts.Out == "" {
+				return usagef("export --resume needs --out, the file to continue")
 			}
-			if e.concurrency < 1 {
-				return usageError{fmt.Errorf("export --concurrency %d: want 1 or more", e.concurrency)}
+			if opts.Concurrency < 1 {
+				return usagef("export --concurrency %d: want 1 or more", opts.Concurrency)
 			}
-			ctx, c, err := a.connect(cmd)
-			if err != nil {
-				return err
-			}
-			return a.export(ctx, c, e, format)
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&e.kind, "kind", gamedata.KindGame, "a package kind, or server for dedicated servers")
-	f.StringVar(&e.sort, "sort", "", "the directory's order; keep the default (a stable one) for a complete export")
-	f.StringArrayVar(&e.filters, "filter", nil, "a filter; repeat to combine")
-	f.StringSliceVar(&e.fields, "fields", nil, "CSV columns, comma-separated (default: identifiers, title and the numeric metrics found)")
-	f.StringVar(&e.out, "out", "", "write to this file instead of stdout")
-	f.BoolVar(&e.resume, "resume", false, "continue the cut export in --out, without repeating a row")
-	f.IntVar(&e.concurrency, "concurrency", 4, "detail records fetched at once (the rate limit still holds)")
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Kind, "kind", gamedata.KindGame, "a package kind, or server for dedicated servers")
+	fl.StringVar(&opts.Sort, "sort", "", "the directory's order; keep the default (a stable one) for a complete export")
+	fl.StringArrayVar(&opts.Filters, "filter", nil, "a filter; repeat to combine")
+	fl.StringSliceVar(&opts.Fields, "fields", nil, "CSV columns, comma-separated (default: identifiers, title and the numeric metrics found)")
+	fl.StringVar(&opts.Out, "out", "", "write to this file instead of stdout")
+	fl.BoolVar(&opts.Resume, "resume", false, "continue the cut export in --out, without repeating a row")
+	fl.IntVar(&opts.Concurrency, "concurrency", 4, "detail records fetched at once (the rate limit still holds)")
 	return cmd
 }
 
-func (a *app) export(ctx context.Context, c *gamedata.Client, e exportFlags, format string) error {
-	var entries []gamedata.DashboardEntry
-	opts := &gamedata.DashboardOptions{Kind: e.kind, ListOptions: gamedata.ListOptions{Sort: e.sort, Filters: e.filters, PageSize: 100}}
-	for entry, err := range c.Dashboard.All(ctx, opts) {
-		if err != nil {
-			return err
-		}
-		entries = append(entries, entry)
+func exportRun(ctx context.Context, opts *exportOptions) error {
+	c, err := opts.Client()
+	if err != nil {
+		return err
 	}
-	var done map[string]bool
-	columns := e.fields
-	out := a.stdout
-	if e.out != "" {
-		var file *os.File
-		var err error
-		if e.resume {
-			file, done, columns, err = reopen(e.out, format, columns)
-		} else {
-			file, err = os.Create(e.out)
-		}
+	out := opts.IO.out
+	var prior resumed
+	if opts.Out != "" {
+		file, r, err := openExport(opts.Out, opts.Format, opts.Resume)
 		if err != nil {
 			return err
 		}
 		defer file.Close()
-		out = file
+		out, prior = file, r
 	}
-	todo := entries[:0:0]
-	for _, entry := range entries {
-		if !done[identity(entry.Fields)] {
-			todo = append(todo, entry)
-		}
+	columns := opts.Fields
+	if prior.header {
+		columns = prior.columns
 	}
-	w := newWriter(format, out, columns)
-	if cw, ok := w.(*csvWriter); ok && len(done) > 0 {
-		cw.started = true // the header is in the file already
+	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
+	x := &detailExport{
+		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done,
+		w: newWriter(output{format: opts.Format, w: out, columns: columns, batch: page, header: prior.header,
+			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
-	bar := a.progress(len(todo), len(done))
-	written, skipped, err := a.exportDetails(ctx, c, todo, e.concurrency, w, bar)
-	if cerr := w.close(); err == nil {
+	if opts.IO.errTTY {
+		x.bar = newExportBar(ctx, c, dir, opts.IO.errOut)
+	}
+	err = x.walk(ctx, dir)
+	if cerr := x.w.close(); err == nil {
 		err = cerr
 	}
-	if bar != nil { // a person is watching stderr; a pipe gets errors only
-		bar.Finish()
-		fmt.Fprintf(a.stderr, "\ngamedata: export: %d written, %d skipped, %d already there, of %d entries\n", written, skipped, len(done), len(entries))
+	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
+		x.bar.Finish()
+		fmt.Fprintln(opts.IO.errOut)
+		say(opts.IO.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, x.already, x.entries)
 	}
-	if err != nil && e.out != "" {
+	if err != nil && opts.Out != "" {
 		return fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err)
 	}
 	return err
 }
 
-// exportDetails fetches the detail record of every entry, concurrency at
-// a time, and writes them in order; it stops at the first failure, or
-// when ctx ends.
-func (a *app) exportDetails(ctx context.Context, c *gamedata.Client, todo []gamedata.DashboardEntry, concurrency int, w writer, bar *progressbar.ProgressBar) (written, skipped int, err error) {
-	var refs []gamedata.PackageRef
-	var ids []string
-	for _, e := range todo {
-		if e.IsServer() {
-			ids = append(ids, e.ID)
-		} else {
-			refs = append(refs, e.PackageRef())
-		}
-	}
-	emit := func(f gamedata.Fields, name string, err error) error {
-		if errors.Is(err, gamedata.ErrInvalidArgument) {
-			skipped++
-			fmt.Fprintf(a.stderr, "gamedata: export: skipped %s, which no request can name: %v\n", name, errors.Unwrap(err))
-			return nil
-		}
-		if err == nil {
-			err = w.write(f)
-		}
+// detailExport writes the detail record of every entry of a directory walk,
+// a page at a time: memory holds a page of entries and their records,
+// never the directory.
+type detailExport struct {
+	c           *gamedata.Client
+	concurrency int
+	w           writer
+	errOut      io.Writer
+	done        map[string]bool // identities already written, by a cut run
+	bar         *progressbar.ProgressBar
+
+	entries, written, skipped, already int
+}
+
+// walk reads the directory and exports each page's entries as the page
+// fills; it stops at the first failure, or when ctx ends.
+func (x *detailExport) walk(ctx context.Context, dir *gamedata.DashboardOptions) error {
+	batch := make([]gamedata.DashboardEntry, 0, page)
+	for e, err := range x.c.Dashboard.All(ctx, dir) {
 		if err != nil {
 			return err
 		}
-		written++
-		if bar != nil {
-			bar.Add(1)
+		x.entries++
+		if x.done[writtenIdentity(e.Fields)] {
+			x.already++
+			x.tick()
+			continue
 		}
-		return nil
+		if batch = append(batch, e); len(batch) == page {
+			if err := x.details(ctx, batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
 	}
-	i := 0
-	for p, err := range c.Packages.GetMany(ctx, refs, concurrency) {
-		var f gamedata.Fields
-		if p != nil {
-			f = p.Fields
-		}
-		if err := emit(f, refs[i].Kind+"/"+refs[i].Ident, err); err != nil {
-			return written, skipped, err
-		}
-		i++
-	}
-	i = 0
-	for s, err := range c.Servers.GetMany(ctx, ids, concurrency) {
-		var f gamedata.Fields
-		if s != nil {
-			f = s.Fields
-		}
-		if err := emit(f, "server "+ids[i], err); err != nil {
-			return written, skipped, err
-		}
-		i++
-	}
-	return written, skipped, nil
+	return x.details(ctx, batch)
 }
 
-// progress is a bar on stderr when stderr is a terminal, and nil (nothing
-// on stderr) when it is not.
-func (a *app) progress(total, already int) *progressbar.ProgressBar {
-	if !a.stderrTTY || total == 0 {
+// details fetches the detail records of batch, concurrency at a time, and
+// writes them in the batch's order: each run of packages, or of servers,
+// is one fan-out.
+func (x *detailExport) details(ctx context.Context, batch []gamedata.DashboardEntry) error {
+	for len(batch) > 0 {
+		n := 1
+		for n < len(batch) && batch[n].IsServer() == batch[0].IsServer() {
+			n++
+		}
+		entries := batch[:n]
+		batch = batch[n:]
+		i := 0
+		if entries[0].IsServer() {
+			ids := make([]string, n)
+			for k, e := range entries {
+				ids[k] = e.ID
+			}
+			for s, err := range x.c.Servers.GetMany(ctx, ids, x.concurrency) {
+				var f gamedata.Fields
+				if s != nil {
+					f = s.Fields
+				}
+				if err := x.emit(f, entries[i], err); err != nil {
+					return err
+				}
+				i++
+			}
+			continue
+		}
+		refs := make([]gamedata.PackageRef, n)
+		for k, e := range entries {
+			refs[k] = e.PackageRef()
+		}
+		for p, err := range x.c.Packages.GetMany(ctx, refs, x.concurrency) {
+			var f gamedata.Fields
+			if p != nil {
+				f = p.Fields
+			}
+			if err := x.emit(f, entries[i], err); err != nil {
+				return err
+			}
+			i++
+		}
+	}
+	return nil
+}
+
+// emit writes the detail record f of entry e, or says that e was skipped
+// because no request can name it.
+func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err error) error {
+	if errors.Is(err, gamedata.ErrInvalidArgument) {
+		x.skipped++
+		x.tick()
+		name := e.Kind + "/" + e.Ident
+		if e.IsServer() {
+			name = "server " + e.ID
+		}
+		say(x.errOut, "export: skipped %s, which no request can name: %v", name, errors.Unwrap(err))
 		return nil
 	}
+	if err == nil {
+		err = x.w.write(f)
+	}
+	if err != nil {
+		return err
+	}
+	x.written++
+	x.tick()
+	return nil
+}
+
+func (x *detailExport) tick() {
+	if x.bar != nil {
+		x.bar.Add(1)
+	}
+}
+
+// newExportBar is the progress bar of an export on a terminal: entries
+// done of the directory's total, which the first page's pagination.total
+// gives when the service sends it (the page is read once more for it), or
+// of an unknown total.
+func newExportBar(ctx context.Context, c *gamedata.Client, dir *gamedata.DashboardOptions, w io.Writer) *progressbar.ProgressBar {
+	total := -1
+	first := *dir
+	first.Page = 1
+	if p, err := c.Dashboard.List(ctx, &first); err == nil { // a failure is the walk's to report
+		if n, ok := p.Pagination.Metric("total").Get(); ok && n >= 0 {
+			total = int(n)
+		}
+	}
 	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(a.stderr),
-		progressbar.OptionSetDescription(fmt.Sprintf("export (%d done before)", already)),
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("export"),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionThrottle(100*time.Millisecond),
 		progressbar.OptionSetWidth(30))
-}
-
-// identity names a record by its identifiers: kind/ident, or server:id.
-func identity(f gamedata.Fields) string {
-	if id := cell(f, "id"); id != "" && cell(f, "ident") == "" {
-		return "server:" + id
-	}
-	return cell(f, "kind") + "/" + cell(f, "ident")
-}
-
-// reopen opens a cut export to continue it: it drops a last line cut in
-// the middle, reads the identities of the rows already written, and, for
-// CSV, the columns of its header.
-func reopen(path, format string, columns []string) (*os.File, map[string]bool, []string, error) {
-	body, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		f, err := os.Create(path)
-		return f, nil, columns, err
-	}
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	if i := bytes.LastIndexByte(body, '\n'); i+1 != len(body) {
-		body = body[:i+1] // a line cut in the middle was never a row
-	}
-	done := map[string]bool{}
-	switch format {
-	case "csv":
-		columns, err = csvIdentities(body, done, columns)
-	default:
-		err = ndjsonIdentities(body, done)
-	}
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("resume %s: %w", path, err)
-	}
-	if err := os.WriteFile(path, body, 0o644); err != nil {
-		return nil, nil, nil, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	return f, done, columns, err
-}
-
-func csvIdentities(body []byte, done map[string]bool, columns []string) ([]string, error) {
-	rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
-	if err != nil || len(rows) == 0 {
-		return columns, err
-	}
-	header := rows[0]
-	col := map[string]int{}
-	for i, c := range header {
-		col[c] = i
-	}
-	for _, row := range rows[1:] {
-		get := func(name string) string {
-			if i, ok := col[name]; ok && i < len(row) {
-				return row[i]
-			}
-			return ""
-		}
-		rec, _ := fieldsOf(map[string]string{"kind": get("kind"), "ident": get("ident"), "id": get("id")})
-		done[identity(rec)] = true
-	}
-	return header, nil
-}
-
-func ndjsonIdentities(body []byte, done map[string]bool) error {
-	s := bufio.NewScanner(bytes.NewReader(body))
-	s.Buffer(nil, 64<<20)
-	for s.Scan() {
-		var f gamedata.Fields
-		if err := json.Unmarshal(s.Bytes(), &f); err != nil {
-			return err
-		}
-		done[identity(f)] = true
-	}
-	return s.Err()
 }

@@ -3,9 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
@@ -81,7 +86,7 @@ func TestExportCutAndResumed(t *testing.T) {
 func TestExportNulls(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	code, out, errOut := cli(t, twin, "export", "--kind", "game")
+	code, out, errOut := cli(t, twin.URL, "export", "--kind", "game")
 	require.Equal(t, 0, code, errOut)
 	rows := ndjson(t, out)
 	require.Len(t, rows, len(twin.Catalog().Entries(url.Values{"kind": {"game"}})))
@@ -92,4 +97,89 @@ func TestExportNulls(t *testing.T) {
 		}
 	}
 	assert.Positive(t, nulls, "null players stay null")
+}
+
+// An entry no request can name is skipped and said so on stderr, its kind
+// and ident through the sanitizer.
+func TestExportSkipLine(t *testing.T) {
+	t.Parallel()
+	base := fixed(t, map[string]answer{"/api/dashboard": {
+		body: `{"items":[{"kind":"\u001b]0;pwned\u0007\u001b[2Jgame","ident":".."}],"pagination":{"hasNext":false}}`,
+	}})
+	code, out, errOut := cli(t, base, "export")
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "skipped")
+	assert.Contains(t, errOut, "skipped game/..", "the kind is shown sanitized: its escape sequences are gone")
+	assertInert(t, errOut, "stderr")
+}
+
+// export fetches details page by page as the walk goes, not after it:
+// the directory's second page is served only once a detail record was
+// asked for.
+func TestExportStreamsPages(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t, gamedatatest.WithSize(160, 0, 2))
+	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
+	require.Greater(t, games, 100, "two pages of games")
+	asked := make(chan struct{})
+	var once sync.Once
+	s := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/packages/") {
+			once.Do(func() { close(asked) })
+		}
+		if r.URL.Path == "/api/dashboard" && r.URL.Query().Get("page") == "2" {
+			select {
+			case <-asked:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		twin.Handler().ServeHTTP(w, r)
+	}))
+	defer s.Close()
+	var stdout, stderr bytes.Buffer
+	code := run(guard(t), []string{"--base-url", s.URL, "--rate", "0", "export", "--kind", "game"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Len(t, ndjson(t, stdout.String()), games)
+}
+
+// On a terminal, export's bar counts the directory's entries of the total
+// the service gives in pagination.total, and a summary follows.
+func TestExportBarTotal(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
+	var stdout, stderr bytes.Buffer
+	f := newFactory(&stdout, &stderr)
+	f.io.errTTY = true
+	defer f.close()
+	root := newCmdRoot(f, commands(f)...)
+	root.SetArgs([]string{"--base-url", twin.URL, "--rate", "0", "export", "--kind", "game"})
+	require.NoError(t, root.ExecuteContext(context.Background()))
+	assert.Contains(t, stderr.String(), fmt.Sprintf("(%d/%d,", games, games), "the bar's total is the service's")
+	assert.Contains(t, stderr.String(), fmt.Sprintf("%d written, 0 skipped, 0 already there, of %d entries", games, games))
+	assert.Len(t, ndjson(t, stdout.String()), games)
+}
+
+// export writes NDJSON unless -o says csv, and refuses what it cannot do
+// before it runs.
+func TestExportOptions(t *testing.T) {
+	t.Parallel()
+	p, err := parseArgs(t, "export")
+	require.NoError(t, err)
+	o := p.opts.(*exportOptions)
+	assert.Equal(t, "ndjson", o.Format, "NDJSON even on a terminal")
+	assert.Equal(t, "game", o.Kind)
+	assert.Equal(t, 4, o.Concurrency)
+
+	for _, args := range [][]string{
+		{"export", "-o", "table"},
+		{"export", "--resume"},
+		{"export", "--concurrency", "0"},
+	} {
+		p, err := parseArgs(t, args...)
+		assert.True(t, isUsage(err), "%v: %v", args, err)
+		assert.Nil(t, p.opts, "%v: refused before it runs", args)
+	}
 }

@@ -9,6 +9,11 @@
 // for the commands and "gamedata help COMMAND" for one.
 //
 // Exit status: 0 on success, 1 on a failure, 2 on bad usage.
+//
+// Each command lives in a file of its own (list.go, export.go, …) as an
+// options struct, a newCmdX function that parses flags into it, and a
+// run function that does the work: newCmdX takes a stand-in for the run
+// function, so a test can stop after flag parsing and read the options.
 package main
 
 import (

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,15 +13,25 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// syncFlags are the flags of sync.
-type syncFlags struct {
-	db, kind, rng              string
-	detailsEvery, historyEvery time.Duration
-	noCache                    bool
+// syncOptions are sync's options.
+type syncOptions struct {
+	common
+	// DB is the SQLite file, or a postgres:// URL.
+	DB string
+	// Kind is the directory's kind; Range the activity history's.
+	Kind, Range string
+	// DetailsEvery and HistoryEvery are the refresh ages of detail records
+	// and analytics reports.
+	DetailsEvery, HistoryEvery time.Duration
+	// NoCache keeps no HTTP cache between runs.
+	NoCache bool
 }
 
-func (a *app) syncCommand() *cobra.Command {
-	var s syncFlags
+func newCmdSync(f *factory, runF func(context.Context, *syncOptions) error) *cobra.Command {
+	opts := &syncOptions{}
+	if runF == nil {
+		runF = syncRun
+	}
 	cmd := &cobra.Command{
 		Use:   "sync --db FILE|postgres://…",
 		Short: "Record the directory as a series, and what changed, into SQLite or PostgreSQL",
@@ -43,63 +53,64 @@ it goes: Ctrl-C keeps it, and the next run goes on from there. An item
 that fails after its retries is recorded in the failures table and
 skipped; the run goes on, then exits 1 saying how many failed. The schema
 is in the README: times are Unix seconds, null is NULL, partial coverage
-a column; it is migrated forward by version, never dropped.`,
+a column; it is migrated forward by version, never dropped, in one
+transaction, so several syncs started at once on a new database all
+succeed; a database of a newer schema is refused and left as it was.
+sync has no time bound unless --timeout gives one.`,
 		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db games.sqlite --kind server --range 24h",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := s.check(a); err != nil {
-				return err
+			switch {
+			case opts.DB == "":
+				return usagef("sync: --db FILE or --db postgres://… is required")
+			case opts.DetailsEvery < 0 || opts.HistoryEvery < 0:
+				return usagef("sync: --details-every %v, --history-every %v: want 0 (every run) or more", opts.DetailsEvery, opts.HistoryEvery)
+			case opts.NoCache && f.global.cacheDir != "":
+				return usagef("sync: --no-cache and --cache-dir: give one")
+			case !opts.NoCache && f.global.cacheDir == "":
+				f.global.cacheDir = syncCacheDir(f.io)
 			}
-			return a.sync(cmd, s)
+			opts.common = f.common(cmd, 0)
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&s.db, "db", "", "the SQLite file (made if it does not exist), or a postgres:// URL")
-	f.StringVar(&s.kind, "kind", gamedata.KindGame, "the directory's kind: a package kind, or server")
-	f.StringVar(&s.rng, "range", gamedata.Range7d, "the activity history's range")
-	f.DurationVar(&s.detailsEvery, "details-every", 24*time.Hour, "fetch a detail record again after this long even if its entry did not change (0: every run)")
-	f.DurationVar(&s.historyEvery, "history-every", 24*time.Hour, "fetch an analytics report again after this long (0: every run)")
-	f.BoolVar(&s.noCache, "no-cache", false, "keep no HTTP cache between runs (every page is then read in full)")
+	fl := cmd.Flags()
+	fl.StringVar(&opts.DB, "db", "", "the SQLite file (made if it does not exist), or a postgres:// URL")
+	fl.StringVar(&opts.Kind, "kind", gamedata.KindGame, "the directory's kind: a package kind, or server")
+	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "the activity history's range")
+	fl.DurationVar(&opts.DetailsEvery, "details-every", 24*time.Hour, "fetch a detail record again after this long even if its entry did not change (0: every run)")
+	fl.DurationVar(&opts.HistoryEvery, "history-every", 24*time.Hour, "fetch an analytics report again after this long (0: every run)")
+	fl.BoolVar(&opts.NoCache, "no-cache", false, "keep no HTTP cache between runs (every page is then read in full)")
 	return cmd
 }
 
-// check refuses bad flags before anything is sent or opened, and gives
-// sync its HTTP cache: --cache-dir, or the user cache directory.
-func (s *syncFlags) check(a *app) error {
-	switch {
-	case s.db == "":
-		return usageError{errors.New("sync: --db FILE or --db postgres://… is required")}
-	case s.detailsEvery < 0 || s.historyEvery < 0:
-		return usageError{fmt.Errorf("sync: --details-every %v, --history-every %v: want 0 (every run) or more", s.detailsEvery, s.historyEvery)}
-	case s.noCache && a.cacheDir != "":
-		return usageError{errors.New("sync: --no-cache and --cache-dir: give one")}
-	case s.noCache || a.cacheDir != "":
-		return nil
-	}
+// syncCacheDir is sync's HTTP cache when --cache-dir gives none: under
+// the user's own cache directory, or none, said on stderr, when there is
+// no such directory.
+func syncCacheDir(io *iostreams) string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		fmt.Fprintf(a.stderr, "gamedata: sync: no HTTP cache (%v); give --cache-dir to keep one\n", err)
-		return nil
+		say(io.errOut, "sync: no HTTP cache (%v); give --cache-dir to keep one", err)
+		return ""
 	}
-	a.cacheDir = filepath.Join(dir, "gamedata")
-	return nil
+	return filepath.Join(dir, "gamedata")
 }
 
-// sync runs once and says how it went, on a terminal and in a pipe.
-func (a *app) sync(cmd *cobra.Command, s syncFlags) error {
-	ctx, c, err := a.connect(cmd)
+// syncRun runs once and says how it went, on a terminal and in a pipe.
+func syncRun(ctx context.Context, opts *syncOptions) error {
+	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(ctx, s.db)
+	db, err := store.Open(ctx, opts.DB)
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
 	defer db.Close()
-	o := collect.Options{Kind: s.kind, Range: s.rng, DetailsEvery: s.detailsEvery, HistoryEvery: s.historyEvery, Concurrency: 4}
+	o := collect.Options{Kind: opts.Kind, Range: opts.Range, DetailsEvery: opts.DetailsEvery, HistoryEvery: opts.HistoryEvery, Concurrency: 4}
 	var bar *syncBar
-	if a.stderrTTY {
-		bar = newSyncBar(a.stderr)
+	if opts.IO.errTTY {
+		bar = newSyncBar(opts.IO.errOut)
 		o.Progress = bar.update
 	}
 	sum, err := collect.Run(ctx, c, db, o)
@@ -107,7 +118,7 @@ func (a *app) sync(cmd *cobra.Command, s syncFlags) error {
 		bar.end()
 	}
 	if sum.Run != 0 { // the run was recorded: say how it went
-		fmt.Fprintf(a.stderr, "gamedata: sync: %s\n", sum)
+		say(opts.IO.errOut, "sync: %s", sum)
 	}
 	if err != nil {
 		return fmt.Errorf("sync: %w", err)

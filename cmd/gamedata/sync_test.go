@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"net/http"
@@ -11,10 +12,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -45,9 +48,9 @@ func TestSync(t *testing.T) {
 	defer twin.Close()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "games.sqlite")
-	sync := func() []string {
+	runSync := func() []string {
 		t.Helper()
-		code, out, errOut := cli(t, twin, "--cache-dir", filepath.Join(dir, "http"), "sync", "--db", path, "--range", "24h")
+		code, out, errOut := cli(t, twin.URL, "--cache-dir", filepath.Join(dir, "http"), "sync", "--db", path, "--range", "24h")
 		require.Equal(t, 0, code, errOut)
 		assert.Empty(t, out)
 		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
@@ -58,7 +61,7 @@ func TestSync(t *testing.T) {
 	}
 	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	n := strconv.Itoa(games)
-	assert.Equal(t, []string{"1", "ok", n, n, "0", "0", n, n}, sync()[:8])
+	assert.Equal(t, []string{"1", "ok", n, n, "0", "0", n, n}, runSync()[:8])
 	db, err := sql.Open("sqlite", path)
 	require.NoError(t, err)
 	defer db.Close()
@@ -80,7 +83,7 @@ func TestSync(t *testing.T) {
 	assert.Zero(t, zeros, "never 0 for unavailable")
 
 	before := len(twin.Requests())
-	second := sync()
+	second := runSync()
 	assert.Equal(t, []string{"2", "ok", n, "0", "0", "0", "0", "0"}, second[:8])
 	assert.Equal(t, "2", second[9], "a page and the activity")
 	assert.Len(t, twin.Requests()[before:], 2)
@@ -93,7 +96,7 @@ func TestSync(t *testing.T) {
 	assert.Equal(t, first, after, "a run over unchanged data adds no row")
 
 	twin.Advance(2 * time.Hour)
-	sync()
+	runSync()
 	assert.Greater(t, rowCounts(t, db)["activity_points"], first["activity_points"], "new points are added")
 }
 
@@ -109,7 +112,7 @@ func TestSyncFailedItemExits1(t *testing.T) {
 		Match:  func(r *http.Request) bool { return r.URL.Path == "/api/packages/game/"+g.Ident },
 		Answer: func(w http.ResponseWriter, r *http.Request, _ gamedatatest.Response) { http.NotFound(w, r) }})
 	path := filepath.Join(t.TempDir(), "games.sqlite")
-	code, _, errOut := cli(t, twin, "sync", "--db", path, "--no-cache")
+	code, _, errOut := cli(t, twin.URL, "sync", "--db", path, "--no-cache")
 	assert.Equal(t, 1, code)
 	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
 	require.Len(t, lines, 2, errOut)
@@ -138,7 +141,7 @@ func TestSyncUsage(t *testing.T) {
 		{"sync", "--db", filepath.Join(dir, "a.sqlite"), "--history-every", "-1s"},
 		{"--cache-dir", dir, "sync", "--db", filepath.Join(dir, "a.sqlite"), "--no-cache"},
 	} {
-		code, _, errOut := cli(t, twin, args...)
+		code, _, errOut := cli(t, twin.URL, args...)
 		assert.Equal(t, 2, code, "%v: %s", args, errOut)
 	}
 	assert.Empty(t, twin.Requests())
@@ -155,7 +158,7 @@ func TestSyncDefaultCache(t *testing.T) {
 	defer twin.Close()
 	path := filepath.Join(t.TempDir(), "games.sqlite")
 	for range 2 {
-		code, _, errOut := cli(t, twin, "sync", "--db", path)
+		code, _, errOut := cli(t, twin.URL, "sync", "--db", path)
 		require.Equal(t, 0, code, errOut)
 	}
 	last := twin.Requests()[len(twin.Requests())-2:]
@@ -190,4 +193,76 @@ func TestSyncBar(t *testing.T) {
 	assert.Contains(t, out, "40/40")
 	assert.Contains(t, out, "sync: activity")
 	assert.NotContains(t, out, "1/1", "the activity, interrupted, is not shown done")
+}
+
+// Several syncs started at once on a file that does not exist yet all
+// succeed: the schema version is read and migrated in one write
+// transaction, so one run migrates and the others find it done.
+func TestSyncConcurrentFirstRuns(t *testing.T) {
+	t.Parallel()
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(2, 1, 1), gamedatatest.WithHistoryPoints(4))
+	defer twin.Close()
+	path := filepath.Join(t.TempDir(), "new.sqlite")
+	const runs = 6
+	var wg sync.WaitGroup
+	codes := make([]int, runs)
+	errs := make([]string, runs)
+	start := make(chan struct{})
+	for i := range runs {
+		wg.Go(func() {
+			var stdout, stderr bytes.Buffer
+			<-start
+			codes[i] = run(context.Background(), []string{"--base-url", twin.URL, "--rate", "0", "sync", "--db", path, "--range", "24h", "--no-cache"}, &stdout, &stderr)
+			errs[i] = stderr.String()
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i := range runs {
+		assert.Equal(t, 0, codes[i], "run %d: %s", i, errs[i])
+	}
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	var versions, ok int
+	require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM schema_version`).Scan(&versions))
+	assert.Equal(t, store.Version, versions, "each migration applied once")
+	require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM runs WHERE outcome = 'ok'`).Scan(&ok))
+	assert.Equal(t, runs, ok)
+}
+
+// A database of a newer schema version is refused before anything about
+// the file changes: its bytes and its journal mode stay as they were, and
+// no WAL file appears.
+func TestSyncRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	path := filepath.Join(t.TempDir(), "newer.sqlite")
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	_, err = db.Exec(`PRAGMA journal_mode=DELETE;
+		CREATE TABLE schema_version (version INTEGER NOT NULL);
+		INSERT INTO schema_version (version) VALUES (99);
+		CREATE TABLE future (x TEXT)`)
+	require.NoError(t, err)
+	require.NoError(t, db.Close())
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	code, _, errOut := cli(t, twin.URL, "sync", "--db", path, "--no-cache")
+	assert.Equal(t, 1, code, errOut)
+	assert.Contains(t, errOut, "schema version 99 is newer")
+
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(before, after), "the file's bytes are unchanged")
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		assert.NoFileExists(t, path+suffix)
+	}
+	db, err = sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	var mode string
+	require.NoError(t, db.QueryRow(`PRAGMA journal_mode`).Scan(&mode))
+	assert.Equal(t, "delete", mode)
 }

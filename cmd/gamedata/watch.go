@@ -1,13 +1,66 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/spf13/cobra"
 )
+
+// watchOptions are watch's options.
+type watchOptions struct {
+	common
+	// Kind is the directory's kind, when no package is named.
+	Kind string
+	// Every is how often each thing is polled.
+	Every time.Duration
+	// Refs are the packages named; none watches the directory.
+	Refs []gamedata.PackageRef
+}
+
+func newCmdWatch(f *factory, runF func(context.Context, *watchOptions) error) *cobra.Command {
+	opts := &watchOptions{}
+	if runF == nil {
+		runF = watchRun
+	}
+	cmd := &cobra.Command{
+		Use:   "watch [package KIND/IDENT ...]",
+		Short: "Print changes as NDJSON lines until interrupted",
+		Long: `Watch the directory (--kind), or the packages named, polling every --every
+with conditional requests, and print one NDJSON line a change as soon as
+it is seen, until interrupted: {"op": "added"|"updated"|"removed", "old":
+..., "new": ...}. The first round reports everything as added. A failed
+poll is said on stderr and the watch goes on. watch has no time bound
+unless --timeout gives one.`,
+		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner package game/space-miner",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.common = f.common(cmd, 0)
+			if len(args)%2 != 0 {
+				return usagef("watch: want package KIND/IDENT pairs, got %d argument(s)", len(args))
+			}
+			opts.Refs = nil
+			for i := 0; i < len(args); i += 2 {
+				if args[i] != "package" {
+					return usagef("watch %q: want package KIND/IDENT", args[i])
+				}
+				kind, ident, err := splitRef(args[i+1])
+				if err != nil {
+					return err
+				}
+				opts.Refs = append(opts.Refs, gamedata.PackageRef{Kind: kind, Ident: ident})
+			}
+			if opts.Every <= 0 {
+				return usagef("watch --every %v: want more than 0", opts.Every)
+			}
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
+		},
+	}
+	cmd.Flags().StringVar(&opts.Kind, "kind", "", "the directory's kind, when no package is named")
+	cmd.Flags().DurationVar(&opts.Every, "every", time.Minute, "how often each thing is polled")
+	return cmd
+}
 
 // change is one line of watch's output.
 type change struct {
@@ -16,75 +69,35 @@ type change struct {
 	New json.RawMessage `json:"new"`
 }
 
-func (a *app) watchCommand() *cobra.Command {
-	var kind string
-	var every time.Duration
-	cmd := &cobra.Command{
-		Use:   "watch [package KIND/IDENT ...]",
-		Short: "Print changes as NDJSON lines until interrupted",
-		Long: `Watch the directory (--kind), or the packages named, polling every --every
-with conditional requests, and print one NDJSON line a change until
-interrupted: {"op": "added"|"updated"|"removed", "old": ..., "new": ...}.
-The first round reports everything as added. A failed poll is said on
-stderr and the watch goes on.`,
-		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner package game/space-miner",
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args)%2 != 0 {
-				return usageError{fmt.Errorf("watch: want package KIND/IDENT pairs, got %d argument(s)", len(args))}
-			}
-			for i := 0; i < len(args); i += 2 {
-				if args[i] != "package" {
-					return usageError{fmt.Errorf("watch %q: want package KIND/IDENT", args[i])}
-				}
-			}
-			if every <= 0 {
-				return usageError{fmt.Errorf("watch --every %v: want more than 0", every)}
+func watchRun(ctx context.Context, opts *watchOptions) error {
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(opts.IO.out)
+	report := func(op gamedata.Op, old, new gamedata.Fields, err error) error {
+		if err != nil {
+			if ctx.Err() == nil {
+				say(opts.IO.errOut, "watch: %v", err)
 			}
 			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var refs []gamedata.PackageRef
-			for i := 1; i < len(args); i += 2 {
-				kind, ident, err := splitRef(args[i])
-				if err != nil {
-					return err
-				}
-				refs = append(refs, gamedata.PackageRef{Kind: kind, Ident: ident})
-			}
-			ctx, c, err := a.connect(cmd)
-			if err != nil {
+		}
+		return enc.Encode(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
+	}
+	if len(opts.Refs) > 0 {
+		for ch, err := range c.Packages.Watch(ctx, opts.Refs, opts.Every) {
+			if err := report(ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New), err); err != nil {
 				return err
 			}
-			enc := json.NewEncoder(a.stdout)
-			report := func(op gamedata.Op, old, new gamedata.Fields, err error) error {
-				if err != nil {
-					if ctx.Err() != nil {
-						return nil
-					}
-					fmt.Fprintf(a.stderr, "gamedata: watch: %s\n", oneLine(err))
-					return nil
-				}
-				return enc.Encode(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
-			}
-			if len(refs) > 0 {
-				for ch, err := range c.Packages.Watch(ctx, refs, every) {
-					if err := report(ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New), err); err != nil {
-						return err
-					}
-				}
-			} else {
-				for ch, err := range c.Dashboard.Watch(ctx, &gamedata.DashboardOptions{Kind: kind}, every) {
-					if err := report(ch.Op, ch.Old.Fields, ch.New.Fields, err); err != nil {
-						return err
-					}
-				}
-			}
-			return nil // interrupted: the watch is over, not failed
-		},
+		}
+		return nil // interrupted: the watch is over, not failed
 	}
-	cmd.Flags().StringVar(&kind, "kind", "", "the directory's kind, when no package is named")
-	cmd.Flags().DurationVar(&every, "every", time.Minute, "how often each thing is polled")
-	return cmd
+	for ch, err := range c.Dashboard.Watch(ctx, &gamedata.DashboardOptions{Kind: opts.Kind}, opts.Every) {
+		if err := report(ch.Op, ch.Old.Fields, ch.New.Fields, err); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func fieldsOrZero(p *gamedata.Package) gamedata.Fields {
@@ -94,7 +107,7 @@ func fieldsOrZero(p *gamedata.Package) gamedata.Fields {
 	return p.Fields
 }
 
-// orNull is a record's JSON with terminal controls escaped, or null.
+// orNull is a record's JSON, safe to print, or null.
 func orNull(f gamedata.Fields) json.RawMessage {
 	if f.JSON() == nil {
 		return json.RawMessage("null")

@@ -26,6 +26,14 @@ func eachDB(t *testing.T, f func(t *testing.T, dsn string)) {
 	})
 }
 
+// newDSN is a new database of the kind dsn is.
+func newDSN(t *testing.T, dsn string) string {
+	if IsPostgres(dsn) {
+		return pgtest.NewDatabase(t)
+	}
+	return filepath.Join(t.TempDir(), "g.sqlite")
+}
+
 // open opens dsn and closes it when the test ends.
 func open(t *testing.T, dsn string) *DB {
 	t.Helper()

@@ -3,11 +3,14 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"text/template"
+	"time"
 
-	_ "modernc.org/sqlite" // the database/sql driver "sqlite", in pure Go
+	sqlitedriver "modernc.org/sqlite" // the database/sql driver "sqlite", in pure Go
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // sqlite is a SQLite file, through modernc.org/sqlite.
@@ -27,7 +30,7 @@ func (sqlite) open(path string) (*sql.DB, error) {
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("a SQLite file name may not hold ? or #: rename the file")
 	}
-	db, err := sql.Open("sqlite", path+"?_txlock=immediate&_pragma=busy_timeout(60000)&_pragma=synchronous(NORMAL)")
+	db, err := sql.Open("sqlite", fmt.Sprintf("%s?_txlock=immediate&_pragma=busy_timeout(%d)&_pragma=synchronous(NORMAL)", path, busyTimeout.Milliseconds()))
 	if err != nil {
 		return nil, err
 	}
@@ -62,12 +65,37 @@ func (sqlite) schemaFuncs() template.FuncMap {
 	}
 }
 
+// busyTimeout is how long a writer waits for another to finish.
+const busyTimeout = time.Minute
+
 // prepare switches the file to WAL mode, after the migrations so that a
 // file this program refuses is left as it was: readers (Grafana among
-// them) then never block a run, nor a run them.
+// them) then never block a run, nor a run them. SQLite makes the switch
+// by reading the file and then writing it, and a read that turns into a
+// write does not wait through busy_timeout: while another run writes, it
+// fails at once with SQLITE_BUSY, so it is tried again until it is made,
+// ctx ends or busyTimeout has passed.
 func (sqlite) prepare(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, `PRAGMA journal_mode=WAL`); err != nil {
-		return fmt.Errorf("journal_mode WAL: %w", err)
+	deadline := time.Now().Add(busyTimeout)
+	for wait := 5 * time.Millisecond; ; wait = min(2*wait, 200*time.Millisecond) {
+		var mode string
+		err := db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode)
+		if err == nil && mode != "wal" {
+			err = db.QueryRowContext(ctx, `PRAGMA journal_mode=WAL`).Scan(&mode)
+		}
+		var serr *sqlitedriver.Error
+		if !errors.As(err, &serr) || serr.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			if err != nil {
+				return fmt.Errorf("journal_mode WAL: %w", err)
+			}
+			return nil
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
 	}
-	return nil
 }

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/spf13/cobra"
+)
+
+// activityOptions are activity's options.
+type activityOptions struct {
+	common
+	Range string
+}
+
+func newCmdActivity(f *factory, runF func(context.Context, *activityOptions) error) *cobra.Command {
+	opts := &activityOptions{}
+	if runF == nil {
+		runF = activityRun
+	}
+	cmd := &cobra.Command{
+		Use:   "activity",
+		Short: "The platform's player activity history, a row a point",
+		Long: `The player activity history of the whole platform, across every game, a
+row a point: its time, players (empty when unavailable, never 0), whether
+it is an average or a snapshot, and whether its coverage is partial (a
+lower bound, never a complete total). It gives up after ` + defaultTimeout.String() + ` unless
+--timeout says otherwise.`,
+		Example: "  gamedata activity --range 24h -o csv",
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.common = f.common(cmd, defaultTimeout)
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
+		},
+	}
+	cmd.Flags().StringVar(&opts.Range, "range", gamedata.Range7d, "time range, such as 24h, 7d or 30d")
+	return cmd
+}
+
+func activityRun(ctx context.Context, opts *activityOptions) error {
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: opts.Range})
+	if err != nil {
+		return err
+	}
+	records := make([]gamedata.Fields, 0, len(h.Points))
+	for _, p := range h.Points {
+		f, err := fieldsOf(pointRow(p))
+		if err != nil {
+			return err
+		}
+		records = append(records, f)
+	}
+	return printAll(opts.common, records, []string{"time", "players", "aggregation", "partialCoverage", "current", "intervalStart", "intervalEnd"})
+}
+
+// point is an activity point as a row: times in RFC 3339, players null
+// when unavailable.
+type point struct {
+	Time            string                     `json:"time"`
+	Players         gamedata.Nullable[float64] `json:"players"`
+	Aggregation     string                     `json:"aggregation"`
+	PartialCoverage bool                       `json:"partialCoverage"`
+	Current         bool                       `json:"current"`
+	IntervalStart   *string                    `json:"intervalStart"`
+	IntervalEnd     *string                    `json:"intervalEnd"`
+}
+
+func pointRow(p gamedata.ActivityPoint) point {
+	bound := func(n gamedata.Nullable[time.Time]) *string {
+		if t, ok := n.Get(); ok {
+			s := t.UTC().Format(time.RFC3339)
+			return &s
+		}
+		return nil
+	}
+	return point{
+		Time: p.Time.UTC().Format(time.RFC3339), Players: p.Players, Aggregation: p.Aggregation.String(),
+		PartialCoverage: p.PartialCoverage, Current: p.Current,
+		IntervalStart: bound(p.IntervalStart), IntervalEnd: bound(p.IntervalEnd),
+	}
+}

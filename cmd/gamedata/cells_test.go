@@ -1,0 +1,33 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestSpreadsheetSafe(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"plain", "plain"},
+		{"=1+1", "'=1+1"},
+		{"+1", "'+1"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"-12.5", "-12.5"},
+		{"-1e-3", "-1e-3"},
+		{"-x", "'-x"},
+		{"-Inf", "'-Inf"},
+		{"-NaN", "'-NaN"},
+		{"-0x10", "'-0x10"},
+		{"", ""},
+	} {
+		assert.Equal(t, tt.want, spreadsheetSafe(tt.in), "%q", tt.in)
+	}
+}
+
+func TestClip(t *testing.T) {
+	t.Parallel()
+	assert.Equal(t, "short", clip("short", 40))
+	assert.Equal(t, "ünïc…", clip("ünïcode", 5))
+	assert.Equal(t, "ünïco", clip("ünïco", 5))
+}

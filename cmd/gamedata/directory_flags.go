@@ -1,0 +1,60 @@
+package main
+
+import (
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/spf13/cobra"
+)
+
+// directoryFlags are the flags of a directory command (list, orgs).
+type directoryFlags struct {
+	List   gamedata.ListOptions
+	All    bool
+	Fields []string
+}
+
+func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
+	f := cmd.Flags()
+	f.StringVar(&d.List.Sort, "sort", "", "order, such as "+sorts+"; the service orders an unknown sort by its default, silently")
+	f.StringArrayVar(&d.List.Filters, "filter", nil, "a filter; repeat to combine; the service ignores an unknown one")
+	f.IntVar(&d.List.Page, "page", 1, "the page, from 1")
+	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
+	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
+	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: identifiers, title and numeric metrics)")
+}
+
+// bound is the command's timeout unless --timeout is given: a page is
+// bounded, a walk of every page is a long job.
+func (d *directoryFlags) bound() time.Duration {
+	if d.All {
+		return 0
+	}
+	return defaultTimeout
+}
+
+// batch is how many records a table or CSV listing holds before it writes
+// them: a page.
+func (d *directoryFlags) batch() int {
+	if d.List.PageSize > 0 {
+		return d.List.PageSize
+	}
+	return page
+}
+
+// walkWriter is the writer of a walk of every page: it holds a page at
+// most, and says on stderr what it must leave out.
+func walkWriter(c common, d directoryFlags, command string) writer {
+	return newWriter(output{format: c.Format, w: c.IO.out, columns: d.Fields, batch: d.batch(),
+		notice: func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }})
+}
+
+// directoryHelp is what list and orgs say about --all and columns.
+var directoryHelp = `With --all, rows are printed as pages arrive, so memory holds a page, not
+the directory: NDJSON and JSON stream; CSV and table columns are chosen
+from the first page (--page-size entries, or 100), and a table is aligned
+a page at a time. A numeric member that first appears later is named on
+stderr; name it in --fields to have it.
+
+Without --all the command gives up after ` + defaultTimeout.String() + ` unless --timeout says
+otherwise; with --all it has no bound unless --timeout gives one.`

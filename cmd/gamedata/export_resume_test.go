@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// trickyIdents are idents a resume must tell apart from what it wrote: some
+// begin with a formula character or the guard's own quote, and pairs of
+// them read alike once sanitized (a tab and a space; a zero-width space
+// and nothing) or once escaped (a backslash sequence).
+var trickyIdents = []string{
+	"=cmd", "+plus", "-minus", "-5", "@at", "'quote", "''twice",
+	"a\tb", "a b", "ab", "a\u200bb", `back\slash`, `\u0041`, "A",
+}
+
+// trickyTwin is a twin whose games include WithAwkwardIdents' and
+// trickyIdents, and the idents its export writes, in order (".." is
+// skipped: no request can name it).
+func trickyTwin(t *testing.T) (*gamedatatest.Server, []string) {
+	t.Helper()
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(6, 0, 1), gamedatatest.WithAwkwardIdents())
+	t.Cleanup(twin.Close)
+	for _, ident := range trickyIdents {
+		require.NoError(t, twin.AddPackage("game", ident, "Tricky "+ident))
+	}
+	var idents []string
+	for _, e := range twin.Catalog().Entries(url.Values{"kind": {"game"}}) {
+		if e.Ident != ".." {
+			idents = append(idents, e.Ident)
+		}
+	}
+	return twin, idents
+}
+
+// lineEnd is the offset just past line n (0-based) of body.
+func lineEnd(t *testing.T, body []byte, n int) int {
+	t.Helper()
+	end := 0
+	for range n + 1 {
+		i := bytes.IndexByte(body[end:], '\n')
+		require.GreaterOrEqual(t, i, 0, "line %d", n)
+		end += i + 1
+	}
+	return end
+}
+
+// A resumed export is the export an uncut run writes, byte for byte,
+// wherever the cut fell: after the header, inside the first row, after
+// a row whose ident sanitizes like the next one's, or after the last row
+// (a complete file, to which a resume adds nothing), whatever the idents
+// hold.
+func TestExportResumeIsExact(t *testing.T) {
+	t.Parallel()
+	for _, format := range []string{"csv", "ndjson"} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			twin, idents := trickyTwin(t)
+			dir := t.TempDir()
+			export := func(out string, resume bool) {
+				t.Helper()
+				args := []string{"--base-url", twin.URL, "--rate", "0", "export", "--kind", "game", "-o", format, "--out", out}
+				if resume {
+					args = append(args, "--resume")
+				}
+				var stdout, stderr bytes.Buffer
+				code := run(context.Background(), args, &stdout, &stderr)
+				require.Equal(t, 0, code, stderr.String())
+			}
+			whole := filepath.Join(dir, "whole."+format)
+			export(whole, false)
+			want, err := os.ReadFile(whole)
+			require.NoError(t, err)
+			assert.Equal(t, idents, exportedIdentsExact(t, want, format), "every game once, in order")
+
+			header := 0 // lines before the first row
+			if format == "csv" {
+				header = 1
+			}
+			row := func(ident string) int { return header + slices.Index(idents, ident) }
+			cuts := map[string]int{
+				"complete file":                  len(want),
+				"inside the first row":           lineEnd(t, want, header) - 5,
+				"after a tab, before a space":    lineEnd(t, want, row("a\tb")) + 3,
+				"after ab, before a<ZWSP>b":      lineEnd(t, want, row("ab")),
+				"after =cmd, inside the next":    lineEnd(t, want, row("=cmd")) + 2,
+				"after 'quote, before ''twice":   lineEnd(t, want, row("'quote")),
+				"after a backslash, inside next": lineEnd(t, want, row(`\u0041`)) + 1,
+			}
+			if format == "csv" {
+				cuts["after the header"] = lineEnd(t, want, 0)
+				cuts["inside the header"] = lineEnd(t, want, 0) - 3
+				cuts["inside the first row"] = lineEnd(t, want, 0) + 5
+			}
+			for name, cut := range cuts {
+				path := filepath.Join(dir, name+"."+format)
+				require.NoError(t, os.WriteFile(path, want[:cut], 0o644))
+				export(path, true)
+				got, err := os.ReadFile(path)
+				require.NoError(t, err)
+				assert.Equal(t, string(want), string(got), "cut %s", name)
+			}
+		})
+	}
+}
+
+// exportedIdentsExact reads back the idents an export wrote.
+func exportedIdentsExact(t *testing.T, body []byte, format string) []string {
+	t.Helper()
+	var idents []string
+	if format == "csv" {
+		rows := csvRows(t, string(body))
+		col := indexOf(rows[0], "ident")
+		require.GreaterOrEqual(t, col, 0)
+		for _, r := range rows[1:] {
+			ident, err := readExactCell(r[col])
+			require.NoError(t, err, r[col])
+			idents = append(idents, ident)
+		}
+		return idents
+	}
+	for _, r := range ndjson(t, string(body)) {
+		idents = append(idents, r["ident"].(string))
+	}
+	return idents
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
+	"github.com/spf13/cobra"
+)
+
+// exporterOptions are the exporter's options.
+type exporterOptions struct {
+	common
+	// Listen is the address /metrics, /healthz and / are served on.
+	Listen string
+	// Config is the exporter's configuration, checked, once the flags are
+	// parsed.
+	Config exporter.Config
+
+	packages []string // --package, as given
+	cfg      exporter.Config
+}
+
+// config checks the flags and makes the exporter's configuration; an
+// error is bad usage.
+func (o *exporterOptions) config() (exporter.Config, error) {
+	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
+		return exporter.Config{}, usageError{fmt.Errorf("exporter --listen %q: want HOST:PORT, such as %s", o.Listen, exporter.DefaultListen)}
+	}
+	cfg := o.cfg
+	cfg.Packages = nil
+	for _, p := range o.packages {
+		ref, err := exporter.ParsePackage(p)
+		if err != nil {
+			return exporter.Config{}, usageError{fmt.Errorf("exporter %w", err)}
+		}
+		cfg.Packages = append(cfg.Packages, ref)
+	}
+	if err := cfg.Check(); err != nil {
+		return exporter.Config{}, usageError{fmt.Errorf("exporter %w", err)}
+	}
+	return cfg, nil
+}
+
+func newCmdExporter(f *factory, runF func(context.Context, *exporterOptions) error) *cobra.Command {
+	opts := &exporterOptions{}
+	if runF == nil {
+		runF = exporterRun
+	}
+	cmd := &cobra.Command{
+		Use:   "exporter",
+		Short: "Serve player counts as Prometheus metrics, polled on an interval",
+		Long: `Serve player counts as Prometheus metrics on --listen: /metrics, /healthz
+(200 while the last poll that succeeded is at most three intervals old)
+and / (what is exported). The service is polled every --every, never on a
+scrape, through the client's cache (an unchanged page costs a 304) and
+rate limit (--rate).
+
+A poll reads the directory slice that --kind, --filter and --top choose
+(the whole default directory when nothing is chosen), the packages and
+servers named with --package and --server, and the platform's activity.
+A null is an absent sample, never 0; an entry that leaves the directory
+loses its series at the next poll. --max-series caps the series of
+packages and servers.
+
+Logs go to stderr. SIGTERM or Ctrl-C stops it; it exits 0. It has no time
+bound unless --timeout gives one.`,
+		Example: `  gamedata exporter --kind game --top 100
+  gamedata exporter --package game/neon-harbor --server 203.0.113.7:27015 --every 30s
+  gamedata exporter --kind game --kind mod --filter online --listen 0.0.0.0:9877`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.common = f.common(cmd, 0)
+			cfg, err := opts.config()
+			if err != nil {
+				return err
+			}
+			opts.Config = cfg
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Listen, "listen", exporter.DefaultListen, "the address to serve /metrics, /healthz and / on")
+	fl.DurationVar(&opts.cfg.Every, "every", exporter.DefaultEvery, "the interval between polls of the service")
+	fl.StringArrayVar(&opts.cfg.Kinds, "kind", nil, "a directory kind to poll, such as game, or server for dedicated servers; repeat for several")
+	fl.StringArrayVar(&opts.cfg.Filters, "filter", nil, "a directory filter; repeat to combine; the service ignores an unknown one")
+	fl.IntVar(&opts.cfg.Top, "top", 0, "keep the N entries of each --kind with the most players (0: every entry)")
+	fl.StringArrayVar(&opts.packages, "package", nil, "a package to poll, KIND/IDENT; repeat for several")
+	fl.StringArrayVar(&opts.cfg.Servers, "server", nil, "a dedicated server to poll, by its canonical id; repeat for several")
+	fl.IntVar(&opts.cfg.MaxSeries, "max-series", exporter.DefaultMaxSeries, "the most series of packages and servers to export")
+	return cmd
+}
+
+// exporterRun listens first, so a busy address fails before the service
+// is asked anything, then polls and serves until ctx ends.
+func exporterRun(ctx context.Context, opts *exporterOptions) error {
+	cfg := opts.Config
+	cfg.Logger = slog.New(slog.NewTextHandler(opts.IO.errOut, nil))
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return fmt.Errorf("exporter: %w; is another exporter running there? Choose another --listen", err)
+	}
+	defer ln.Close()
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	e, err := exporter.New(c, cfg)
+	if err != nil {
+		return err
+	}
+	return e.Serve(ctx, ln)
+}

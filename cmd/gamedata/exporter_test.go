@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Bad flags exit 2 with one line that says what was wrong, before
+// anything starts: no client, no twin, no listener.
+func TestExporterBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"--every", "0"},
+		{"--every", "-1m"},
+		{"--max-series", "0"},
+		{"--top", "-3"},
+		{"--package", "neon-harbor"},
+		{"--package", "game/.."},
+		{"--server", ""},
+		{"--kind", ""},
+		{"--listen", "9877"},
+		{"--listen", "127.0.0.1:0", "extra"},
+		{"--no-such-flag"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"exporter"}, args...), &stdout, &stderr)
+			assert.Equal(t, 2, code, stderr.String())
+			assert.Empty(t, stdout.String())
+			assert.NotContains(t, stderr.String(), "in-process twin", "nothing starts on bad flags")
+			assert.NotContains(t, stderr.String(), "serving", "nothing starts on bad flags")
+			assert.Contains(t, stderr.String(), "gamedata: ")
+		})
+	}
+}
+
+// The exporter serves on --listen what it polled, and a cancelled context
+// (SIGTERM or Ctrl-C in main) stops it with status 0.
+func TestExporterServesAndStops(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout bytes.Buffer
+	stderr := newLineWriter()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--base-url", twin.URL, "--rate", "0", "exporter", "--listen", "127.0.0.1:0",
+			"--kind", "game", "--every", "1h"}, &stdout, stderr)
+	}()
+
+	var addr string
+	guard := time.After(30 * time.Second) // a guard against a hang, not a measure
+	for polled := false; addr == "" || !polled; {
+		select {
+		case line := <-stderr.lines:
+			if m := regexp.MustCompile(`address=(\S+)`).FindStringSubmatch(line); m != nil {
+				addr = m[1]
+			}
+			polled = polled || strings.Contains(line, "poll succeeded")
+		case code := <-done:
+			t.Fatalf("exporter exited %d: %s", code, stderr.String())
+		case <-guard:
+			t.Fatalf("no first poll: %s", stderr.String())
+		}
+	}
+	resp, err := http.Get("http://" + addr + "/metrics")
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Contains(t, string(body), "\ngamedata_up 1\n")
+	assert.Contains(t, string(body), `gamedata_package_players{ident="`)
+
+	cancel()
+	assert.Equal(t, 0, <-done, stderr.String())
+	assert.Contains(t, stderr.String(), "msg=stopped")
+	assert.Empty(t, stdout.String())
+}

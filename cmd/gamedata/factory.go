@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/spf13/cobra"
+	"golang.org/x/time/rate"
+)
+
+// defaultTimeout bounds a command that reads one record or one page when
+// --timeout is not given: far longer than any answer takes at the default
+// rate, yet a body that trickles in cannot keep the command alive for
+// long.
+const defaultTimeout = 2 * time.Minute
+
+// factory is what the commands share: the streams, the global flags and
+// the client those describe, made on first use. A command reaches it only
+// through its options' common part, so a test can stop a command after
+// flag parsing and read everything it would have run with.
+type factory struct {
+	io     *iostreams
+	global globals
+	twin   *gamedatatest.Server // the in-process twin, once it serves
+	client *gamedata.Client
+}
+
+func newFactory(stdout, stderr io.Writer) *factory {
+	return &factory{io: newIOStreams(stdout, stderr)}
+}
+
+// globals are the root command's flags.
+type globals struct {
+	baseURL  string
+	twin     bool
+	rate     float64
+	cacheDir string
+	output   string
+	timeout  time.Duration
+}
+
+// check refuses bad global flags before anything is sent.
+func (g *globals) check() error {
+	switch g.output {
+	case "", "json", "ndjson", "csv", "table":
+	default:
+		return usagef("-o %q: want json, ndjson, csv or table", g.output)
+	}
+	if g.rate < 0 {
+		return usagef("--rate %v: want 0 (no limit) or more", g.rate)
+	}
+	if g.timeout < 0 {
+		return usagef("--timeout %v: want 0 (no limit) or more", g.timeout)
+	}
+	return nil
+}
+
+// common is what every command's options hold, set from the global flags
+// once they are parsed.
+type common struct {
+	IO *iostreams
+	// Client returns the client the global flags describe, made on first
+	// use: nothing is started until a command needs the service.
+	Client func() (*gamedata.Client, error)
+	// Format is the output format in force: -o, or else a table on a
+	// terminal and NDJSON in a pipe.
+	Format string
+	// Timeout bounds the whole command; 0 is no bound.
+	Timeout time.Duration
+}
+
+// common returns the common options of cmd, whose timeout is bound unless
+// --timeout was given: defaultTimeout for a command that reads a record
+// or a page, 0 for a long job.
+func (f *factory) common(cmd *cobra.Command, bound time.Duration) common {
+	if fl := cmd.Flag("timeout"); fl != nil && fl.Changed {
+		bound = f.global.timeout
+	}
+	return common{IO: f.io, Client: f.newClient, Format: f.format(), Timeout: bound}
+}
+
+// format is the output format in force.
+func (f *factory) format() string {
+	switch {
+	case f.global.output != "":
+		return f.global.output
+	case f.io.outTTY:
+		return "table"
+	}
+	return "ndjson"
+}
+
+// execute runs run within c.Timeout, and says so when the bound is what
+// ended it.
+func execute(ctx context.Context, c common, run func(context.Context) error) error {
+	if c.Timeout <= 0 {
+		return run(ctx)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.Timeout)
+	defer cancel()
+	err := run(ctx)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w (gave up after %v: give --timeout a longer bound, or 0 for none)", err, c.Timeout)
+	}
+	return err
+}
+
+// newClient returns the client, made on first use: the twin when no base
+// URL is given (or --twin is), the rate limit and the disk cache the
+// flags ask for.
+func (f *factory) newClient() (*gamedata.Client, error) {
+	if f.client != nil {
+		return f.client, nil
+	}
+	g := f.global
+	limit := rate.Limit(g.rate)
+	if g.rate == 0 {
+		limit = rate.Inf
+	}
+	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version)}
+	if g.cacheDir != "" {
+		cache, err := gamedata.NewDiskCache(g.cacheDir)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, gamedata.WithCache(cache))
+	}
+	base := g.baseURL
+	if g.twin || base == "" {
+		f.twin = gamedatatest.NewServer()
+		base = f.twin.URL
+		say(f.io.errOut, "no --base-url given; using the in-process twin of the service (gamedatatest) at %s", base)
+	}
+	c, err := gamedata.NewClient(base, opts...)
+	if err != nil {
+		if errors.Is(err, gamedata.ErrInvalidArgument) {
+			return nil, usageError{err}
+		}
+		return nil, err
+	}
+	f.client = c
+	return c, nil
+}
+
+func (f *factory) close() {
+	if f.twin != nil {
+		f.twin.Close()
+	}
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/spf13/cobra"
+)
+
+// getOptions are get's options: what to read, and its identifiers.
+type getOptions struct {
+	common
+	// Type is package, server or org.
+	Type string
+	// Kind and Ident name a package; Ident an organization; ID a server.
+	Kind, Ident, ID string
+}
+
+func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra.Command {
+	opts := &getOptions{}
+	if runF == nil {
+		runF = getRun
+	}
+	return &cobra.Command{
+		Use:   "get package KIND/IDENT | get server ID | get org IDENT",
+		Short: "Read one package, dedicated server or organization",
+		Long: `Read one package, dedicated server or organization: a row, or with -o json
+the record as sent. It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
+		Example: "  gamedata get package game/neon-miner\n  gamedata get server 192.0.2.105:27015 -o json\n" +
+			"  gamedata get org acme-works",
+		Args: exactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.common = f.common(cmd, defaultTimeout)
+			switch opts.Type = args[0]; opts.Type {
+			case "package":
+				var err error
+				if opts.Kind, opts.Ident, err = splitRef(args[1]); err != nil {
+					return err
+				}
+			case "server":
+				opts.ID = args[1]
+			case "org", "organization":
+				opts.Type, opts.Ident = "org", args[1]
+			default:
+				return usagef("get %q: want package, server or org", args[0])
+			}
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
+		},
+	}
+}
+
+func getRun(ctx context.Context, opts *getOptions) error {
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	var f gamedata.Fields
+	switch opts.Type {
+	case "package":
+		p, err := c.Packages.Get(ctx, opts.Kind, opts.Ident)
+		if err != nil {
+			return err
+		}
+		f = p.Fields
+	case "server":
+		s, err := c.Servers.Get(ctx, opts.ID)
+		if err != nil {
+			return err
+		}
+		f = s.Fields
+	default:
+		o, err := c.Organizations.Get(ctx, opts.Ident)
+		if err != nil {
+			return err
+		}
+		f = o.Fields
+	}
+	return printOne(opts.common, f)
+}
+
+// printOne writes one record: as a JSON document for json, and as a row
+// otherwise.
+func printOne(c common, f gamedata.Fields) error {
+	if c.Format == "json" {
+		line, err := jsonLine(f)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(c.IO.out, "%s\n", line)
+		return err
+	}
+	return printAll(c, []gamedata.Fields{f}, nil)
+}
+
+// splitRef splits KIND/IDENT at its first slash: an ident may hold more.
+func splitRef(ref string) (kind, ident string, err error) {
+	kind, ident, ok := strings.Cut(ref, "/")
+	if !ok || kind == "" || ident == "" {
+		return "", "", usagef("package %q: want KIND/IDENT, such as game/neon-miner", ref)
+	}
+	return kind, ident, nil
+}

@@ -1,0 +1,52 @@
+package exporter
+
+import (
+	"math"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
+)
+
+// collector serves the last poll's snapshot, the exporter's health and the
+// client's own counts. It is a Collector over a snapshot rather than
+// registered gauges because a poll replaces the whole set at once: an
+// entry that left the directory has no series to delete, a scrape never
+// sees half a poll, and the families derived from members, whose names
+// are known only once a poll has read them, need no registration.
+type collector struct{ e *Exporter }
+
+// Describe sends nothing: the collector is unchecked, since the member
+// families are known only after a poll. The registry still refuses, at
+// gather time, two series alike or one name with two helps, which build
+// never makes.
+func (collector) Describe(chan<- *prometheus.Desc) {}
+
+// Collect sends what the last poll read and reads the client's counts,
+// which costs no request.
+func (c collector) Collect(ch chan<- prometheus.Metric) {
+	for _, m := range c.e.snap.Load().metrics {
+		ch <- m
+	}
+	c.e.mu.Lock()
+	h := c.e.health
+	c.e.mu.Unlock()
+	ch <- up.metric(flag(h.up))
+	if !h.lastSuccess.IsZero() {
+		ch <- lastSuccess.metric(float64(h.lastSuccess.UnixNano()) / 1e9)
+	}
+	if h.polled {
+		ch <- pollDuration.metric(h.duration.Seconds())
+	}
+	ch <- pollErrors.metric(float64(h.errors))
+
+	s := c.e.client.Stats()
+	ch <- clientRequests.metric(float64(s.Requests))
+	ch <- clientThrottled.metric(float64(s.Throttled))
+	ch <- clientCacheHits.metric(float64(s.CacheHits))
+	ch <- clientRevalidations.metric(float64(s.CacheRevalidations))
+	limit := float64(s.Rate)
+	if s.Rate == rate.Inf {
+		limit = math.Inf(1)
+	}
+	ch <- clientRateLimit.metric(limit)
+}

@@ -1,0 +1,141 @@
+package exporter
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"log/slog"
+	"math"
+	"slices"
+	"sync/atomic"
+
+	"github.com/gamedata-go/gamedata"
+)
+
+// pageSize is the largest page the service serves: the fewest requests a
+// walk.
+const pageSize = 100
+
+// sortPlayers is the sort --top asks for. The service does not document
+// its sorts, so the order that comes back is checked.
+const sortPlayers = "players"
+
+// slice is one walk of the directory: a kind (or none) and the filters,
+// all of it or its Top entries by players.
+type slice struct {
+	client  *gamedata.Client
+	kind    string
+	filters []string
+	top     int
+	// limit stops a walk after this many entries: each is at least one
+	// series, so more would be beyond the series cap anyway.
+	limit int
+	log   *slog.Logger
+	// unsorted is set once the service has answered a players sort in
+	// another order: from then on --top reads the whole slice.
+	unsorted atomic.Bool
+}
+
+func (s *slice) options(sort string, page int) *gamedata.DashboardOptions {
+	return &gamedata.DashboardOptions{Kind: s.kind, ListOptions: gamedata.ListOptions{
+		Sort: sort, Page: page, PageSize: pageSize, Filters: s.filters,
+	}}
+}
+
+func (s *slice) fetch(ctx context.Context) (part, error) {
+	if s.top == 0 {
+		return s.all(ctx)
+	}
+	if !s.unsorted.Load() {
+		items, sorted, err := s.topSorted(ctx)
+		if err != nil || sorted {
+			return part{items: items}, err
+		}
+		s.unsorted.Store(true)
+		s.log.Warn("the service did not sort the directory by players; --top now reads the whole slice every poll", "slice", s.String())
+	}
+	items, err := s.topScan(ctx)
+	return part{items: items}, err
+}
+
+// all walks the whole slice, up to limit entries.
+func (s *slice) all(ctx context.Context) (part, error) {
+	var p part
+	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0)) {
+		if err != nil {
+			return part{}, err
+		}
+		if len(p.items) == s.limit {
+			p.cut = true
+			break
+		}
+		p.items = append(p.items, entryItem(e))
+	}
+	return p, nil
+}
+
+// topSorted reads the first pages of the slice sorted by players, as
+// many as top entries need, and reports whether each page came in that
+// order (nulls last); when one did not, the service ignored the sort and
+// the items are not the top. Entries that move between pages while they
+// are read are taken once.
+func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err error) {
+	seen := make(map[string]bool)
+	for page := 1; len(items) < s.top; page++ {
+		p, err := s.client.Dashboard.List(ctx, s.options(sortPlayers, page))
+		if errors.Is(err, gamedata.ErrPageOutOfRange) && page > 1 {
+			break // the directory shrank since the last page said there was more
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if !slices.IsSortedFunc(p.Items, byPlayersDesc) {
+			return nil, false, nil
+		}
+		fresh := 0
+		for _, e := range p.Items {
+			it := entryItem(e)
+			if seen[it.identity()] || len(items) == s.top {
+				continue
+			}
+			seen[it.identity()] = true
+			fresh++
+			items = append(items, it)
+		}
+		if !p.Pagination.HasNext || fresh == 0 {
+			break // the end, or a service that ignores the page
+		}
+	}
+	return items, true, nil
+}
+
+// topScan walks the whole slice and keeps the top entries by players,
+// holding at most twice as many at a time.
+func (s *slice) topScan(ctx context.Context) ([]item, error) {
+	var items []item
+	keep := func() {
+		slices.SortStableFunc(items, func(a, b item) int { return -cmp.Compare(players(a.fields), players(b.fields)) })
+		items = items[:min(len(items), s.top)]
+	}
+	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0)) {
+		if err != nil {
+			return nil, err
+		}
+		if items = append(items, entryItem(e)); len(items) >= 2*s.top {
+			keep()
+		}
+	}
+	keep()
+	return slices.Clip(items), nil
+}
+
+// byPlayersDesc orders entries by players, most first, nulls last.
+func byPlayersDesc(a, b gamedata.DashboardEntry) int {
+	return -cmp.Compare(players(a.Fields), players(b.Fields))
+}
+
+// players ranks an entry: its players, or -Inf when they are null or not
+// a number.
+func players(f gamedata.Fields) float64 {
+	return f.Metric("players").Or(math.Inf(-1))
+}

@@ -1,0 +1,187 @@
+package exporter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Exporter polls the service on its own interval and serves what the last
+// poll read as Prometheus metrics; a scrape never sends a request.
+type Exporter struct {
+	cfg      Config
+	log      *slog.Logger
+	client   *gamedata.Client
+	sources  []source
+	registry *prometheus.Registry
+
+	snap atomic.Pointer[snapshot]
+
+	pollMu sync.Mutex // one poll at a time
+	parts  []part     // per source, what its last good poll read
+	logged map[string]string
+
+	mu     sync.Mutex // guards the health below
+	health health
+
+	// wrap, when set, wraps the handler Serve serves: a test's hook to
+	// see scrapes arrive.
+	wrap func(http.Handler) http.Handler
+}
+
+// health is the exporter's own state, for its metrics and /healthz.
+type health struct {
+	polled      bool // a poll has ended
+	up          bool
+	lastSuccess time.Time
+	duration    time.Duration
+	errors      int
+}
+
+// New returns an exporter that polls through c, whose cache makes an
+// unchanged page cost a 304 and whose rate limiter every poll waits on. It
+// sends nothing until Poll or Serve.
+func New(c *gamedata.Client, cfg Config) (*Exporter, error) {
+	if c == nil {
+		return nil, errors.New("exporter: nil client")
+	}
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	e := &Exporter{cfg: cfg, log: cfg.logger(), client: c, sources: sources(c, &cfg),
+		registry: prometheus.NewRegistry(), logged: make(map[string]string)}
+	e.parts = make([]part, len(e.sources))
+	e.snap.Store(&snapshot{})
+	if err := e.registry.Register(collector{e}); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Registry returns the registry the exporter's metrics are gathered from.
+func (e *Exporter) Registry() *prometheus.Registry { return e.registry }
+
+// Poll reads every source once and replaces the metrics with what it
+// read. A source that fails keeps what its last good poll read, for
+// staleIntervals intervals at most; a package or server that the service
+// no longer knows (404) loses its series. Poll returns the failures,
+// joined, or ctx's error when ctx ended, in which case nothing changes.
+func (e *Exporter) Poll(ctx context.Context) error {
+	e.pollMu.Lock()
+	defer e.pollMu.Unlock()
+	start := e.cfg.clock()
+	parts := slices.Clone(e.parts)
+	var errs []error
+	for i, s := range e.sources {
+		p, err := s.fetch(ctx)
+		switch {
+		case err == nil:
+			p.at = start
+			parts[i] = p
+			if s.record {
+				e.logChange("gone "+s.name, "", slog.LevelInfo, "the service knows "+s.name+" again")
+			}
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case s.record && errors.Is(err, gamedata.ErrNotFound):
+			e.logChange("gone "+s.name, "gone", slog.LevelWarn, "the service does not know "+s.name+"; it has no series", "error", err)
+			parts[i] = part{at: start}
+		default:
+			errs = append(errs, fmt.Errorf("%s: %w", s.name, err))
+			e.log.Warn("poll failed", "source", s.name, "error", err)
+			if !parts[i].at.IsZero() && start.Sub(parts[i].at) > staleIntervals*e.cfg.Every {
+				parts[i] = part{}
+			}
+		}
+	}
+	e.parts = parts
+	names := make([]string, len(e.sources))
+	for i, s := range e.sources {
+		names[i] = s.name
+	}
+	snap, rep := build(parts, names, e.cfg.MaxSeries)
+	e.snap.Store(snap)
+	e.report(rep)
+	e.ended(start, errors.Join(errs...))
+	return errors.Join(errs...)
+}
+
+// ended records a poll that started at start and failed with err (nil
+// for none).
+func (e *Exporter) ended(start time.Time, err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	recovered := !e.health.polled || !e.health.up
+	e.health.polled = true
+	e.health.up = err == nil
+	e.health.duration = e.cfg.clock().Sub(start)
+	if err != nil {
+		e.health.errors++
+		return
+	}
+	e.health.lastSuccess = start
+	if recovered {
+		e.log.Info("poll succeeded", "series", len(e.snap.Load().metrics), "took", e.health.duration)
+	}
+}
+
+// report logs what a build left out, each condition when it changes, so
+// that a lasting one is one line and not one a poll.
+func (e *Exporter) report(rep report) {
+	if rep.dropped > 0 || len(rep.cut) > 0 {
+		e.logChange("cap", "reached", slog.LevelWarn,
+			fmt.Sprintf("--max-series %d reached: the entries beyond it are not exported; raise --max-series or choose a smaller slice (--kind, --filter, --top)", e.cfg.MaxSeries),
+			"series", rep.series, "entries_not_exported", rep.dropped, "walks_stopped", strings.Join(rep.cut, "; "))
+	} else {
+		e.logChange("cap", "", slog.LevelInfo, "the series are below --max-series again", "series", rep.series)
+	}
+	e.logChange("collisions", strings.Join(rep.collisions, "\x00"), slog.LevelWarn,
+		"entries whose labels, sanitized, are another entry's are not exported",
+		"entries", len(rep.collisions), "examples", examples(rep.collisions))
+	e.logChange("skipped", strings.Join(rep.skipped, "\x00"), slog.LevelWarn,
+		"numeric members with no metric name of their own (nothing left of the name, too long, or the name of another) are not exported",
+		"members", len(rep.skipped), "examples", examples(rep.skipped))
+}
+
+// logChange logs msg when the state of what changes from the last call;
+// an empty state is the normal one, logged only when it returns.
+func (e *Exporter) logChange(what, state string, level slog.Level, msg string, args ...any) {
+	was, ok := e.logged[what]
+	if (!ok && state == "") || was == state {
+		e.logged[what] = state
+		return
+	}
+	e.logged[what] = state
+	e.log.Log(context.Background(), level, msg, args...)
+}
+
+// examples are a few of names, for a log line.
+func examples(names []string) string {
+	return strings.Join(names[:min(len(names), 5)], ", ")
+}
+
+// Run polls at once and then every cfg.Every until ctx ends. A poll that
+// takes longer than the interval is followed by the next at once, never
+// by a burst.
+func (e *Exporter) Run(ctx context.Context) {
+	t := time.NewTicker(e.cfg.Every)
+	defer t.Stop()
+	for {
+		_ = e.Poll(ctx) // failures are logged and counted; the next poll tries again
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

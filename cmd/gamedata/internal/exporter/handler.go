@@ -1,0 +1,93 @@
+package exporter
+
+import (
+	"fmt"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Handler serves /metrics (the last poll, in the Prometheus exposition
+// format), /healthz and, at /, a page that says what is exported.
+func (e *Exporter) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(e.registry, promhttp.HandlerOpts{
+		ErrorLog:      promLogger{e.log},
+		ErrorHandling: promhttp.ContinueOnError,
+	}))
+	mux.HandleFunc("GET /healthz", e.healthz)
+	mux.HandleFunc("GET /{$}", e.index)
+	return mux
+}
+
+// healthz answers 200 while the last poll that succeeded in full is at
+// most staleIntervals intervals old, and 503 before the first one and
+// after.
+func (e *Exporter) healthz(w http.ResponseWriter, _ *http.Request) {
+	e.mu.Lock()
+	last := e.health.lastSuccess
+	e.mu.Unlock()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	bound := staleIntervals * e.cfg.Every
+	switch age := e.cfg.clock().Sub(last); {
+	case last.IsZero():
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintln(w, "no poll of the service has succeeded yet")
+	case age > bound:
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "the last poll that succeeded started at %s, more than %v ago\n", last.UTC().Format(time.RFC3339), bound)
+	default:
+		fmt.Fprintf(w, "ok: the last poll that succeeded started at %s\n", last.UTC().Format(time.RFC3339))
+	}
+}
+
+var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>gamedata exporter</title></head>
+<body>
+<h1>gamedata exporter</h1>
+<p>Player counts of the game platform's data service, polled every {{.Every}}
+(never on a scrape) through a client whose cache turns an unchanged page
+into a 304. Polled: {{range $i, $s := .Sources}}{{if $i}}; {{end}}{{$s}}{{end}}.</p>
+<p><a href="/metrics">/metrics</a> · <a href="/healthz">/healthz</a>
+(200 while the last poll that succeeded is at most {{.Stale}} old)</p>
+<p>A null the service sends is an absent sample, never 0. Labels from the
+service are sanitized and cut to {{.MaxLabel}} characters.</p>
+<table>
+<tr><th>metric</th><th>type</th><th>labels</th><th>help</th></tr>
+{{range .Families}}<tr><td><code>{{.Name}}</code></td><td>{{.Type}}</td><td>{{.Labels}}</td><td>{{.Help}}</td></tr>
+{{end}}</table>
+</body></html>
+`))
+
+type indexRow struct{ Name, Type, Labels, Help string }
+
+// index lists every family, those derived from members as the last poll
+// found them.
+func (e *Exporter) index(w http.ResponseWriter, _ *http.Request) {
+	fams := append(append([]*family(nil), fixedFamilies...), e.snap.Load().members...)
+	rows := make([]indexRow, len(fams))
+	for i, f := range fams {
+		rows[i] = indexRow{Name: f.name, Type: f.kindName(), Labels: strings.Join(f.labels, ", "), Help: f.help}
+	}
+	names := make([]string, len(e.sources))
+	for i, s := range e.sources {
+		names[i] = s.name
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	err := indexPage.Execute(w, map[string]any{
+		"Every": e.cfg.Every, "Stale": staleIntervals * e.cfg.Every, "Sources": names,
+		"MaxLabel": maxLabelRunes, "Families": rows,
+	})
+	if err != nil {
+		e.log.Warn("writing the index page", "error", err)
+	}
+}
+
+// promLogger passes promhttp's errors to the exporter's log.
+type promLogger struct{ log *slog.Logger }
+
+func (l promLogger) Println(v ...any) { l.log.Warn("serving /metrics: " + fmt.Sprint(v...)) }

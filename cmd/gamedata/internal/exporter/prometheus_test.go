@@ -1,0 +1,215 @@
+package exporter
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/gamedatatest"
+)
+
+// e2eGuard bounds the wait for Prometheus's scrapes: a guard against a
+// hang, not a measure. Prometheus hands its static targets to the scrape
+// loop on its discovery tick, about 5 s after it starts.
+const e2eGuard = 60 * time.Second
+
+// TestPrometheusScrapes serves the exporter on loopback, starts a real
+// Prometheus server that scrapes it, waits for two scrapes, and asks
+// Prometheus's query API for a game's players: the twin's value.
+func TestPrometheusScrapes(t *testing.T) {
+	bin, err := exec.LookPath("prometheus")
+	if err != nil {
+		t.Skip("prometheus is not installed; apt-get install -y prometheus to run this end-to-end test")
+	}
+	twin := newTwin(t, gamedatatest.WithSize(30, 0, 3))
+	game := firstWithPlayers(t, twin)
+	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{Kinds: []string{game.Kind}, Every: time.Hour})
+	poll(t, e) // the first scrape already has the data
+
+	scrapes := make(chan struct{}, 64)
+	e.wrap = func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+			if r.URL.Path == "/metrics" {
+				scrapes <- struct{}{}
+			}
+		})
+	}
+	target, stop := serve(t, e)
+
+	promAddr := freePort(t)
+	exited := startPrometheus(t, bin, target, promAddr)
+	guard := time.NewTimer(e2eGuard)
+	defer guard.Stop()
+	for n := range 2 {
+		select {
+		case <-scrapes:
+		case err := <-exited:
+			t.Fatalf("prometheus exited before scrape %d: %v", n+1, err)
+		case <-guard.C:
+			t.Fatalf("no scrape %d from prometheus within %v", n+1, e2eGuard)
+		}
+	}
+	// The second scrape begins after the first one's samples are
+	// committed: they are queryable now.
+	got := query(t, promAddr, fmt.Sprintf(`gamedata_package_players{kind=%q,ident=%q}`, game.Kind, game.Ident))
+	if len(got) != 1 || got[0].value != game.Players.Value {
+		t.Errorf("Prometheus has %s/%s at %v, the twin at %v players", game.Kind, game.Ident, got, game.Players.Value)
+	}
+
+	// The README's top-N query, titles joined from the info series.
+	top := twin.Catalog().Entries(url.Values{"kind": {game.Kind}, "sort": {"players"}})[:3]
+	got = query(t, promAddr, fmt.Sprintf(`topk(3, gamedata_package_players{kind=%q})
+		* on (kind, ident) group_left (title) gamedata_package_info`, game.Kind))
+	slices.SortFunc(got, func(a, b sample) int { return cmp.Compare(b.value, a.value) })
+	if len(got) != len(top) {
+		t.Fatalf("top 3: %v", got)
+	}
+	for i, g := range top {
+		if got[i].value != g.Players.Value {
+			t.Errorf("top %d: %v, want %v players", i+1, got[i], g.Players.Value)
+		}
+		// Equal counts may come in either order: the title is checked
+		// against the game each sample names.
+		j := slices.IndexFunc(top, func(e gamedatatest.Entry) bool { return e.Ident == got[i].labels["ident"] })
+		if j < 0 || got[i].labels["title"] != gamedata.NewUntrusted(top[j].Name).String() {
+			t.Errorf("top %d: %v, not a top game with its title", i+1, got[i])
+		}
+	}
+	if err := stop(); err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
+
+// freePort returns a loopback address that was free a moment ago.
+func freePort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// startPrometheus starts bin with a scrape config for target, its data in
+// a temporary directory and its web API on addr; it is stopped when the
+// test ends. The channel receives its exit.
+func startPrometheus(t *testing.T, bin, target, addr string) <-chan error {
+	t.Helper()
+	dir := t.TempDir()
+	config := fmt.Sprintf(`global:
+  scrape_interval: 250ms
+  scrape_timeout: 200ms
+scrape_configs:
+  - job_name: gamedata
+    static_configs:
+      - targets: [%q]
+`, target)
+	configFile := filepath.Join(dir, "prometheus.yml")
+	if err := os.WriteFile(configFile, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	cmd := exec.Command(bin, "--config.file="+configFile, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+addr, "--log.level=warn")
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		if t.Failed() {
+			t.Logf("prometheus said:\n%s", out.String())
+		}
+	})
+	return exited
+}
+
+// sample is one series of an instant query's answer.
+type sample struct {
+	labels map[string]string
+	value  float64
+}
+
+// query asks Prometheus's HTTP API for an instant query.
+func query(t *testing.T, addr, q string) []sample {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/api/v1/query?query="+url.QueryEscape(q), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Status string
+		Error  string
+		Data   struct {
+			Result []struct {
+				Metric map[string]string
+				Value  [2]any
+			}
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatalf("query %s: %s: %v", q, resp.Status, err)
+	}
+	if body.Status != "success" {
+		t.Fatalf("query %s: %s, %s", q, body.Status, body.Error)
+	}
+	var out []sample
+	for _, r := range body.Data.Result {
+		s, _ := r.Value[1].(string)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("query %s: value %v: %v", q, r.Value, err)
+		}
+		out = append(out, sample{labels: r.Metric, value: v})
+	}
+	return out
+}
+
+// syncBuffer is a bytes.Buffer that a process writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

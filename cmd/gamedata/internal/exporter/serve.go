@@ -1,0 +1,58 @@
+package exporter
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// shutdownGrace bounds how long scrapes in flight may take to finish once
+// the exporter is asked to stop.
+const shutdownGrace = 5 * time.Second
+
+// Serve serves Handler on ln and polls every cfg.Every until ctx ends,
+// then shuts the server down (scrapes in flight finish, for shutdownGrace
+// at most), stops the poller and returns once every goroutine it started
+// has ended. It returns nil after ctx ended, or the server's error when it
+// failed first.
+func (e *Exporter) Serve(ctx context.Context, ln net.Listener) error {
+	h := e.Handler()
+	if e.wrap != nil {
+		h = e.wrap(h)
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(e.log.Handler(), slog.LevelWarn),
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait() // after stopPolling, deferred below
+	pollCtx, stopPolling := context.WithCancel(ctx)
+	defer stopPolling()
+	served := make(chan error, 1)
+	wg.Go(func() { served <- srv.Serve(ln) })
+	wg.Go(func() { e.Run(pollCtx) })
+	e.log.Info("serving /metrics, /healthz and /", "address", ln.Addr().String(), "every", e.cfg.Every)
+
+	select {
+	case err := <-served:
+		return err // never ErrServerClosed: nothing else closes it
+	case <-ctx.Done():
+	}
+	stopPolling()
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
+	defer cancel()
+	err := srv.Shutdown(shutdownCtx)
+	if err != nil {
+		srv.Close() // scrapes that outlived the grace: cut them
+	}
+	if served := <-served; !errors.Is(served, http.ErrServerClosed) && err == nil {
+		err = served
+	}
+	e.log.Info("stopped")
+	return err
+}

@@ -1,0 +1,98 @@
+package exporter
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
+)
+
+// serve runs e.Serve on a loopback port until the test ends or stop is
+// called; stop returns Serve's error once it has returned.
+func serve(t *testing.T, e *Exporter) (addr string, stop func() error) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.Serve(ctx, ln) }()
+	var stopped bool
+	var serveErr error
+	stop = func() error {
+		if !stopped {
+			stopped = true
+			cancel()
+			serveErr = <-done
+		}
+		return serveErr
+	}
+	t.Cleanup(func() { _ = stop() })
+	return ln.Addr().String(), stop
+}
+
+// leftovers returns the stacks of goroutines, other than the caller's,
+// that run code of this package: what a stopped exporter must not leave.
+func leftovers() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	stacks := strings.Split(string(buf), "\n\n")
+	var out []string
+	for _, s := range stacks[1:] { // the first is the caller's
+		if strings.Contains(s, "/internal/exporter.") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// TestServeStopsCleanly serves over a real listener, then cancels: Serve
+// returns nil, the port is closed and no goroutine of the exporter is
+// left.
+func TestServeStopsCleanly(t *testing.T) {
+	twin := newTwin(t, gamedatatest.WithSize(12, 0, 3))
+	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{})
+	addr, stop := serve(t, e)
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET /metrics: %s", resp.Status)
+	}
+	http.DefaultClient.CloseIdleConnections()
+	if err := stop(); err != nil {
+		t.Errorf("Serve after cancel: %v", err)
+	}
+	if left := leftovers(); len(left) > 0 {
+		t.Errorf("goroutines left after Serve returned:\n%s", strings.Join(left, "\n\n"))
+	}
+	if c, err := net.Dial("tcp", addr); err == nil {
+		c.Close()
+		t.Errorf("%s still accepts connections after Serve returned", addr)
+	}
+}
+
+// TestServeFailsOnAClosedListener returns the server's error at once
+// when it cannot serve, having stopped the poller.
+func TestServeFailsOnAClosedListener(t *testing.T) {
+	twin := newTwin(t, gamedatatest.WithSize(12, 0, 3))
+	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+	if err := e.Serve(context.Background(), ln); err == nil {
+		t.Error("Serve on a closed listener: no error")
+	}
+	if left := leftovers(); len(left) > 0 {
+		t.Errorf("goroutines left after Serve returned:\n%s", strings.Join(left, "\n\n"))
+	}
+}

@@ -1,0 +1,193 @@
+package exporter
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// snapshot is what the last poll read, as metrics ready for a scrape: a
+// scrape sends them and asks the service nothing. A poll replaces it
+// whole, so an entry that left the directory has no series after the
+// next poll and a scrape never sees half of one poll.
+type snapshot struct {
+	metrics []prometheus.Metric
+	// members are the families derived from the members of this poll's
+	// entries, for the / page.
+	members []*family
+}
+
+// report is what a build leaves out, for the log.
+type report struct {
+	series int
+	// dropped counts entries not exported because of the series cap;
+	// cut names the walks that stopped there.
+	dropped int
+	cut     []string
+	// collisions are entries whose labels, sanitized, are those of
+	// another entry (sanitized for the log).
+	collisions []string
+	// skipped are numeric members with no family of their own: a name
+	// with nothing left, too long, or taken (sanitized for the log).
+	skipped []string
+}
+
+// fixedSuffixes are the package families that a member's name cannot
+// take.
+var fixedSuffixes = []string{"players", "players_peak", "info"}
+
+// ownFamilies are the members that never get a family derived from their
+// name: the identifiers, which may be numbers, and the members with a
+// family of their own.
+var ownFamilies = []string{"kind", "ident", "id", "players", "playersPeak"}
+
+// build makes the snapshot of parts, in source order, with at most
+// maxSeries series of packages and servers: an entry is exported whole or
+// not at all.
+func build(parts []part, names []string, maxSeries int) (*snapshot, report) {
+	members, skipped := memberFamilies(parts)
+	b := builder{max: maxSeries, seen: make(map[string]string), members: members}
+	b.rep.skipped = skipped
+	for i, p := range parts {
+		if p.cut {
+			b.rep.cut = append(b.rep.cut, names[i])
+		}
+		for _, it := range p.items {
+			b.add(it)
+		}
+	}
+	for _, p := range parts {
+		if pt := p.activity; pt != nil {
+			if v, ok := pt.Players.Get(); ok {
+				b.metrics = append(b.metrics, platformPlayers.metric(v))
+			}
+			b.metrics = append(b.metrics, platformPartial.metric(flag(pt.PartialCoverage)))
+		}
+	}
+	snap := &snapshot{metrics: b.metrics}
+	for _, m := range slices.Sorted(maps.Keys(members)) {
+		snap.members = append(snap.members, members[m])
+	}
+	return snap, b.rep
+}
+
+type builder struct {
+	max     int
+	metrics []prometheus.Metric
+	rep     report
+	capped  bool
+	// seen maps the labels of each exported entry to its identity as
+	// sent, which tells a repeat (a package named and also in a walk)
+	// from two entries that sanitize alike.
+	seen    map[string]string
+	members map[string]*family
+}
+
+func (b *builder) add(it item) {
+	if b.capped {
+		b.rep.dropped++
+		return
+	}
+	var key string
+	var ms []prometheus.Metric
+	if it.server {
+		id := labelValue(it.id)
+		key = "server\x00" + id
+		ms = b.server(it.fields, id)
+	} else {
+		kind, ident := labelValue(it.kind), labelValue(it.ident)
+		key = kind + "\x00" + ident
+		ms = b.pkg(it.fields, kind, ident)
+	}
+	ms = slices.DeleteFunc(ms, func(m prometheus.Metric) bool { return m == nil })
+	if was, ok := b.seen[key]; ok {
+		if was != it.identity() {
+			b.rep.collisions = append(b.rep.collisions, it.String())
+		}
+		return
+	}
+	if b.rep.series+len(ms) > b.max {
+		b.capped = true
+		b.rep.dropped++
+		return
+	}
+	b.seen[key] = it.identity()
+	b.rep.series += len(ms)
+	b.metrics = append(b.metrics, ms...)
+}
+
+func (b *builder) pkg(f gamedata.Fields, kind, ident string) []prometheus.Metric {
+	var ms []prometheus.Metric
+	if v, ok := f.Metric("players").Get(); ok {
+		ms = append(ms, packagePlayers.metric(v, kind, ident))
+	}
+	if v, ok := f.Metric("playersPeak").Get(); ok {
+		ms = append(ms, packagePlayersPeak.metric(v, kind, ident))
+	}
+	for _, m := range f.Names() {
+		if fam := b.members[m]; fam != nil {
+			if v, ok := f.Metric(m).Get(); ok {
+				ms = append(ms, fam.metric(v, kind, ident))
+			}
+		}
+	}
+	title, _ := f.Text("title")
+	org, _ := f.Text("organization")
+	return append(ms, packageInfo.metric(1, kind, ident, labelValue(title.Unsanitized()), labelValue(org.Unsanitized())))
+}
+
+func (b *builder) server(f gamedata.Fields, id string) []prometheus.Metric {
+	var ms []prometheus.Metric
+	if v, ok := f.Metric("players").Get(); ok {
+		ms = append(ms, serverPlayers.metric(v, id))
+	}
+	if v, ok := f.Metric("maxPlayers").Get(); ok {
+		ms = append(ms, serverMaxPlayers.metric(v, id))
+	}
+	return ms
+}
+
+// memberFamilies gives each numeric member of the package items (a number
+// in at least one of them) a family, in the order of the member names, so
+// that of two names that derive the same metric name the first always
+// wins. It returns the members left without one, sanitized.
+func memberFamilies(parts []part) (map[string]*family, []string) {
+	numeric := make(map[string]bool)
+	for _, p := range parts {
+		for _, it := range p.items {
+			if it.server {
+				continue
+			}
+			for _, m := range it.fields.Names() {
+				if !numeric[m] && !slices.Contains(ownFamilies, m) && it.fields.Metric(m).Valid() {
+					numeric[m] = true
+				}
+			}
+		}
+	}
+	taken := make(map[string]bool)
+	for _, s := range fixedSuffixes {
+		taken[s] = true
+	}
+	families := make(map[string]*family)
+	var skipped []string
+	for _, m := range slices.Sorted(maps.Keys(numeric)) {
+		suffix, ok := memberSuffix(m)
+		if !ok || taken[suffix] {
+			skipped = append(skipped, labelValue(m))
+			continue
+		}
+		taken[suffix] = true
+		families[m] = memberFamily(m, suffix)
+	}
+	return families, skipped
+}
+
+func flag(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,144 @@
+package exporter
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+)
+
+// item is one package or dedicated server to export, as the service sent
+// it; kind, ident and id are raw, sanitized only when they become labels.
+type item struct {
+	server          bool
+	kind, ident, id string
+	fields          gamedata.Fields
+}
+
+func entryItem(e gamedata.DashboardEntry) item {
+	return item{server: e.IsServer(), kind: e.Kind, ident: e.Ident, id: e.ID, fields: e.Fields}
+}
+
+// identity tells items apart as the service does, before any sanitizing.
+func (it item) identity() string {
+	if it.server {
+		return "server\x00" + it.id
+	}
+	return it.kind + "\x00" + it.ident
+}
+
+// String names the item for a log line, sanitized.
+func (it item) String() string {
+	if it.server {
+		return "server " + labelValue(it.id)
+	}
+	return "package " + labelValue(it.kind) + "/" + labelValue(it.ident)
+}
+
+// part is what one source gave at its last good poll.
+type part struct {
+	items []item
+	// cut is true when a walk stopped at the series cap with more of the
+	// directory unread.
+	cut bool
+	// activity is the latest activity point, for the activity source.
+	activity *gamedata.ActivityPoint
+	// at is when the poll that read it started; zero for nothing read.
+	at time.Time
+}
+
+// source is one thing a poll reads: a directory slice, a record, or the
+// platform's activity.
+type source struct {
+	// name says what it is in a log line; it holds the user's flags, not
+	// the service's text.
+	name string
+	// record is true for a package or server named by the user, whose
+	// 404 means it is gone rather than that the poll failed.
+	record bool
+	fetch  func(ctx context.Context) (part, error)
+}
+
+// sources are what a poll of c reads, in the order they claim series
+// under the cap: what the user named first, then the directory, then the
+// activity.
+func sources(c *gamedata.Client, cfg *Config) []source {
+	var out []source
+	for _, ref := range cfg.Packages {
+		out = append(out, source{name: "package " + ref.Kind + "/" + ref.Ident, record: true,
+			fetch: func(ctx context.Context) (part, error) {
+				p, err := c.Packages.Get(ctx, ref.Kind, ref.Ident)
+				if err != nil {
+					return part{}, err
+				}
+				return part{items: []item{{kind: ref.Kind, ident: ref.Ident, fields: p.Fields}}}, nil
+			}})
+	}
+	for _, id := range cfg.Servers {
+		out = append(out, source{name: "server " + id, record: true,
+			fetch: func(ctx context.Context) (part, error) {
+				s, err := c.Servers.Get(ctx, id)
+				if err != nil {
+					return part{}, err
+				}
+				return part{items: []item{{server: true, id: id, fields: s.Fields}}}, nil
+			}})
+	}
+	if cfg.walksDirectory() {
+		kinds := cfg.Kinds
+		if len(kinds) == 0 {
+			kinds = []string{""}
+		}
+		walked := make(map[string]bool)
+		for _, kind := range kinds {
+			if walked[kind] {
+				continue // a kind given twice is walked once
+			}
+			walked[kind] = true
+			s := &slice{client: c, kind: kind, filters: cfg.Filters, top: cfg.Top, limit: cfg.MaxSeries, log: cfg.logger()}
+			out = append(out, source{name: s.String(), fetch: s.fetch})
+		}
+	}
+	out = append(out, source{name: "activity", fetch: func(ctx context.Context) (part, error) {
+		h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: gamedata.Range7d})
+		if err != nil {
+			return part{}, err
+		}
+		return part{activity: latest(h.Points)}, nil
+	}})
+	return out
+}
+
+// latest is the point with the greatest time, the last of equals; nil
+// for none.
+func latest(points []gamedata.ActivityPoint) *gamedata.ActivityPoint {
+	var last *gamedata.ActivityPoint
+	for i := range points {
+		if last == nil || !points[i].Time.Before(last.Time) {
+			last = &points[i]
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	p := *last // not a pointer into the history, which can then be freed
+	return &p
+}
+
+// String names the slice by its flags, for log lines.
+func (s *slice) String() string {
+	var b strings.Builder
+	b.WriteString("directory")
+	if s.kind != "" {
+		fmt.Fprintf(&b, " --kind %s", s.kind)
+	}
+	for _, f := range s.filters {
+		fmt.Fprintf(&b, " --filter %s", f)
+	}
+	if s.top > 0 {
+		fmt.Fprintf(&b, " --top %d", s.top)
+	}
+	return b.String()
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/spf13/cobra"
+)
+
+// listOptions are list's options.
+type listOptions struct {
+	common
+	directoryFlags
+	Kind string
+}
+
+func newCmdList(f *factory, runF func(context.Context, *listOptions) error) *cobra.Command {
+	opts := &listOptions{}
+	if runF == nil {
+		runF = listRun
+	}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the directory of packages and dedicated servers",
+		Long: `List a page of the directory of packages and dedicated servers, or with
+--all every page from --page on. --kind game lists games; --kind server
+lists dedicated servers.
+
+` + directoryHelp,
+		Example: "  gamedata list --kind game --sort players --page-size 10\n  gamedata list --kind server --all -o csv > servers.csv",
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.common = f.common(cmd, opts.bound())
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
+		},
+	}
+	cmd.Flags().StringVar(&opts.Kind, "kind", "", "a package kind, such as game, or server for dedicated servers")
+	opts.register(cmd, "ident, name, players or updated")
+	return cmd
+}
+
+func listRun(ctx context.Context, opts *listOptions) error {
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: opts.List}
+	if !opts.All {
+		p, err := c.Dashboard.List(ctx, dir)
+		if err != nil {
+			return err
+		}
+		records := make([]gamedata.Fields, len(p.Items))
+		for i, e := range p.Items {
+			records[i] = e.Fields
+		}
+		return printAll(opts.common, records, opts.Fields)
+	}
+	w := walkWriter(opts.common, opts.directoryFlags, "list")
+	for e, err := range c.Dashboard.All(ctx, dir) {
+		if err == nil {
+			err = w.write(e.Fields)
+		}
+		if err != nil {
+			w.close() // what was read is whole: print it
+			return err
+		}
+	}
+	return w.close()
+}

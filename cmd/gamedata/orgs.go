@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/spf13/cobra"
+)
+
+// orgsOptions are orgs' options.
+type orgsOptions struct {
+	common
+	directoryFlags
+}
+
+func newCmdOrgs(f *factory, runF func(context.Context, *orgsOptions) error) *cobra.Command {
+	opts := &orgsOptions{}
+	if runF == nil {
+		runF = orgsRun
+	}
+	cmd := &cobra.Command{
+		Use:     "orgs",
+		Short:   "List the directory of organizations that publish games",
+		Long:    "List a page of the directory of organizations that publish games, or with --all every page from --page on.\n\n" + directoryHelp,
+		Example: "  gamedata orgs --sort packages --all",
+		Args:    exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.common = f.common(cmd, opts.bound())
+			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
+		},
+	}
+	opts.register(cmd, "ident, name or packages")
+	return cmd
+}
+
+func orgsRun(ctx context.Context, opts *orgsOptions) error {
+	c, err := opts.Client()
+	if err != nil {
+		return err
+	}
+	if !opts.All {
+		p, err := c.Organizations.List(ctx, &opts.List)
+		if err != nil {
+			return err
+		}
+		records := make([]gamedata.Fields, len(p.Items))
+		for i, o := range p.Items {
+			records[i] = o.Fields
+		}
+		return printAll(opts.common, records, opts.Fields)
+	}
+	w := walkWriter(opts.common, opts.directoryFlags, "orgs")
+	for o, err := range c.Organizations.All(ctx, &opts.List) {
+		if err == nil {
+			err = w.write(o.Fields)
+		}
+		if err != nil {
+			w.close() // what was read is whole: print it
+			return err
+		}
+	}
+	return w.close()
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// run runs the program with args and returns its exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	f := newFactory(stdout, stderr)
+	defer f.close()
+	root := newCmdRoot(f, commands(f)...)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return exitStatus(stderr, root.ExecuteContext(ctx))
+}
+
+// commands are the program's commands, each running for real.
+func commands(f *factory) []*cobra.Command {
+	return []*cobra.Command{
+		newCmdList(f, nil), newCmdOrgs(f, nil), newCmdGet(f, nil), newCmdSearch(f, nil),
+		newCmdActivity(f, nil), newCmdAnalytics(f, nil), newCmdExport(f, nil),
+		newCmdChart(f, nil), newCmdSync(f, nil), newCmdWatch(f, nil), newCmdExporter(f, nil),
+	}
+}
+
+// exitStatus says err on stderr, on one line, and returns the status it
+// means: 0 for none, 2 for bad usage, 1 for any other failure.
+func exitStatus(stderr io.Writer, err error) int {
+	if err == nil {
+		return 0
+	}
+	say(stderr, "%s", strings.TrimPrefix(err.Error(), "gamedata: "))
+	if isUsage(err) {
+		fmt.Fprintln(stderr, `Run "gamedata help" for usage.`)
+		return 2
+	}
+	return 1
+}
+
+// newCmdRoot is the root command, with the global flags bound to f and
+// the commands given.
+func newCmdRoot(f *factory, cmds ...*cobra.Command) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gamedata",
+		Short: "Read the public game-platform data service from a shell",
+		Long: `gamedata reads the public, read-only data service of a game platform:
+packages (games among them), dedicated servers, organizations, player
+activity history and analytics reports.
+
+Without --base-url (or GAMEDATA_BASE_URL) it uses the in-process twin of
+the service, offline, and says so on stderr.
+
+Output (-o) is a table on a terminal and NDJSON in a pipe; json, ndjson,
+csv and table can be asked for. A null metric is an empty cell in CSV and a
+table, and null in JSON: never 0. Text the service sends (values and
+member names) reaches a table, a CSV file and stderr sanitized, and JSON
+with every control, bidi and invisible character escaped.
+
+Commands that read a record or a page give up after ` + defaultTimeout.String() + ` unless
+--timeout says otherwise; long jobs (list --all, orgs --all, export, sync,
+watch) have no bound unless --timeout gives one.
+
+Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
+		SilenceErrors:              true,
+		SilenceUsage:               true,
+		SuggestionsMinimumDistance: 2,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			}
+			return usageError{errors.New(msg)}
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			return f.global.check()
+		},
+	}
+	// Every command inherits this: a flag cobra cannot parse is bad usage.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	g := &f.global
+	fl := root.PersistentFlags()
+	fl.StringVar(&g.baseURL, "base-url", os.Getenv("GAMEDATA_BASE_URL"), "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
+	fl.BoolVar(&g.twin, "twin", false, "use the in-process twin of the service, offline, even when a base URL is set")
+	fl.Float64Var(&g.rate, "rate", 5, "requests a second at most; 0 for no client-side limit")
+	fl.StringVar(&g.cacheDir, "cache-dir", "", "keep responses in this directory between runs and revalidate them (conditional requests); use a directory only you can write, such as "+suggestedCacheDir())
+	fl.StringVarP(&g.output, "output", "o", "", "output format: json, ndjson, csv or table (default table on a terminal, ndjson otherwise)")
+	fl.DurationVar(&g.timeout, "timeout", 0, "give up on the whole command after this long; 0 for no limit (default "+defaultTimeout.String()+
+		" for get, search, activity, analytics, chart, and list and orgs without --all; no limit for list --all, orgs --all, export, sync and watch)")
+	root.AddCommand(cmds...)
+	return root
+}
+
+// suggestedCacheDir is where --cache-dir's help suggests keeping the
+// cache: under the user's own cache directory, never a shared temporary
+// one, where another user could plant entries.
+func suggestedCacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return filepath.Join("$XDG_CACHE_HOME", "gamedata")
+	}
+	return filepath.Join(dir, "gamedata")
+}

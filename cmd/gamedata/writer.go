@@ -1,0 +1,143 @@
+package main
+
+import (
+	"io"
+	"slices"
+
+	"github.com/gamedata-go/gamedata"
+)
+
+// writer writes records in one output format, one at a time. Every record
+// it has written is complete: a Ctrl-C between two leaves a valid CSV or
+// NDJSON file.
+type writer interface {
+	write(f gamedata.Fields) error
+	close() error
+}
+
+// page is how many records a writer holds at most before it writes them:
+// the most a page of the directory holds. Memory is bounded by it, not by
+// all that is printed.
+const page = 100
+
+// output says where records go and how.
+type output struct {
+	format string
+	w      io.Writer
+	// columns, for csv and table, are those given (--fields), or nil to
+	// choose them from the first batch records.
+	columns []string
+	batch   int
+	// header is true when a CSV file already holds its header (a resumed
+	// export), whose columns are then those given.
+	header bool
+	// notice says a line on stderr.
+	notice func(format string, args ...any)
+}
+
+// newWriter returns a writer for o.
+func newWriter(o output) writer {
+	o.batch = max(o.batch, 1)
+	switch o.format {
+	case "json":
+		return &jsonWriter{w: o.w}
+	case "ndjson":
+		return &ndjsonWriter{w: o.w}
+	}
+	open := func(columns []string) writer {
+		if o.format == "csv" {
+			return newCSVWriter(o.w, columns, o.header)
+		}
+		return &tableWriter{w: o.w, columns: columns, batch: o.batch}
+	}
+	if o.columns != nil {
+		return open(o.columns)
+	}
+	return &chosenColumns{batch: o.batch, open: open, notice: o.notice, format: o.format}
+}
+
+// printAll writes records in c's format to its stdout, with columns chosen
+// from all of them unless given.
+func printAll(c common, records []gamedata.Fields, columns []string) error {
+	w := newWriter(output{format: c.Format, w: c.IO.out, columns: columns, batch: len(records)})
+	for _, f := range records {
+		if err := w.write(f); err != nil {
+			return err
+		}
+	}
+	return w.close()
+}
+
+// chosenColumns is a CSV or table writer whose columns are chosen from its
+// first batch records: it holds those, then writes them and every later
+// record as it comes. A numeric member that first appears after the
+// choice is named on stderr, once: it is not in the output.
+type chosenColumns struct {
+	batch   int
+	open    func(columns []string) writer
+	notice  func(format string, args ...any)
+	format  string
+	pending []gamedata.Fields
+	w       writer
+	columns []string
+	told    map[string]bool
+}
+
+func (c *chosenColumns) write(f gamedata.Fields) error {
+	if c.w == nil {
+		c.pending = append(c.pending, f)
+		if len(c.pending) < c.batch {
+			return nil
+		}
+		return c.start()
+	}
+	c.unseen(f)
+	return c.w.write(f)
+}
+
+// start chooses the columns from the records held and writes them. A
+// member those records have is not news later, column or not.
+func (c *chosenColumns) start() error {
+	c.columns = chooseColumns(c.pending)
+	c.w = c.open(c.columns)
+	c.told = map[string]bool{}
+	for _, f := range c.pending {
+		for _, n := range f.Names() {
+			c.told[n] = true
+		}
+	}
+	pending := c.pending
+	c.pending = nil
+	for _, f := range pending {
+		if err := c.w.write(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unseen names, once each, f's numeric members that are not columns.
+func (c *chosenColumns) unseen(f gamedata.Fields) {
+	if c.notice == nil {
+		return
+	}
+	for _, n := range f.Names() {
+		if c.told[n] || slices.Contains(c.columns, n) || !f.Metric(n).Valid() {
+			continue
+		}
+		c.told[n] = true
+		c.notice("member %q first appears after the %s columns were chosen and is not among them; name it in --fields to have it", n, c.format)
+	}
+}
+
+func (c *chosenColumns) close() error {
+	if c.w == nil {
+		if len(c.pending) == 0 {
+			return nil
+		}
+		if err := c.start(); err != nil {
+			return err
+		}
+	}
+	return c.w.close()
+}

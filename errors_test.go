@@ -1,0 +1,189 @@
+package gamedata
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// hostileName is a member name that retitles a terminal (OSC 0 … BEL) and
+// clears it (CSI 2 J), then holds an 8-bit CSI (C1 0x9b), a right-to-left
+// override, a zero-width space and a byte that is not UTF-8. hostileJSON
+// is the same name as it stands in a JSON body: the C0 controls escaped,
+// as JSON requires, the rest raw.
+const (
+	hostileName = "\x1b]0;pwned\x07\x1b[2J\u009b31m\u202eevil\u200b\xffx"
+	hostileJSON = `\u001b]0;pwned\u0007\u001b[2J` + "\u009b31m\u202eevil\u200b\xffx"
+)
+
+// shownSafely fails the test when s holds anything the sanitizer would
+// take out: a control, a bidi control, an invisible character, invalid
+// UTF-8.
+func shownSafely(t *testing.T, s, what string) {
+	t.Helper()
+	assert.True(t, utf8.ValidString(s), "%s is valid UTF-8: %q", what, s)
+	assert.Equal(t, sanitize(s), s, "%s holds nothing the sanitizer takes out", what)
+	assert.NotContains(t, s, "pwned\x07", what)
+}
+
+// Names the service chose reach DecodeError.Member and every message only
+// quoted: whatever a name holds, it cannot steer a terminal or a log.
+func TestServiceChosenNamesAreQuoted(t *testing.T) {
+	t.Parallel()
+	// The name as the decoders read it: the byte that is not UTF-8
+	// becomes U+FFFD, as encoding/json makes it.
+	viaJSON := strings.ReplaceAll(hostileName, "\xff", "\ufffd")
+	history := func(body string) error {
+		f, err := decodeFields([]byte(body))
+		require.NoError(t, err)
+		_, err = decodeHistory(f)
+		return err
+	}
+	summaries := func(body string) error {
+		f, err := decodeFields([]byte(body))
+		require.NoError(t, err)
+		_, err = decodeSummaries(f)
+		return err
+	}
+	for _, tt := range []struct {
+		name, body string
+		decode     func(string) error
+		member     string // "" when the message names the member
+	}{
+		{
+			name:   "directory array found by its shape",
+			body:   `{"` + hostileJSON + `":[{"kind":"game","ident":"a"},7],"pagination":{"hasNext":false}}`,
+			decode: func(b string) error { _, err := decodePage([]byte(b), 1, decodeDashboardEntry); return err },
+			member: strconv.Quote(viaJSON) + "[1]",
+		},
+		{
+			name:   "directory with several arrays",
+			body:   `{"` + hostileJSON + `":[],"b":[],"pagination":{"hasNext":false}}`,
+			decode: func(b string) error { _, err := decodePage([]byte(b), 1, decodeDashboardEntry); return err },
+		},
+		{
+			name:   "history found by its shape",
+			body:   `{"` + hostileJSON + `":[{"capturedAt":"2026-11-20T10:00:00Z"},{"capturedAt":5}]}`,
+			decode: history,
+			member: strconv.Quote(viaJSON) + "[1]",
+		},
+		{
+			name:   "several histories",
+			body:   `{"` + hostileJSON + `":[{"capturedAt":"2026-11-20T10:00:00Z"}],"b":[{"capturedAt":"2026-11-20T10:00:00Z"}]}`,
+			decode: history,
+		},
+		{
+			name:   "range summary keyed by the service",
+			body:   `{"summary":{"` + hostileJSON + `":3}}`,
+			decode: summaries,
+			member: "summary[" + strconv.Quote(viaJSON) + "]",
+		},
+		{
+			name:   "activity points found by their shape",
+			body:   `{"` + hostileJSON + `":[[1000,1,0,null,null,0,0],[1]]}`,
+			decode: func(b string) error { _, err := decodeActivityHistory([]byte(b)); return err },
+			member: strconv.Quote(viaJSON) + "[1]",
+		},
+		{
+			name:   "several arrays of activity points",
+			body:   `{"` + hostileJSON + `":[[1]],"b":[[1]]}`,
+			decode: func(b string) error { _, err := decodeActivityHistory([]byte(b)); return err },
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.decode(tt.body)
+			var de *DecodeError
+			require.ErrorAs(t, err, &de)
+			if tt.member != "" {
+				assert.Equal(t, tt.member, de.Member)
+			} else {
+				assert.Contains(t, err.Error(), `"\x1b]0;pwned\a\x1b[2J`, "the name is quoted in the message")
+			}
+			shownSafely(t, de.Member, "Member")
+			shownSafely(t, err.Error(), "the message")
+		})
+	}
+}
+
+// The same through a client: a walk's error names the directory's array
+// only quoted.
+func TestWalkErrorQuotesTheArraysName(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"` + hostileJSON + `":[{"title":"?"}],"pagination":{"hasNext":false}}`))
+	})
+	c := newTestClient(t, srv.URL)
+	_, err := collect(c.Dashboard.All(context.Background(), nil))
+	var de *DecodeError
+	require.ErrorAs(t, err, &de)
+	assert.True(t, strings.HasPrefix(de.Member, `"\x1b]0;pwned`), de.Member)
+	shownSafely(t, err.Error(), "the walk's error")
+}
+
+// strconv.Quote, which quotes the names, escapes every rune the sanitizer
+// would take out (C0 and C1 controls, DEL, bidi controls, invisible
+// characters, line and paragraph separators) and every byte that is not
+// UTF-8: its output is left alone by the sanitizer, which is why a quoted
+// name is safe to show.
+func TestQuoteEscapesWhatTheSanitizerRemoves(t *testing.T) {
+	t.Parallel()
+	checked := 0
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		if !utf8.ValidRune(r) || shown(r, utf8.RuneLen(r)) {
+			continue
+		}
+		checked++
+		q := strconv.Quote(string(r))
+		if sanitize(q) != q || strings.ContainsRune(q, r) {
+			t.Errorf("strconv.Quote(%U) = %s leaves it raw", r, q)
+		}
+	}
+	assert.Greater(t, checked, 200, "controls, C1, bidi, invisible and tag characters were all checked")
+	for b := 0x80; b <= 0xff; b++ {
+		s := string([]byte{'a', byte(b), 'z'})
+		if utf8.ValidString(s) {
+			continue
+		}
+		q := strconv.Quote(s)
+		assert.True(t, utf8.ValidString(q) && sanitize(q) == q, "byte %#x: %s", b, q)
+	}
+}
+
+// The package's error types pass their messages through the sanitizer,
+// whatever an error they wrap says.
+func TestErrorMessagesAreSanitized(t *testing.T) {
+	t.Parallel()
+	raw := errors.New("redirected to /x?" + hostileName)
+	for _, err := range []error{
+		&PageError{Page: 2, Err: raw},
+		&ItemError{Index: 1, Err: raw},
+		&DecodeError{URL: "https://h/", Member: "m", Err: raw},
+		&DecodeError{URL: "https://h/", Err: raw},
+		&APIError{StatusCode: 500, Method: "GET", URL: "https://h/", Body: []byte(hostileName)},
+	} {
+		shownSafely(t, err.Error(), fmt.Sprintf("the message of a %T", err))
+	}
+}
+
+// A redirect's target, which the service chose, reaches List's error only
+// sanitized.
+func TestRedirectTargetInErrorsIsSanitized(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "/api/dashboard?page=1&x=\u009b2J\u202eevil\u200b")
+		w.WriteHeader(http.StatusFound)
+	})
+	c := newTestClient(t, srv.URL)
+	_, err := c.Dashboard.List(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: 2}})
+	require.ErrorIs(t, err, ErrPageOutOfRange)
+	assert.Contains(t, err.Error(), "was redirected to")
+	shownSafely(t, err.Error(), "List's error")
+}
