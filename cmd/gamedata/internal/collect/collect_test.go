@@ -150,16 +150,16 @@ func TestGoneAndBack(t *testing.T) {
 func TestCutWalkMarksNoOneGone(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	twin := gamedatatest.NewServer(gamedatatest.WithSize(150, 2, 3))
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(1, 101, 1)) // two pages of servers
 	defer twin.Close()
 	db := sqliteDB(t)
 	c := newClient(t, twin, "", fastRetries...)
-	_, err := Run(ctx, c, db, options("", "24h", at(start)))
+	_, err := Run(ctx, c, db, options("server", "24h", at(start)))
 	require.NoError(t, err)
 
 	twin.SetFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503},
 		Match: func(r *http.Request) bool { return r.URL.Path == "/api/dashboard" && r.URL.Query().Get("page") == "2" }})
-	s, err := Run(ctx, c, db, options("", "24h", at(start.Add(time.Hour))))
+	s, err := Run(ctx, c, db, options("server", "24h", at(start.Add(time.Hour))))
 	require.Error(t, err)
 	assert.False(t, s.Complete)
 	assert.Equal(t, 100, s.Entries)

@@ -22,7 +22,7 @@ import (
 // smallTwin is a catalogue small enough to sync many times in a test.
 func smallTwin(t *testing.T) *gamedatatest.Server {
 	t.Helper()
-	twin := gamedatatest.NewServer(gamedatatest.WithSize(40, 6, 4))
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(20, 4, 3))
 	t.Cleanup(twin.Close)
 	return twin
 }

@@ -46,9 +46,6 @@ func (postgres) schemaFuncs() template.FuncMap {
 		"epoch": func(col string) string {
 			return "CAST(FLOOR(EXTRACT(EPOCH FROM CAST(" + col + " AS TIMESTAMPTZ))) AS BIGINT)"
 		},
-		"calendar": func() string {
-			return `INSERT INTO calendar_days (day) SELECT generate_series(CAST(946684800 AS BIGINT), CAST(4102358400 AS BIGINT), CAST(86400 AS BIGINT))`
-		},
 	}
 }
 

@@ -173,6 +173,12 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 	var added, changed int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		added, changed = 0, 0
+		if len(points) > 0 {
+			from, to := span(points)
+			if err := s.addDays(ctx, tx, from, to); err != nil {
+				return err
+			}
+		}
 		p, err := s.putter(ctx, tx, "activity_points", []string{"time"},
 			[]string{"players", "average", "partial_coverage", "current", "interval_start", "interval_end"})
 		if err != nil {
@@ -194,6 +200,19 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 		r.Changed += changed
 	}
 	return err
+}
+
+// span is the first and last second the points cover.
+func span(points []Point) (from, to int64) {
+	from, to = unix(points[0].Time), unix(points[0].Time)
+	for _, p := range points {
+		for _, t := range []*time.Time{&p.Time, p.IntervalStart, p.IntervalEnd} {
+			if t != nil {
+				from, to = min(from, unix(*t)), max(to, unix(*t))
+			}
+		}
+	}
+	return from, to
 }
 
 func unixPtr(t *time.Time) any {

@@ -94,3 +94,20 @@ func TestRollups(t *testing.T) {
 		assert.False(t, v.Valid, "null is NULL, never 0")
 	})
 }
+
+// A value holds across days no run saw: runs three days apart give a
+// row for every day between.
+func TestRollupAcrossDaysNoRunSaw(t *testing.T) {
+	t.Parallel()
+	eachDB(t, func(t *testing.T, dsn string) {
+		db := open(t, dsn)
+		run(t, db, day0.Add(12*time.Hour), entry("a", false, map[string]any{"players": 4.0}))
+		run(t, db, day0.Add(84*time.Hour), entry("a", false, map[string]any{"players": 4.0}))
+		assert.Equal(t, []string{
+			"day+0 min 4 max 4 avg 4 covered 43200s partial 0",
+			"day+1 min 4 max 4 avg 4 covered 86400s partial 0",
+			"day+2 min 4 max 4 avg 4 covered 86400s partial 0",
+			"day+3 min 4 max 4 avg 4 covered 43200s partial 0",
+		}, daily(t, db, `SELECT day, min_value, max_value, avg_value, covered_seconds, partial_coverage FROM directory_daily WHERE ident = ? ORDER BY day`, "a"))
+	})
+}

@@ -13,8 +13,20 @@ import (
 func (s *DB) BeginRun(ctx context.Context, kind string, at time.Time) (*Run, error) {
 	r := &Run{Kind: clean(kind), StartedAt: at.Truncate(time.Second)}
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, s.q(`INSERT INTO runs (kind, started_at) VALUES (?, ?) RETURNING run_id`),
-			r.Kind, unix(r.StartedAt)).Scan(&r.ID)
+		if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO runs (kind, started_at) VALUES (?, ?) RETURNING run_id`),
+			r.Kind, unix(r.StartedAt)).Scan(&r.ID); err != nil {
+			return err
+		}
+		day := unix(r.StartedAt) - unix(r.StartedAt)%86400
+		var last sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(day) FROM calendar_days`).Scan(&last); err != nil {
+			return err
+		}
+		from := day
+		if last.Valid && last.Int64 < day {
+			from = last.Int64
+		}
+		return s.addDays(ctx, tx, from, day)
 	})
 	if err != nil {
 		return nil, err
@@ -53,6 +65,17 @@ func (s *DB) RecordFailure(ctx context.Context, r *Run, stage, item, message str
 	if err == nil {
 		r.Failures++
 	}
+	return err
+}
+
+// addDays adds to calendar_days the UTC days from the one holding from
+// to the one holding to, for the daily views: a value may hold across
+// days no run saw. (WHERE true: SQLite would read ON CONFLICT after a
+// bare FROM as a join's ON.)
+func (s *DB) addDays(ctx context.Context, tx *sql.Tx, from, to int64) error {
+	_, err := tx.ExecContext(ctx, s.q(`WITH RECURSIVE d(day) AS (
+			SELECT CAST(? AS BIGINT) UNION ALL SELECT day + 86400 FROM d WHERE day + 86400 <= CAST(? AS BIGINT))
+		INSERT INTO calendar_days (day) SELECT day FROM d WHERE true ON CONFLICT DO NOTHING`), from-from%86400, to)
 	return err
 }
 

@@ -17,7 +17,9 @@ package store
 // last_seen; a day takes the part of every segment that overlaps it,
 // found through calendar_days' key, bounded by the last run's start (no
 // segment ends after it) as well as by the segment's end, which
-// PostgreSQL cannot use as an index bound.
+// PostgreSQL cannot use as an index bound. calendar_days holds the UTC
+// days the data covers: every run adds the days from the last one it
+// holds to its own, and the activity points written add theirs.
 //
 // Version 2 makes the directory a series and times Unix seconds: every
 // table of version 1 is rebuilt with its times converted (its rows kept;
@@ -144,7 +146,11 @@ CREATE TABLE sync_state (name TEXT NOT NULL PRIMARY KEY, value BIGINT NOT NULL);
 INSERT INTO sync_state (name, value) VALUES ('seq', 0);
 
 CREATE TABLE calendar_days (day BIGINT NOT NULL PRIMARY KEY);
-{{calendar}};
+WITH RECURSIVE d(day) AS (
+	SELECT MIN(COALESCE(interval_start, time)) - MIN(COALESCE(interval_start, time)) % 86400 FROM activity_points
+	UNION ALL
+	SELECT day + 86400 FROM d WHERE day < (SELECT MAX(COALESCE(interval_end, time)) FROM activity_points))
+INSERT INTO calendar_days (day) SELECT day FROM d WHERE day IS NOT NULL;
 
 CREATE VIEW directory_at_run AS
 SELECT r.run_id, r.started_at AS at, v.kind, v.ident, v.id, v.member, v.value, v.partial_coverage

@@ -58,10 +58,6 @@ func (sqlite) schemaFuncs() template.FuncMap {
 		// strftime reads RFC 3339 with Z or an offset and any fraction,
 		// and truncates to the second.
 		"epoch": func(col string) string { return "CAST(strftime('%s', " + col + ") AS INTEGER)" },
-		"calendar": func() string {
-			return `WITH RECURSIVE d(day) AS (SELECT 946684800 UNION ALL SELECT day + 86400 FROM d WHERE day < 4102358400)
-	INSERT INTO calendar_days (day) SELECT day FROM d`
-		},
 	}
 }
 
