@@ -37,12 +37,22 @@ func (b *syncBar) update(p collect.Progress) {
 			progressbar.OptionShowIts(),
 			progressbar.OptionSetItsString("items"),
 			progressbar.OptionSetPredictTime(p.Total > 0),
-			progressbar.OptionThrottle(100*time.Millisecond),
+			// A count of unknown length is updated a page at a time:
+			// show every update, or the last may never be drawn.
+			progressbar.OptionThrottle(throttle(p.Total)),
 			progressbar.OptionSetWidth(30))
 	}
 	if b.bar != nil {
 		b.bar.Set(p.Done)
 	}
+}
+
+// throttle is how often a bar of total items is drawn at most.
+func throttle(total int) time.Duration {
+	if total < 0 {
+		return 0
+	}
+	return 100 * time.Millisecond
 }
 
 // end leaves the current bar as it is and moves to the next line.
