@@ -94,9 +94,37 @@ var a, B = 1, 2
 	}
 }
 
+// TestLibraryDirsStopsAtNestedModules checks that the checker looks only
+// at the packages of this module: a nested module's undocumented package
+// is not its concern.
+func TestLibraryDirsStopsAtNestedModules(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":        "module example.com/outer\n",
+		"a/a.go":        "// Package a is documented.\npackage a\n",
+		"nested/go.mod": "module example.com/outer/nested\n",
+		"nested/b.go":   "package b\n\nfunc Undocumented() {}\n",
+	} {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := libraryDirs(t, root)
+	if want := []string{filepath.Join(root, "a")}; !slices.Equal(got, want) {
+		t.Errorf("libraryDirs = %q, want %q", got, want)
+	}
+}
+
 // libraryDirs returns the directories under root, relative to it, that
 // hold a package other than main, leaving out testdata and hidden
-// directories.
+// directories and the modules nested in root's (a directory with a go.mod
+// of its own, such as conformance or peers, whose generated code is not
+// this module's).
 func libraryDirs(t *testing.T, root string) []string {
 	t.Helper()
 	var dirs []string
@@ -109,6 +137,9 @@ func libraryDirs(t *testing.T, root string) []string {
 		}
 		name := d.Name()
 		if path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(path, "go.mod")); path != root && err == nil {
 			return filepath.SkipDir
 		}
 		files := sourceFiles(t, path)

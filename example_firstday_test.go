@@ -130,8 +130,8 @@ func ExampleActivityService_History_dailyReport() {
 	fmt.Printf("neon-miner, 7d average: %v%s\n", week.Metric("average"), bound)
 	fmt.Println(time.Since(h.Points[len(h.Points)-1].Time) > 0)
 	// Output:
-	// platform, 24h: 1440 points, peak 6280, 9 unavailable, 4 partial
-	// neon-miner, 7d average: 55.756
+	// platform, 24h: 1440 points, peak 120766, 9 unavailable, 4 partial
+	// neon-miner, 7d average: 2266.63
 	// true
 }
 

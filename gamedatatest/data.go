@@ -58,6 +58,7 @@ type pkg struct {
 	plain                           string // title before any hostile wrapping
 	org                             string // "" when the package has no organization
 	players, peak, rating           metric
+	level                           float64 // the players its figures are drawn around (levels.go)
 	tags                            []string
 	online                          bool
 	servers                         int
@@ -78,6 +79,7 @@ type org struct {
 	verified                          bool
 	createdAt                         time.Time
 	packages                          []pkgKey
+	level                             float64 // the sum of its packages' levels when generated
 }
 
 // snapshot is one immutable state of the catalogue. Reordering makes a new
@@ -88,9 +90,10 @@ type snapshot struct {
 	now           time.Time // origin moved on by Advance
 	modified      time.Time // Last-Modified of every response
 	historyPoints int
-	pkgs          []pkg // default order: ident, then kind
-	srvs          []srv // default order: id
-	orgs          []org // default order: ident
+	platform      float64 // the platform's current players when generated (platformPlayers)
+	pkgs          []pkg   // default order: ident, then kind
+	srvs          []srv   // default order: id
+	orgs          []org   // default order: ident
 	pkgIndex      map[pkgKey]int
 	srvIndex      map[string]int
 	orgIndex      map[string]int
@@ -222,10 +225,10 @@ func generate(cfg *config) *snapshot {
 	now := referenceTime
 	s := &snapshot{seed: cfg.seed, origin: now, now: now, modified: now, historyPoints: cfg.historyPoints}
 	s.orgs = generateOrgs(r, now, cfg.organizations)
-	s.pkgs = generatePackages(r, now, cfg.packages, s.orgs)
+	s.pkgs = generatePackages(r, cfg.seed, now, cfg.packages, s.orgs)
 	if cfg.awkward {
 		for i, ident := range awkwardIdents {
-			s.pkgs = append(s.pkgs, newPackage(r, now, "game", ident, "Awkward "+strconv.Itoa(i+1)))
+			s.pkgs = append(s.pkgs, newPackage(r, cfg.seed, now, "game", ident, "Awkward "+strconv.Itoa(i+1)))
 		}
 	}
 	s.srvs = generateServers(r, now, min(cfg.servers, maxServers), s.pkgs)
@@ -243,8 +246,10 @@ func generate(cfg *config) *snapshot {
 		if p.org != "" {
 			o := &s.orgs[s.orgIndex[p.org]]
 			o.packages = append(o.packages, pkgKey{p.kind, p.ident})
+			o.level += p.level
 		}
 	}
+	s.platform = platformPlayers(s.pkgs)
 	return s
 }
 
@@ -286,22 +291,20 @@ func generateOrgs(r *rand.Rand, now time.Time, n int) []org {
 	return orgs
 }
 
-func generatePackages(r *rand.Rand, now time.Time, n int, orgs []org) []pkg {
+func generatePackages(r *rand.Rand, seed int64, now time.Time, n int, orgs []org) []pkg {
 	// The last organization publishes nothing, so has-packages filters.
 	publishers := len(orgs)
 	if publishers > 1 {
 		publishers--
 	}
-	var pkgs []pkg
-	idents := map[pkgKey]bool{}
+	pkgs := make([]pkg, 0, n)
+	idents := distinctIdents{used: make(map[pkgKey]bool, n)}
 	for i := range n {
 		kind, title := packageTitle(r, i)
-		kind, ident := specialIdent(i, kind, slug(title), pkgs)
-		for n := 2; idents[pkgKey{kind, ident}]; n++ {
-			ident = slug(title) + "-" + strconv.Itoa(n)
-		}
-		idents[pkgKey{kind, ident}] = true
-		p := newPackage(r, now, kind, ident, title)
+		base := slug(title)
+		kind, ident := specialIdent(i, kind, base, pkgs)
+		ident = idents.claim(kind, ident, base)
+		p := newPackage(r, seed, now, kind, ident, title)
 		if publishers > 0 && r.IntN(100) >= 3 {
 			p.org = orgs[r.IntN(publishers)].ident
 		}
@@ -317,6 +320,35 @@ func generatePackages(r *rand.Rand, now time.Time, n int, orgs []org) []pkg {
 		pkgs = append(pkgs, p)
 	}
 	return pkgs
+}
+
+// distinctIdents hands out package idents: a taken one becomes its title's
+// slug with the smallest free suffix -2, -3, ….
+type distinctIdents struct {
+	used map[pkgKey]bool
+	// next is the suffix to try first for a kind and slug. Every smaller
+	// one was taken when it was passed, and idents are never freed, so
+	// starting there finds the smallest free one without walking the whole
+	// run again: a large catalogue, where a title recurs thousands of
+	// times, stays linear.
+	next map[pkgKey]int
+}
+
+func (d *distinctIdents) claim(kind, ident, base string) string {
+	if d.used[pkgKey{kind, ident}] {
+		if d.next == nil {
+			d.next = map[pkgKey]int{}
+		}
+		k := pkgKey{kind, base}
+		n := max(d.next[k], 2)
+		for d.used[pkgKey{kind, base + "-" + strconv.Itoa(n)}] {
+			n++
+		}
+		ident = base + "-" + strconv.Itoa(n)
+		d.next[k] = n + 1
+	}
+	d.used[pkgKey{kind, ident}] = true
+	return ident
 }
 
 // packageTitle draws the kind and title of the i-th package.
@@ -377,6 +409,9 @@ func generateServers(r *rand.Rand, now time.Time, n int, pkgs []pkg) []srv {
 		}
 	}
 	ids := serverIDs{used: map[string]bool{}}
+	// seated counts the players already on each package's servers, which
+	// together never outnumber the package's current players.
+	seated := make([]float64, len(pkgs))
 	var srvs []srv
 	for i := range n {
 		sv := srv{
@@ -389,8 +424,10 @@ func generateServers(r *rand.Rand, now time.Time, n int, pkgs []pkg) []srv {
 			lastSeen:   now.Add(-time.Duration(r.IntN(3600)) * time.Second),
 		}
 		label := "Server"
+		game := -1
 		if len(games) > 0 {
-			p := &pkgs[games[r.IntN(len(games))]]
+			game = games[r.IntN(len(games))]
+			p := &pkgs[game]
 			sv.pkgKind, sv.pkgIdent, sv.org = p.kind, p.ident, p.org
 			p.servers++
 			label = p.plain
@@ -404,6 +441,10 @@ func generateServers(r *rand.Rand, now time.Time, n int, pkgs []pkg) []srv {
 			sv.players = known(0)
 		} else {
 			sv.players = known(float64(r.IntN(sv.maxPlayers + 1)))
+			if game >= 0 && pkgs[game].players.ok {
+				sv.players.v = min(sv.players.v, max(pkgs[game].players.v-seated[game], 0))
+				seated[game] += sv.players.v
+			}
 		}
 		if r.IntN(20) == 0 {
 			sv.players = metric{}
@@ -448,7 +489,10 @@ func serverName(r *rand.Rand, region, label string) string {
 	return label + " official"
 }
 
-func newPackage(r *rand.Rand, now time.Time, kind, ident, title string) pkg {
+// newPackage draws the package kind/ident. Its current players are drawn
+// first and its level from them (packageLevel), so that its peak and its
+// analytics history agree with what the dashboard shows now.
+func newPackage(r *rand.Rand, seed int64, now time.Time, kind, ident, title string) pkg {
 	p := pkg{
 		kind:        kind,
 		ident:       ident,
@@ -467,13 +511,16 @@ func newPackage(r *rand.Rand, now time.Time, kind, ident, title string) pkg {
 	if p.online {
 		p.players = known(float64(int(math.Exp(r.Float64() * 9))))
 	}
+	// A package whose players are unavailable still has players; only
+	// the count is unknown, so its level comes from the count drawn.
+	p.level = packageLevel(seed, kind, ident, p.players.v)
 	switch x := r.IntN(100); {
 	case x < 6:
 		p.players = metric{}
 	case x < 45:
 		p.peak = metric{}
 	default:
-		p.peak = known(math.Max(p.players.v, float64(int(math.Exp(r.Float64()*10)))))
+		p.peak = known(packagePeak(p.level, r.Float64()))
 	}
 	if r.IntN(5) > 0 {
 		p.rating = known(round(1+r.Float64()*4, 1))
@@ -482,6 +529,15 @@ func newPackage(r *rand.Rand, now time.Time, kind, ident, title string) pkg {
 		p.tags = append(p.tags, tagWords[j])
 	}
 	return p
+}
+
+// setPlayers makes m the current players of p, and raises a known peak
+// that m passes to m.
+func (p *pkg) setPlayers(m metric) {
+	p.players = m
+	if m.ok && p.peak.ok && m.v > p.peak.v {
+		p.peak = m
+	}
 }
 
 func (s *snapshot) index() {
@@ -518,7 +574,9 @@ func (s *snapshot) reordered(step uint64) *snapshot {
 			break
 		}
 		p := &n.pkgs[r.IntN(len(n.pkgs))]
-		move(&p.players, 8000)
+		players := p.players
+		move(&players, 8000)
+		p.setPlayers(players)
 	}
 	for range max(1, len(n.srvs)*15/100) {
 		if len(n.srvs) == 0 {

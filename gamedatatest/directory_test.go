@@ -288,6 +288,11 @@ func TestReorderEvery(t *testing.T) {
 		truth = append(truth, e.Ident)
 	}
 	assert.Equal(t, c, truth, "the catalog follows the shift")
+	for _, e := range decoded(t, s.Catalog().Packages) {
+		if players, ok := e["players"].(float64); ok && e["playersPeak"] != nil {
+			assert.GreaterOrEqual(t, e["playersPeak"], players, "%v: a shift raises the peak it passes", e["ident"])
+		}
+	}
 
 	s.ReorderEvery(0)
 	assert.Equal(t, idents(), idents())

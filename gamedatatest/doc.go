@@ -37,6 +37,46 @@
 // Server.WaitRequests waits for requests that have arrived but not been
 // answered, such as stalled ones.
 //
+// # Consistency
+//
+// The figures of one package, organization or of the platform are drawn
+// around one level, so that they agree with each other as a platform's do.
+// In a catalogue as generated, and as Advance moves it on:
+//
+//   - A package's current players lie within a factor of three of its
+//     7-day average and of its latest known history value, give or take one
+//     player (a package no one plays now averages a fraction of a player).
+//   - A package's playersPeak, its all-time peak, is at least its current
+//     players and at least every players and playersPeak of its analytics
+//     history; a day's playersPeak is at least that day's players.
+//   - A range summary covers the history entries captured within the range
+//     before Now. Its average is the mean of their known players, rounded
+//     to three decimals and between the least and the greatest of them; its
+//     peak is the greatest known players or playersPeak among them; either
+//     is null when no value is known. Its partialCoverage is true when any
+//     entry's is.
+//   - Partial coverage is a lower bound: a partial history entry or
+//     activity point counts only the share of players that was recorded
+//     (the older, the smaller), so what sums it up is a lower bound too.
+//   - Nulls stay nulls: current players, playersPeak, a history value or
+//     an activity point may be null, and a null is left out of averages
+//     and peaks, never counted as 0.
+//   - An organization's history is drawn around the sum of its packages'
+//     levels: its 7-day average is within a factor of three of the sum of
+//     its packages' 7-day averages.
+//   - The players on a package's dedicated servers add up to at most its
+//     current players.
+//   - The current point of the activity history is, in every range, the sum
+//     of the known current players of the games (kind game: mods and tools
+//     are played within games); the points before it follow a daily and a
+//     weekly wave around it. After Advance the current point follows that
+//     wave, within a factor of three of the sum.
+//
+// The histories are the past: UpdatePackage, AddPackage, RemovePackage and
+// ReorderEvery's shifts change packages, not histories, so the relations to
+// a history may not hold for the packages they changed. A playersPeak
+// below the players they set rises to them.
+//
 // # Wire format
 //
 // Responses are JSON objects, Content-Type application/json; charset=utf-8.

@@ -63,8 +63,11 @@ func (s *snapshot) activity(name string) []byte {
 // than a day are snapshots with null interval bounds; older ones are
 // averages over [t, t+step). Averages in the oldest 40% of the range have
 // partial coverage, and so has the point right after each run of null
-// players. The partialCoverage array lists every partial point except the
-// oldest, plus the (non-partial) point right before each null run.
+// players; their players are lower bounds (pointCoverage). The
+// partialCoverage array lists every partial point except the oldest, plus
+// the (non-partial) point right before each null run. The last point, the
+// current one, is the platform's players (platformPlayers), the same in
+// every range.
 func (s *snapshot) originPoints(h historyRange) ([]point, time.Duration) {
 	n := int(h.span / h.step)
 	step := h.step
@@ -80,7 +83,8 @@ func (s *snapshot) originPoints(h historyRange) ([]point, time.Duration) {
 		snapshotFrom = -1
 	}
 	snapshotFrom = min(snapshotFrom, n-2) // the current point is a snapshot
-	for i := 0; i <= snapshotFrom && i < n*4/10; i++ {
+	oldest := min(snapshotFrom+1, n*4/10) // the partial stretch is [0, oldest)
+	for i := range oldest {
 		pts[i].partial = true
 	}
 	first := true
@@ -94,12 +98,15 @@ func (s *snapshot) originPoints(h historyRange) ([]point, time.Duration) {
 	for i := range pts {
 		t := s.origin.Add(-time.Duration(n-1-i) * step)
 		null := !pts[i].players.ok
-		pts[i].players = sample(base, t, r, i <= snapshotFrom)
+		pts[i].players = sample(base, t, r, i <= snapshotFrom, pointCoverage(pts[i].partial, i, oldest))
 		if null {
 			pts[i].players = metric{}
 		}
 		pts[i].ms, pts[i].aggregated = t.UnixMilli(), i <= snapshotFrom
 		pts[i].endMS = t.Add(step).UnixMilli()
+	}
+	if n > 0 {
+		pts[n-1].players = known(math.Round(s.platform))
 	}
 	return pts, step
 }
@@ -131,17 +138,20 @@ func nullRuns(r *rand.Rand, pts []point) {
 	}
 }
 
-func (s *snapshot) activityBase() float64 { return 4000 + float64(hash64(s.seed, "base")%3000) }
+// activityBase is the base of the platform's curve (see players): the one
+// whose curve passes through the platform's players at the origin.
+func (s *snapshot) activityBase() float64 { return s.platform / wave(referenceTime) }
 
-// sample is the players of a point at t: whole for a snapshot, a fraction
-// for an average.
-func sample(base float64, t time.Time, r *rand.Rand, aggregated bool) metric {
-	v := players(base, t, r)
+// sample is the players of a point at t, of which the share coverage was
+// recorded: whole for a snapshot, a fraction for an average (unless no one
+// played).
+func sample(base float64, t time.Time, r *rand.Rand, aggregated bool, coverage float64) metric {
+	v := players(base, t, r) * coverage
 	if !aggregated {
 		return known(math.Round(v))
 	}
 	v = round(v, 3)
-	if v == math.Trunc(v) {
+	if v == math.Trunc(v) && v > 0 {
 		v += 0.25
 	}
 	return known(v)
@@ -166,7 +176,7 @@ func (s *snapshot) addedPoints(h historyRange, step time.Duration) []point {
 		src.Seed(seed, uint64(t.UnixMilli()))
 		aggregated := s.now.Sub(t) > day
 		pts[i] = point{ms: t.UnixMilli(), endMS: t.Add(step).UnixMilli(), aggregated: aggregated,
-			players: sample(base, t, r, aggregated)}
+			players: sample(base, t, r, aggregated, 1)}
 		if r.IntN(500) == 0 && i < n-1 {
 			pts[i].players = metric{}
 		}
@@ -228,12 +238,18 @@ func boolInt(b bool) int {
 // players is the platform-wide player count at t: a daily and a weekly wave
 // over slow growth, with noise.
 func players(base float64, t time.Time, r *rand.Rand) float64 {
-	hours := float64(t.Unix()) / 3600
 	age := referenceTime.Sub(t).Hours() / 24 / 365
-	v := base * (1 + 0.3*math.Sin(2*math.Pi*(hours-6)/24) + 0.08*math.Sin(2*math.Pi*hours/168))
+	v := base * wave(t)
 	v *= 1 / (1 + 0.25*age)
 	v += r.NormFloat64() * base * 0.02
 	return math.Max(v, 0)
+}
+
+// wave is the daily and weekly rhythm of the platform's players at t, a
+// factor between 0.62 and 1.38.
+func wave(t time.Time) float64 {
+	hours := float64(t.Unix()) / 3600
+	return 1 + 0.3*math.Sin(2*math.Pi*(hours-6)/24) + 0.08*math.Sin(2*math.Pi*hours/168)
 }
 
 // capturedAtForms are the ISO 8601 spellings history entries cycle through:
@@ -297,11 +313,11 @@ func (e *entry) value() map[string]any {
 
 // report builds the history and summary members of an analytics report for
 // the entity named by parts: the entries of the origin, then one a day for
-// the days Advance has added, the history keeping its length. scale sets
-// the typical player count.
-func (s *snapshot) report(scale float64, parts ...string) ([]any, map[string]any) {
-	entries := s.originEntries(scale, parts)
-	entries = append(entries, s.addedEntries(scale, parts)...)
+// the days Advance has added, the history keeping its length, drawn around
+// level.
+func (s *snapshot) report(level float64, parts ...string) ([]any, map[string]any) {
+	entries := s.originEntries(level, parts)
+	entries = append(entries, s.addedEntries(level, parts)...)
 	entries = entries[len(entries)-historyDays:]
 	history := make([]any, len(entries))
 	for i := range entries {
@@ -312,13 +328,13 @@ func (s *snapshot) report(scale float64, parts ...string) ([]any, map[string]any
 
 // originEntries are the historyDays entries as of the origin, one a day,
 // the newest within four hours before it.
-func (s *snapshot) originEntries(scale float64, parts []string) []entry {
+func (s *snapshot) originEntries(level float64, parts []string) []entry {
 	r := rand.New(rand.NewPCG(hash64(s.seed, parts...), streamHistory))
 	entries := make([]entry, historyDays)
 	for i := range entries {
 		age := historyDays - 1 - i
 		t := s.origin.Add(-time.Duration(age)*day - time.Duration(r.IntN(4*3600))*time.Second)
-		entries[i] = drawEntry(r, t.Add(fraction(r, i)), i, age >= 60, scale)
+		entries[i] = drawEntry(r, t.Add(fraction(r, i)), i, age, level)
 		if i == 10 || i == historyDays-3 || r.IntN(14) == 0 {
 			entries[i].players = metric{}
 		}
@@ -329,22 +345,27 @@ func (s *snapshot) originEntries(scale float64, parts []string) []entry {
 	return entries
 }
 
-// drawEntry draws the metrics of the entry at t, spelled in form.
-func drawEntry(r *rand.Rand, t time.Time, form int, old bool, scale float64) entry {
-	e := entry{t: t, form: form, partialCoverage: old || r.IntN(25) == 0}
-	avg := scale * (0.6 + 0.8*r.Float64())
+// drawEntry draws the metrics of the entry at t, spelled in form, age days
+// before the origin, around level: entries 60 days old or more have
+// partial coverage, and a few others too, and count only the share of the
+// players that was recorded (entryCoverage).
+func drawEntry(r *rand.Rand, t time.Time, form, age int, level float64) entry {
+	e := entry{t: t, form: form, partialCoverage: age >= 60 || r.IntN(25) == 0}
+	avg := level * (dayLow + daySpan*r.Float64()) * entryCoverage(e.partialCoverage, age)
 	e.players = known(round(avg, 2+r.IntN(2)))
-	if e.players.v == math.Trunc(e.players.v) {
+	if e.players.v == math.Trunc(e.players.v) && avg > 0 {
+		// An average, not a count; the day's peak, at least the
+		// next whole number above 1.15 times avg, stays above it.
 		e.players.v += 0.5
 	}
-	e.peak = known(math.Ceil(avg * (1.2 + r.Float64())))
+	e.peak = known(math.Ceil(avg * (dayPeakLow + dayPeakSpan*r.Float64())))
 	return e
 }
 
 // addedEntries are the entries of the whole days after the origin up to
 // now, each drawn from its own day so that they do not depend on how far
 // the clock has moved.
-func (s *snapshot) addedEntries(scale float64, parts []string) []entry {
+func (s *snapshot) addedEntries(level float64, parts []string) []entry {
 	days := int(s.now.Sub(s.origin) / day)
 	entries := make([]entry, days)
 	seed := hash64(s.seed, parts...)
@@ -352,7 +373,7 @@ func (s *snapshot) addedEntries(scale float64, parts []string) []entry {
 		r := rand.New(rand.NewPCG(seed, uint64(k+1)))
 		form := historyDays + k
 		t := s.origin.Add(time.Duration(k+1)*day - time.Duration(r.IntN(4*3600))*time.Second)
-		entries[k] = drawEntry(r, t.Add(fraction(r, form)), form, false, scale)
+		entries[k] = drawEntry(r, t.Add(fraction(r, form)), form, -(k + 1), level)
 		if r.IntN(14) == 0 {
 			entries[k].players = metric{}
 		}
@@ -363,28 +384,42 @@ func (s *snapshot) addedEntries(scale float64, parts []string) []entry {
 	return entries
 }
 
-// summary sums up the entries of each summary range that ends now.
+// summary sums up the entries of each summary range that ends now: the
+// average of the known players (a null is left out, never counted as 0),
+// the highest known value (a day's average too: the players reached it
+// that day, even when its peak is unavailable), and partial coverage when
+// any entry has it, since a sum over a lower bound is a lower bound.
 func (s *snapshot) summary(entries []entry) map[string]any {
 	summary := map[string]any{}
 	for _, name := range []string{"24h", "7d", "30d", "90d"} {
 		from := s.now.Add(-lookupRange(name).span)
-		var sum, n float64
+		var sum, n, least, most float64
 		peak, partial := metric{}, false
+		highest := func(m metric) {
+			if m.ok && (!peak.ok || m.v > peak.v) {
+				peak = m
+			}
+		}
 		for _, e := range entries {
 			if e.t.Before(from) {
 				continue
 			}
 			partial = partial || e.partialCoverage
 			if e.players.ok {
+				if n == 0 {
+					least, most = e.players.v, e.players.v
+				}
+				least, most = min(least, e.players.v), max(most, e.players.v)
 				sum, n = sum+e.players.v, n+1
 			}
-			if e.peak.ok && (!peak.ok || e.peak.v > peak.v) {
-				peak = e.peak
-			}
+			highest(e.players)
+			highest(e.peak)
 		}
 		average := metric{}
 		if n > 0 {
-			average = known(round(sum/n, 3))
+			// Rounding must not carry the average past the values
+			// it sums up.
+			average = known(min(max(round(sum/n, 3), least), most))
 		}
 		summary[name] = map[string]any{
 			"average":         average.value(),
@@ -396,11 +431,7 @@ func (s *snapshot) summary(entries []entry) map[string]any {
 }
 
 func (s *snapshot) packageReport(p *pkg) map[string]any {
-	scale := 50.0
-	if p.peak.ok {
-		scale = math.Max(p.peak.v/2, 1)
-	}
-	history, summary := s.report(scale, "package", p.kind, p.ident)
+	history, summary := s.report(p.level, "package", p.kind, p.ident)
 	return map[string]any{
 		"kind":         p.kind,
 		"ident":        p.ident,
@@ -412,7 +443,7 @@ func (s *snapshot) packageReport(p *pkg) map[string]any {
 }
 
 func (s *snapshot) orgReport(o *org) map[string]any {
-	history, summary := s.report(100+50*float64(len(o.packages)), "organization", o.ident)
+	history, summary := s.report(o.level, "organization", o.ident)
 	return map[string]any{
 		"ident":    o.ident,
 		"name":     o.name,

@@ -16,7 +16,8 @@ type PackageUpdate struct {
 	// Title, when not empty, replaces the title.
 	Title string
 	// Players, when not nil, replaces the players metric; a NaN makes it
-	// null (unavailable).
+	// null (unavailable). A known playersPeak below the new players rises
+	// to them, as a platform's all-time peak would.
 	Players *float64
 }
 
@@ -52,10 +53,11 @@ func (s *Server) UpdatePackage(kind, ident string, u PackageUpdate) error {
 			p.title, p.plain = u.Title, u.Title
 		}
 		if u.Players != nil {
-			p.players = known(*u.Players)
+			players := known(*u.Players)
 			if math.IsNaN(*u.Players) {
-				p.players = metric{}
+				players = metric{}
 			}
+			p.setPlayers(players)
 		}
 		p.updatedAt = n.now
 		return nil
@@ -75,7 +77,7 @@ func (s *Server) AddPackage(kind, ident, title string) error {
 			return fmt.Errorf("gamedatatest: package %s/%s exists", kind, ident)
 		}
 		r := rand.New(rand.NewPCG(hash64(n.seed, "added", kind, ident), streamData))
-		p := newPackage(r, n.now, kind, ident, title)
+		p := newPackage(r, n.seed, n.now, kind, ident, title)
 		p.createdAt, p.updatedAt = n.now, n.now
 		i, _ := slices.BinarySearchFunc(n.pkgs, p, byIdentKind)
 		n.pkgs = slices.Insert(slices.Clone(n.pkgs), i, p)

@@ -29,6 +29,35 @@ func TestUpdatePackage(t *testing.T) {
 	assert.Error(t, s.UpdatePackage("game", "nope", PackageUpdate{}))
 }
 
+func TestUpdatePackageRaisesPeak(t *testing.T) {
+	t.Parallel()
+	s := NewServer()
+	defer s.Close()
+	var peak float64
+	var kind, ident string
+	for _, e := range decoded(t, s.Catalog().Packages) {
+		if v, ok := e["playersPeak"].(float64); ok {
+			peak, kind, ident = v, e["kind"].(string), e["ident"].(string)
+			break
+		}
+	}
+	require.NotEmpty(t, ident, "a package with a known peak")
+	path := "/api/packages/" + kind + "/" + url.PathEscape(ident)
+	tests := []struct {
+		players, wantPeak float64
+	}{
+		{peak - 1, peak},         // below the peak: the peak stays
+		{peak + 100, peak + 100}, // above: the all-time peak is now
+		{peak, peak + 100},       // back down: the peak stays where it rose
+	}
+	for _, tt := range tests {
+		require.NoError(t, s.UpdatePackage(kind, ident, PackageUpdate{Players: &tt.players}))
+		rec := getOK(t, s, path)
+		assert.Equal(t, tt.players, rec["players"])
+		assert.Equal(t, tt.wantPeak, rec["playersPeak"], "players %v", tt.players)
+	}
+}
+
 func TestAddAndRemovePackage(t *testing.T) {
 	t.Parallel()
 	s := NewServer(WithSize(20, 5, 4))

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,7 +36,7 @@ func TestTourOffline(t *testing.T) {
 	assert.Contains(t, stderr.String(), "in-process twin")
 	out := stdout.String()
 	for _, section := range []string{
-		"== Dashboard: top games", "== Dashboard: dedicated servers", `== Search "miner"`, "== Package game/",
+		"== Dashboard: top 5 games", "== Dashboard: first 3 dedicated servers", `== Search "miner"`, "== Package game/",
 		"== Server ", "== Organizations", "== Organization ", "== Activity history, 7d", `== Analytics search "neon"`,
 		"== Package analytics", "== Organization analytics", "== OpenAPI document: version 3.1.0, 11 paths",
 	} {
@@ -76,5 +79,59 @@ func TestBadArguments(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		assert.Error(t, run(context.Background(), args, &stdout, &stderr), "%q", args)
 		assert.Empty(t, stdout.String())
+	}
+}
+
+// counted finds the counts a section's header states: a number and what it
+// counts.
+var counted = regexp.MustCompile(`(\d+) (game|package|server|dedicated server|organization)s?\b`)
+
+// TestTourCountsWhatItLists checks that every list of the tour (its lines
+// "  - …") comes under a header whose counts add up to what it lists, and
+// where the header counts several kinds of things, that each item names
+// its kind and each count matches its items.
+func TestTourCountsWhatItLists(t *testing.T) {
+	t.Parallel()
+	for _, seed := range []int64{gamedatatest.DefaultSeed, 7, 11} {
+		t.Run(strconv.FormatInt(seed, 10), func(t *testing.T) {
+			t.Parallel()
+			twin := gamedatatest.NewServer(gamedatatest.WithSeed(seed))
+			defer twin.Close()
+			var stdout, stderr bytes.Buffer
+			require.NoError(t, run(context.Background(), []string{"-base-url", twin.URL}, &stdout, &stderr))
+			lists := 0
+			for _, section := range strings.Split(stdout.String(), "\n== ") {
+				header, body, _ := strings.Cut(section, "\n")
+				var items []string
+				for _, line := range strings.Split(body, "\n") {
+					if item, ok := strings.CutPrefix(line, "  - "); ok {
+						items = append(items, item)
+					}
+				}
+				counts := counted.FindAllStringSubmatch(header, -1)
+				if len(counts) == 0 {
+					assert.Empty(t, items, "%q lists what it does not count", header)
+					continue
+				}
+				lists++
+				total := 0
+				for _, c := range counts {
+					n, err := strconv.Atoi(c[1])
+					require.NoError(t, err)
+					total += n
+					if len(counts) > 1 {
+						kind := 0
+						for _, item := range items {
+							if strings.HasPrefix(item, c[2]+" ") {
+								kind++
+							}
+						}
+						assert.Equal(t, n, kind, "%q: the %ss listed", header, c[2])
+					}
+				}
+				assert.Len(t, items, total, "%q: the items listed", header)
+			}
+			assert.Equal(t, 5, lists, "the tour's lists: top games, servers, search, organizations, analytics search")
+		})
 	}
 }

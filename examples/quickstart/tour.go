@@ -21,9 +21,10 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("dashboard: %w", err)
 	}
-	fmt.Fprintf(w, "== Dashboard: top games by players (page %d, more pages: %t)\n", games.Pagination.Page, games.Pagination.HasNext)
+	fmt.Fprintf(w, "== Dashboard: top %s by players (page %d, more pages: %t)\n",
+		count(len(games.Items), "game"), games.Pagination.Page, games.Pagination.HasNext)
 	for _, e := range games.Items {
-		fmt.Fprintf(w, "  %-28s %-32s players %s\n", e.Kind+"/"+e.Ident, text(e.Fields, "title"), metric(e.Fields, "players"))
+		fmt.Fprintf(w, "  - %-28s %-32s players %s\n", e.Kind+"/"+e.Ident, text(e.Fields, "title"), metric(e.Fields, "players"))
 	}
 	if len(games.Items) == 0 {
 		return errors.New("dashboard: no games to tour")
@@ -34,19 +35,26 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("dashboard servers: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Dashboard: dedicated servers (first %d)\n", len(servers.Items))
+	fmt.Fprintf(w, "\n== Dashboard: first %s\n", count(len(servers.Items), "dedicated server"))
 	for _, e := range servers.Items {
-		fmt.Fprintf(w, "  %-22s %s\n", e.ID, text(e.Fields, "name"))
+		fmt.Fprintf(w, "  - %-22s %s\n", e.ID, text(e.Fields, "name"))
 	}
 
 	found, err := c.Search(ctx, &gamedata.SearchOptions{Query: "miner"})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Search %q: %d packages, %d servers, %d organizations\n",
-		"miner", len(found.Packages), len(found.Servers), len(found.Organizations))
-	for _, p := range first(found.Packages, 3) {
-		fmt.Fprintf(w, "  %-28s %s\n", p.Kind+"/"+p.Ident, text(p.Fields, "title"))
+	// Every hit is listed, so that each count says what follows it.
+	fmt.Fprintf(w, "\n== Search %q: %s, %s, %s\n", "miner",
+		count(len(found.Packages), "package"), count(len(found.Servers), "server"), count(len(found.Organizations), "organization"))
+	for _, p := range found.Packages {
+		fmt.Fprintf(w, "  - package      %-32s %s\n", p.Kind+"/"+p.Ident, text(p.Fields, "title"))
+	}
+	for _, v := range found.Servers {
+		fmt.Fprintf(w, "  - server       %-32s %s\n", v.ID, text(v.Fields, "name"))
+	}
+	for _, o := range found.Organizations {
+		fmt.Fprintf(w, "  - organization %-32s %s\n", o.Ident, text(o.Fields, "name"))
 	}
 
 	pkg, err := c.Packages.Get(ctx, game.Kind, game.Ident)
@@ -73,9 +81,9 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("organizations: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Organizations (first page of %d)\n", len(orgs.Items))
+	fmt.Fprintf(w, "\n== Organizations: first page, %s\n", count(len(orgs.Items), "organization"))
 	for _, o := range orgs.Items {
-		fmt.Fprintf(w, "  %-22s %s\n", o.Ident, text(o.Fields, "name"))
+		fmt.Fprintf(w, "  - %-22s %s\n", o.Ident, text(o.Fields, "name"))
 	}
 	walked := 0
 	for _, err := range c.Organizations.All(ctx, &gamedata.ListOptions{PageSize: 100}) {
@@ -113,7 +121,14 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("analytics search: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Analytics search %q: %d packages, %d organizations\n", "neon", len(hits.Packages), len(hits.Organizations))
+	fmt.Fprintf(w, "\n== Analytics search %q: %s, %s\n", "neon",
+		count(len(hits.Packages), "package"), count(len(hits.Organizations), "organization"))
+	for _, p := range hits.Packages {
+		fmt.Fprintf(w, "  - package      %-32s %s\n", p.Kind+"/"+p.Ident, text(p.Fields, "title"))
+	}
+	for _, o := range hits.Organizations {
+		fmt.Fprintf(w, "  - organization %-32s %s\n", o.Ident, text(o.Fields, "name"))
+	}
 
 	report, err := c.Analytics.Package(ctx, game.Kind, game.Ident)
 	if err != nil {
@@ -230,4 +245,10 @@ func clip(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-func first[T any](xs []T, n int) []T { return xs[:min(n, len(xs))] }
+// count is n things, in the singular for one.
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return strconv.Itoa(n) + " " + thing + "s"
+}
