@@ -36,12 +36,15 @@ func newFactory(stdout, stderr io.Writer) *factory {
 
 // globals are the root command's flags.
 type globals struct {
-	baseURL  string
-	twin     bool
-	rate     float64
-	cacheDir string
-	output   string
-	timeout  time.Duration
+	baseURL string
+	// baseURLFlag is true when --base-url, not $GAMEDATA_BASE_URL, gave
+	// baseURL.
+	baseURLFlag bool
+	twin        bool
+	rate        float64
+	cacheDir    string
+	output      string
+	timeout     time.Duration
 }
 
 // check refuses bad global flags before anything is sent.
@@ -134,7 +137,7 @@ func (f *factory) newClient() (*gamedata.Client, error) {
 	if g.twin || base == "" {
 		f.twin = gamedatatest.NewServer()
 		base = f.twin.URL
-		say(f.io.errOut, "no --base-url given; using the in-process twin of the service (gamedatatest) at %s", base)
+		say(f.io.errOut, "%s", twinNotice(g, base))
 	}
 	c, err := gamedata.NewClient(base, opts...)
 	if err != nil {
@@ -145,6 +148,21 @@ func (f *factory) newClient() (*gamedata.Client, error) {
 	}
 	f.client = c
 	return c, nil
+}
+
+// twinNotice says why the twin at url serves the command: --twin won
+// over a base URL, or none was given.
+func twinNotice(g globals, url string) string {
+	const twin = "the in-process twin of the service (gamedatatest) at "
+	switch {
+	case g.twin && g.baseURL != "" && g.baseURLFlag:
+		return "--twin given: using " + twin + url + ", not --base-url " + g.baseURL
+	case g.twin && g.baseURL != "":
+		return "--twin given: using " + twin + url + ", not $GAMEDATA_BASE_URL (" + g.baseURL + ")"
+	case g.twin:
+		return "--twin given: using " + twin + url
+	}
+	return "no --base-url given; using " + twin + url
 }
 
 func (f *factory) close() {

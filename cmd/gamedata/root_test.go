@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,4 +53,43 @@ func TestExitStatus(t *testing.T) {
 		assert.Contains(t, first, tt.says, "%v", tt.args)
 		assert.True(t, strings.HasPrefix(first, "gamedata: "), first)
 	}
+}
+
+// Every line on stderr begins "gamedata: " and says it once, whatever
+// error it quotes: the library's begin so themselves.
+func TestOnePrefix(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	refused := fixed(t, map[string]answer{"/api/dashboard": {status: 400, body: `{"error":"no"}`}})
+	for _, tt := range []struct {
+		base string
+		args []string
+	}{
+		{twin.URL, []string{"list", "extra"}},
+		{twin.URL, []string{"get", "package", "game/nope"}},
+		{twin.URL, []string{"get", "package", "game/.."}},
+		{refused, []string{"list", "--all"}},
+		{refused, []string{"export", "-o", "csv", "--out", filepath.Join(t.TempDir(), "x.csv")}},
+	} {
+		code, _, errOut := cli(t, tt.base, tt.args...)
+		assert.NotEqual(t, 0, code, "%v", tt.args)
+		for _, l := range strings.Split(strings.TrimRight(errOut, "\n"), "\n") {
+			if strings.HasPrefix(l, "Run ") {
+				continue
+			}
+			assert.True(t, strings.HasPrefix(l, "gamedata: "), "%v: %q", tt.args, l)
+			assert.Equal(t, 1, strings.Count(l, "gamedata:")+strings.Count(l, "gamedata list:"), "%v: %q", tt.args, l)
+		}
+	}
+}
+
+// --twin with a base URL says that --twin won, and which base URL it
+// passed over.
+func TestTwinWins(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--base-url", "http://127.0.0.1:9", "--twin", "list", "--page-size", "1"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Regexp(t, `^gamedata: --twin given: using the in-process twin of the service \(gamedatatest\) at http://127\.0\.0\.1:\d+, not --base-url http://127\.0\.0\.1:9\n$`, stderr.String())
+	assert.Len(t, ndjson(t, stdout.String()), 1)
 }
