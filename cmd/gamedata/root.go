@@ -74,6 +74,7 @@ Commands that read a record or a page give up after ` + defaultTimeout.String() 
 watch) have no bound unless --timeout gives one.
 
 Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
+		Version:                    version(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,
@@ -98,6 +99,7 @@ Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
 			return nil
 		},
 	}
+	root.SetVersionTemplate("gamedata version {{.Version}}\n")
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	g := &f.global

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -53,6 +54,23 @@ func TestExitStatus(t *testing.T) {
 		assert.Contains(t, first, tt.says, "%v", tt.args)
 		assert.True(t, strings.HasPrefix(first, "gamedata: "), first)
 	}
+}
+
+// --version says the module's version, honestly "(devel)" for a build
+// from a clone, and the Go version.
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := cli(t, "http://unused.invalid", "--version")
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `^gamedata version \S+ \(.*go1\.\d+`, out)
+
+	assert.Equal(t, "v0.2.0 (library v0.2.0, commit 0123456789ab, modified, go1.26.0)", versionOf(&debug.BuildInfo{
+		GoVersion: "go1.26.0",
+		Main:      debug.Module{Path: "github.com/gamedata-go/gamedata/cmd/gamedata", Version: "v0.2.0"},
+		Deps:      []*debug.Module{{Path: libraryPath, Version: "v0.2.0"}},
+		Settings:  []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef"}, {Key: "vcs.modified", Value: "true"}},
+	}))
+	assert.Equal(t, "(devel) (go1.26.0)", versionOf(&debug.BuildInfo{GoVersion: "go1.26.0"}))
 }
 
 // Every line on stderr begins "gamedata: " and says it once, whatever
