@@ -45,7 +45,7 @@ func (d *directoryFlags) batch() int {
 // walkWriter is the writer of a walk of every page: it holds a page at
 // most, and says on stderr what it must leave out.
 func walkWriter(c common, d directoryFlags, command string) writer {
-	return newWriter(output{format: c.Format, w: c.IO.out, columns: d.Fields, batch: d.batch(),
+	return newWriter(output{format: c.Format, w: c.IO.out, columns: d.Fields, batch: d.batch(), width: c.IO.width,
 		notice: func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }})
 }
 

@@ -2,8 +2,8 @@ package main
 
 import (
 	"io"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gamedata-go/gamedata"
 )
@@ -11,19 +11,20 @@ import (
 // tableWriter lines up columns for a person, a batch of rows at a time:
 // each batch is padded to the widest cell seen so far, so a long listing
 // stays aligned unless a later page holds a wider cell, and memory holds
-// one batch. Long cells are cut short.
+// one batch. Widths are in terminal cells, so wide characters and emoji
+// line up. On a terminal the table fits its width (fitColumns); in a pipe
+// nothing is cut.
 type tableWriter struct {
 	w       io.Writer
 	columns []string
 	batch   int
+	width   int        // the terminal's width; 0: no limit
 	rows    [][]string // held, the header among them until it is written
 	held    int        // records among rows
-	widths  []int
+	widths  []int      // the widest cell of each column so far
+	text    []bool     // columns that have held a cell other than a number
 	started bool
 }
-
-// cellWidth is the most runes a table cell shows.
-const cellWidth = 40
 
 func (t *tableWriter) write(f gamedata.Fields) error {
 	if !t.started {
@@ -33,10 +34,15 @@ func (t *tableWriter) write(f gamedata.Fields) error {
 			header[i] = gamedata.NewUntrusted(strings.ToUpper(col)).String() // a member name the service chose
 		}
 		t.rows = append(t.rows, header)
+		t.widths = make([]int, len(t.columns))
+		t.text = make([]bool, len(t.columns))
 	}
 	row := make([]string, len(t.columns))
 	for i, col := range t.columns {
-		row[i] = clip(cell(f, col), cellWidth)
+		row[i] = cell(f, col)
+		if _, err := strconv.ParseFloat(row[i], 64); err != nil && row[i] != "" {
+			t.text[i] = true
+		}
 	}
 	t.rows = append(t.rows, row)
 	if t.held++; t.held >= t.batch {
@@ -48,22 +54,23 @@ func (t *tableWriter) write(f gamedata.Fields) error {
 // flush writes the rows held, each cell but the last padded to its
 // column's width and two spaces.
 func (t *tableWriter) flush() error {
-	if t.widths == nil {
-		t.widths = make([]int, len(t.columns))
-	}
 	for _, row := range t.rows {
 		for i, c := range row {
-			t.widths[i] = max(t.widths[i], utf8.RuneCountInString(c))
+			t.widths[i] = max(t.widths[i], displayWidth(c))
 		}
 	}
+	widths := fitColumns(t.widths, t.text, t.width)
 	var b strings.Builder
 	for _, row := range t.rows {
+		line := make([]string, len(row))
 		for i, c := range row {
-			b.WriteString(c)
+			c = truncateWidth(c, widths[i])
 			if i < len(row)-1 {
-				b.WriteString(strings.Repeat(" ", t.widths[i]-utf8.RuneCountInString(c)+2))
+				c = padWidth(c, widths[i])
 			}
+			line[i] = c
 		}
+		b.WriteString(strings.TrimRight(strings.Join(line, "  "), " "))
 		b.WriteByte('\n')
 	}
 	t.rows, t.held = t.rows[:0], 0
@@ -71,4 +78,44 @@ func (t *tableWriter) flush() error {
 	return err
 }
 
-func (t *tableWriter) close() error { return t.flush() }
+func (t *tableWriter) close() error {
+	if !t.started {
+		return nil
+	}
+	return t.flush()
+}
+
+// minColumn is the narrowest a column of text is cut to: enough for a
+// few characters and the ellipsis.
+const minColumn = 6
+
+// fitColumns returns the widths of columns whose widest cells are
+// natural, so that the table, two spaces between columns, fits in width
+// cells (0: no limit). Columns of numbers keep their width, since a cut
+// number reads as another number; the columns of text share what is
+// left, the widest cut first, none below minColumn. A table that cannot
+// fit even so is as narrow as that, and the terminal wraps it.
+func fitColumns(natural []int, text []bool, width int) []int {
+	out := append([]int(nil), natural...)
+	if width <= 0 {
+		return out
+	}
+	total := 2 * (len(out) - 1)
+	for _, w := range out {
+		total += w
+	}
+	for total > width {
+		widest := -1
+		for i, w := range out {
+			if text[i] && w > minColumn && (widest < 0 || w > out[widest]) {
+				widest = i
+			}
+		}
+		if widest < 0 {
+			break
+		}
+		out[widest]--
+		total--
+	}
+	return out
+}

@@ -31,6 +31,9 @@ type output struct {
 	// header is true when a CSV file already holds its header (a resumed
 	// export), whose columns are then those given.
 	header bool
+	// width, for a table, is the terminal's width, which it fits in; 0
+	// cuts nothing.
+	width int
 	// notice says a line on stderr.
 	notice func(format string, args ...any)
 }
@@ -48,7 +51,7 @@ func newWriter(o output) writer {
 		if o.format == "csv" {
 			return newCSVWriter(o.w, columns, o.header)
 		}
-		return &tableWriter{w: o.w, columns: columns, batch: o.batch}
+		return &tableWriter{w: o.w, columns: columns, batch: o.batch, width: o.width}
 	}
 	if o.columns != nil {
 		return open(o.columns)
@@ -59,7 +62,7 @@ func newWriter(o output) writer {
 // printAll writes records in c's format to its stdout, with columns chosen
 // from all of them unless given.
 func printAll(c common, records []gamedata.Fields, columns []string) error {
-	w := newWriter(output{format: c.Format, w: c.IO.out, columns: columns, batch: len(records)})
+	w := newWriter(output{format: c.Format, w: c.IO.out, columns: columns, batch: len(records), width: c.IO.width})
 	for _, f := range records {
 		if err := w.write(f); err != nil {
 			return err
