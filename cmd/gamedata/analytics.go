@@ -69,11 +69,11 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 		whole, history = r.Fields, r.History
 	}
 	if opts.Format == "json" {
-		return printOne(opts.common, whole)
+		return printOne(opts.common, whole, nil, nil)
 	}
 	records := make([]gamedata.Fields, len(history))
 	for i, h := range history {
 		records[i] = h.Fields
 	}
-	return printAll(opts.common, records, nil)
+	return printAll(opts.common, records, historyColumns, nil)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -21,7 +22,7 @@ func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f.IntVar(&d.List.Page, "page", 1, "the page, from 1")
 	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
-	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: identifiers, title and numeric metrics)")
+	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: the documented ones and the numeric members found)")
 }
 
 // bound is the command's timeout unless --timeout is given: a page is
@@ -42,19 +43,30 @@ func (d *directoryFlags) batch() int {
 	return page
 }
 
+// checkFieldsFormat refuses --fields with an output that has no columns.
+func checkFieldsFormat(c common, fields []string) error {
+	if len(fields) > 0 && (c.Format == "json" || c.Format == "ndjson") {
+		return usagef("--fields %s names the columns of -o csv and -o table; -o %s writes every member", strings.Join(fields, ","), c.Format)
+	}
+	return nil
+}
+
 // walkWriter is the writer of a walk of every page: it holds a page at
-// most, and says on stderr what it must leave out.
-func walkWriter(c common, d directoryFlags, command string) writer {
-	return newWriter(output{format: c.Format, w: c.IO.out, columns: d.Fields, batch: d.batch(), width: c.IO.width,
-		notice: func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }})
+// most, writes every known column, and says on stderr what it must
+// leave out.
+func walkWriter(c common, d directoryFlags, known []string, command string) writer {
+	o := c.output(known, d.Fields, d.batch())
+	o.stream = true
+	o.notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
+	return newWriter(o)
 }
 
 // directoryHelp is what list and orgs say about --all and columns.
 var directoryHelp = `With --all, rows are printed as pages arrive, so memory holds a page, not
-the directory: NDJSON and JSON stream; CSV and table columns are chosen
-from the first page (--page-size entries, or 100), and a table is aligned
-a page at a time. A numeric member that first appears later is named on
-stderr; name it in --fields to have it.
+the directory: NDJSON and JSON stream; CSV and table columns are the
+documented ones and those of the first page (--page-size entries, or
+100), and a table is aligned a page at a time. A numeric member that
+first appears later is named on stderr; name it in --fields to have it.
 
 Without --all the command gives up after ` + defaultTimeout.String() + ` unless --timeout says
 otherwise; with --all it has no bound unless --timeout gives one.`

@@ -36,7 +36,9 @@ func newCmdExport(f *factory, runF func(context.Context, *exportOptions) error) 
 detail record, fetched concurrently within the rate limit a page at a
 time as the directory is read, as CSV or NDJSON (-o; NDJSON by default).
 A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
-columns are chosen from the first 100 records unless --fields names them.
+columns are those --fields names, or by default the documented ones
+(` + columnsHelp(packageColumns) + `; for servers ` + columnsHelp(serverColumns) + `) and every
+numeric member of the first 100 records.
 On a terminal, stderr shows a progress bar: entries done of the
 directory's total (when the service says it), rate and time left. export
 has no time bound unless --timeout gives one.
@@ -69,6 +71,9 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 			default:
 				return usagef("export -o %q: want csv or ndjson", opts.Format)
 			}
+			if len(opts.Fields) > 0 && opts.Format != "csv" {
+				return usagef("export --fields names CSV columns; -o %s writes every member", opts.Format)
+			}
 			if opts.Resume && opts.Out == "" {
 				return usagef("export --resume needs --out, the file to continue")
 			}
@@ -82,7 +87,7 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 	fl.StringVar(&opts.Kind, "kind", gamedata.KindGame, "a package kind, or server for dedicated servers")
 	fl.StringVar(&opts.Sort, "sort", "", "the directory's order; keep the default (a stable one) for a complete export")
 	fl.StringArrayVar(&opts.Filters, "filter", nil, "a filter; repeat to combine")
-	fl.StringSliceVar(&opts.Fields, "fields", nil, "CSV columns, comma-separated (default: identifiers, title and the numeric metrics found)")
+	fl.StringSliceVar(&opts.Fields, "fields", nil, "CSV columns, comma-separated (default: the documented ones and the numeric members of the first 100 records)")
 	fl.StringVar(&opts.Out, "out", "", "write to this file instead of stdout")
 	fl.BoolVar(&opts.Resume, "resume", false, "continue the cut export in --out, without repeating a row")
 	fl.IntVar(&opts.Concurrency, "concurrency", 4, "detail records fetched at once (the rate limit still holds)")
@@ -111,7 +116,8 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
 	x := &detailExport{
 		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done,
-		w: newWriter(output{format: opts.Format, w: out, columns: columns, batch: page, header: prior.header,
+		w: newWriter(output{format: opts.Format, w: out, columns: columns, known: directoryColumns(opts.Kind), stream: true,
+			batch: page, header: prior.header,
 			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {

@@ -16,6 +16,8 @@ type getOptions struct {
 	Type string
 	// Kind and Ident name a package; Ident an organization; ID a server.
 	Kind, Ident, ID string
+	// Fields are the members to show; none shows the default columns.
+	Fields []string
 }
 
 func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra.Command {
@@ -23,7 +25,7 @@ func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra
 	if runF == nil {
 		runF = getRun
 	}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "get package KIND/IDENT | get server ID | get org IDENT",
 		Short: "Read one package, dedicated server or organization",
 		Long: `Read one package, dedicated server or organization: a row, or with -o json
@@ -46,9 +48,14 @@ the record as sent. It gives up after ` + defaultTimeout.String() + ` unless --t
 			default:
 				return usagef("get %q: want package, server or org", args[0])
 			}
+			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
+				return err
+			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
+	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the columns of -o csv or table, comma-separated")
+	return cmd
 }
 
 func getRun(ctx context.Context, opts *getOptions) error {
@@ -57,32 +64,33 @@ func getRun(ctx context.Context, opts *getOptions) error {
 		return err
 	}
 	var f gamedata.Fields
+	var known []string
 	switch opts.Type {
 	case "package":
 		p, err := c.Packages.Get(ctx, opts.Kind, opts.Ident)
 		if err != nil {
 			return err
 		}
-		f = p.Fields
+		f, known = p.Fields, packageColumns
 	case "server":
 		s, err := c.Servers.Get(ctx, opts.ID)
 		if err != nil {
 			return err
 		}
-		f = s.Fields
+		f, known = s.Fields, serverColumns
 	default:
 		o, err := c.Organizations.Get(ctx, opts.Ident)
 		if err != nil {
 			return err
 		}
-		f = o.Fields
+		f, known = o.Fields, organizationColumns
 	}
-	return printOne(opts.common, f)
+	return printOne(opts.common, f, known, opts.Fields)
 }
 
 // printOne writes one record: as a JSON document for json, and as a row
 // otherwise.
-func printOne(c common, f gamedata.Fields) error {
+func printOne(c common, f gamedata.Fields, known, fields []string) error {
 	if c.Format == "json" {
 		line, err := jsonLine(f)
 		if err != nil {
@@ -91,7 +99,7 @@ func printOne(c common, f gamedata.Fields) error {
 		_, err = fmt.Fprintf(c.IO.out, "%s\n", line)
 		return err
 	}
-	return printAll(c, []gamedata.Fields{f}, nil)
+	return printAll(c, []gamedata.Fields{f}, known, fields)
 }
 
 // splitRef splits KIND/IDENT at its first slash: an ident may hold more.

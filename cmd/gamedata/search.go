@@ -59,5 +59,5 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 	for _, o := range r.Organizations {
 		records = append(records, o.Fields)
 	}
-	return printAll(opts.common, records, nil)
+	return printAll(opts.common, records, searchColumns, nil)
 }

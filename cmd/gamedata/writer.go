@@ -24,10 +24,20 @@ const page = 100
 type output struct {
 	format string
 	w      io.Writer
-	// columns, for csv and table, are those given (--fields), or nil to
-	// choose them from the first batch records.
+	// columns, for csv and table, are those --fields names, checked
+	// against known and the members of the first batch records; nil to
+	// choose them from those records (chooseColumns).
 	columns []string
-	batch   int
+	// known are the documented columns of what is printed (columns.go).
+	known []string
+	// stream is true when records are printed as they come, so that the
+	// columns are chosen before the last one is seen: every known column
+	// is written.
+	stream bool
+	// identity are columns written first whatever --fields says: those an
+	// export is resumed by.
+	identity []string
+	batch    int
 	// header is true when a CSV file already holds its header (a resumed
 	// export), whose columns are then those given.
 	header bool
@@ -53,16 +63,16 @@ func newWriter(o output) writer {
 		}
 		return &tableWriter{w: o.w, columns: columns, batch: o.batch, width: o.width}
 	}
-	if o.columns != nil {
+	if o.header {
 		return open(o.columns)
 	}
-	return &chosenColumns{batch: o.batch, open: open, notice: o.notice, format: o.format}
+	return &chosenColumns{o: o, open: open}
 }
 
 // printAll writes records in c's format to its stdout, with columns chosen
-// from all of them unless given.
-func printAll(c common, records []gamedata.Fields, columns []string) error {
-	w := newWriter(output{format: c.Format, w: c.IO.out, columns: columns, batch: len(records), width: c.IO.width})
+// from all of them (known first) unless fields names them.
+func printAll(c common, records []gamedata.Fields, known, fields []string) error {
+	w := newWriter(c.output(known, fields, len(records)))
 	for _, f := range records {
 		if err := w.write(f); err != nil {
 			return err
@@ -71,15 +81,20 @@ func printAll(c common, records []gamedata.Fields, columns []string) error {
 	return w.close()
 }
 
-// chosenColumns is a CSV or table writer whose columns are chosen from its
-// first batch records: it holds those, then writes them and every later
-// record as it comes. A numeric member that first appears after the
-// choice is named on stderr, once: it is not in the output.
+// output is where c prints records of what known describes: its format,
+// stdout, the terminal's width and --fields.
+func (c common) output(known, fields []string, batch int) output {
+	return output{format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch, width: c.IO.width}
+}
+
+// chosenColumns is a CSV or table writer whose columns are chosen (or,
+// given, checked) from its first batch records: it holds those, then
+// writes them and every later record as it comes. A numeric member that
+// first appears after the choice is named on stderr, once: it is not in
+// the output.
 type chosenColumns struct {
-	batch   int
+	o       output
 	open    func(columns []string) writer
-	notice  func(format string, args ...any)
-	format  string
 	pending []gamedata.Fields
 	w       writer
 	columns []string
@@ -89,7 +104,7 @@ type chosenColumns struct {
 func (c *chosenColumns) write(f gamedata.Fields) error {
 	if c.w == nil {
 		c.pending = append(c.pending, f)
-		if len(c.pending) < c.batch {
+		if len(c.pending) < c.o.batch {
 			return nil
 		}
 		return c.start()
@@ -101,14 +116,16 @@ func (c *chosenColumns) write(f gamedata.Fields) error {
 // start chooses the columns from the records held and writes them. A
 // member those records have is not news later, column or not.
 func (c *chosenColumns) start() error {
-	c.columns = chooseColumns(c.pending)
-	c.w = c.open(c.columns)
-	c.told = map[string]bool{}
-	for _, f := range c.pending {
-		for _, n := range f.Names() {
-			c.told[n] = true
+	if c.o.columns != nil {
+		if err := checkFields(c.o.columns, c.o.known, c.pending); err != nil {
+			return err
 		}
+		c.columns = withIdentity(c.o.identity, c.o.columns)
+	} else {
+		c.columns = withIdentity(c.o.identity, chooseColumns(c.pending, c.o.known, c.o.stream))
 	}
+	c.w = c.open(c.columns)
+	c.told = presentNames(c.pending)
 	pending := c.pending
 	c.pending = nil
 	for _, f := range pending {
@@ -121,7 +138,7 @@ func (c *chosenColumns) start() error {
 
 // unseen names, once each, f's numeric members that are not columns.
 func (c *chosenColumns) unseen(f gamedata.Fields) {
-	if c.notice == nil {
+	if c.o.notice == nil {
 		return
 	}
 	for _, n := range f.Names() {
@@ -129,13 +146,16 @@ func (c *chosenColumns) unseen(f gamedata.Fields) {
 			continue
 		}
 		c.told[n] = true
-		c.notice("member %q first appears after the %s columns were chosen and is not among them; name it in --fields to have it", n, c.format)
+		c.o.notice("member %q first appears after the %s columns were chosen and is not among them; name it in --fields to have it", n, c.o.format)
 	}
 }
 
 func (c *chosenColumns) close() error {
 	if c.w == nil {
 		if len(c.pending) == 0 {
+			if c.o.columns != nil {
+				return checkFields(c.o.columns, c.o.known, nil)
+			}
 			return nil
 		}
 		if err := c.start(); err != nil {
