@@ -77,7 +77,11 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		if err != nil {
 			return err
 		}
-		title, samples = "Players on the platform, "+opts.Range, activitySamples(h)
+		served, notice := servedRange(opts.Range, h)
+		if notice != "" {
+			say(opts.IO.errOut, "chart: %s", notice)
+		}
+		title, samples = "Players on the platform, "+served, activitySamples(h)
 	} else {
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {
@@ -85,6 +89,7 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		}
 		title, samples = "Players of "+opts.Kind+"/"+opts.Ident, historySamples(r.History)
 	}
+	title = gamedata.NewUntrusted(title).String() // the range is the service's word
 	if opts.Term {
 		return terminalChart(opts.IO.out, title, samples, 80)
 	}

@@ -17,8 +17,8 @@ type directoryFlags struct {
 
 func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f := cmd.Flags()
-	f.StringVar(&d.List.Sort, "sort", "", "order, such as "+sorts+"; the service orders an unknown sort by its default, silently")
-	f.StringArrayVar(&d.List.Filters, "filter", nil, "a filter; repeat to combine; the service ignores an unknown one")
+	f.StringVar(&d.List.Sort, "sort", "", "order, such as "+sorts+"; an order the service does not support is said on stderr")
+	f.StringSliceVar(&d.List.Filters, "filter", nil, "filters, comma-separated or repeated, which combine; one the service does not apply is said on stderr")
 	f.IntVar(&d.List.Page, "page", 1, "the page, from 1")
 	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
@@ -61,12 +61,23 @@ func walkWriter(c common, d directoryFlags, known []string, command string) writ
 	return newWriter(o)
 }
 
+// sayServed says each notice of what the service served on stderr.
+func sayServed(c common, command string, notices []string) {
+	for _, n := range notices {
+		say(c.IO.errOut, "%s: %s", command, n)
+	}
+}
+
 // directoryHelp is what list and orgs say about --all and columns.
 var directoryHelp = `With --all, rows are printed as pages arrive, so memory holds a page, not
 the directory: NDJSON and JSON stream; CSV and table columns are the
 documented ones and those of the first page (--page-size entries, or
 100), and a table is aligned a page at a time. A numeric member that
 first appears later is named on stderr; name it in --fields to have it.
+
+The service answers a kind, sort or filter it does not support with its
+default, without an error; the first page says what it served, and each
+difference from what was asked is said on stderr.
 
 Without --all the command gives up after ` + defaultTimeout.String() + ` unless --timeout says
 otherwise; with --all it has no bound unless --timeout gives one.`

@@ -86,7 +86,7 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Kind, "kind", gamedata.KindGame, "a package kind, or server for dedicated servers")
 	fl.StringVar(&opts.Sort, "sort", "", "the directory's order; keep the default (a stable one) for a complete export")
-	fl.StringArrayVar(&opts.Filters, "filter", nil, "a filter; repeat to combine")
+	fl.StringSliceVar(&opts.Filters, "filter", nil, "filters, comma-separated or repeated, which combine; one the service does not apply is said on stderr")
 	fl.StringSliceVar(&opts.Fields, "fields", nil, "CSV columns, comma-separated (default: the documented ones and the numeric members of the first 100 records)")
 	fl.StringVar(&opts.Out, "out", "", "write to this file instead of stdout")
 	fl.BoolVar(&opts.Resume, "resume", false, "continue the cut export in --out, without repeating a row")
@@ -114,6 +114,14 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		columns = prior.columns
 	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
+	// The first page says what the service serves and how many entries
+	// there are; the walk reads it again, which the cache answers with a
+	// 304.
+	first, err := c.Dashboard.List(ctx, dir)
+	if err != nil {
+		return err
+	}
+	sayServed(opts.common, "export", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.Sort, filters: opts.Filters}, first.Fields, first.Pagination))
 	x := &detailExport{
 		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done,
 		w: newWriter(output{format: opts.Format, w: out, columns: columns, known: directoryColumns(opts.Kind), stream: true,
@@ -121,7 +129,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
-		x.bar = newExportBar(ctx, c, dir, opts.IO.errOut)
+		x.bar = newExportBar(first.Pagination, opts.IO.errOut)
 	}
 	err = x.walk(ctx, dir)
 	if cerr := x.w.close(); err == nil {
@@ -255,16 +263,11 @@ func (x *detailExport) tick() {
 
 // newExportBar is the progress bar of an export on a terminal: entries
 // done of the directory's total, which the first page's pagination.total
-// gives when the service sends it (the page is read once more for it), or
-// of an unknown total.
-func newExportBar(ctx context.Context, c *gamedata.Client, dir *gamedata.DashboardOptions, w io.Writer) *progressbar.ProgressBar {
+// gives when the service sends it, or of an unknown total.
+func newExportBar(first gamedata.Pagination, w io.Writer) *progressbar.ProgressBar {
 	total := -1
-	first := *dir
-	first.Page = 1
-	if p, err := c.Dashboard.List(ctx, &first); err == nil { // a failure is the walk's to report
-		if n, ok := p.Pagination.Metric("total").Get(); ok && n >= 0 {
-			total = int(n)
-		}
+	if n, ok := first.Metric("total").Get(); ok && n >= 0 {
+		total = int(n)
 	}
 	return progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(w),

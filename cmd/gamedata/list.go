@@ -31,7 +31,8 @@ CSV and table columns: ` + columnsHelp(packageColumns) + ` for packages,
 
 ` + directoryHelp,
 		Example: "  gamedata list --kind game --sort players --page-size 10\n" +
-			"  gamedata list --kind server --all -o csv > servers.csv",
+			"  gamedata list --kind server --all -o csv > servers.csv\n" +
+			"  gamedata list --kind game --filter online,has-players",
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
@@ -53,11 +54,15 @@ func listRun(ctx context.Context, opts *listOptions) error {
 	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: opts.List}
 	known := directoryColumns(opts.Kind)
+	// The first page says what the service served; a walk reads it once
+	// more, which the cache answers with a 304.
+	p, err := c.Dashboard.List(ctx, dir)
+	if err != nil {
+		return err
+	}
+	sayServed(opts.common, "list", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.List.Sort,
+		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
 	if !opts.All {
-		p, err := c.Dashboard.List(ctx, dir)
-		if err != nil {
-			return err
-		}
 		records := make([]gamedata.Fields, len(p.Items))
 		for i, e := range p.Items {
 			records[i] = e.Fields

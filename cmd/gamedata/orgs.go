@@ -42,11 +42,13 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 	if err != nil {
 		return err
 	}
+	p, err := c.Organizations.List(ctx, &opts.List)
+	if err != nil {
+		return err
+	}
+	sayServed(opts.common, "orgs", servedNotices(askedDirectory{sort: opts.List.Sort,
+		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
 	if !opts.All {
-		p, err := c.Organizations.List(ctx, &opts.List)
-		if err != nil {
-			return err
-		}
 		records := make([]gamedata.Fields, len(p.Items))
 		for i, o := range p.Items {
 			records[i] = o.Fields

@@ -92,7 +92,16 @@ func watchRun(ctx context.Context, opts *watchOptions) error {
 		}
 		return nil // interrupted: the watch is over, not failed
 	}
-	for ch, err := range c.Dashboard.Watch(ctx, &gamedata.DashboardOptions{Kind: opts.Kind}, opts.Every) {
+	dir := &gamedata.DashboardOptions{Kind: opts.Kind}
+	if opts.Kind != "" {
+		// The first page says whether the service lists the kind asked
+		// for; the watch's first round reads it again (a 304). A failure
+		// is the watch's to say.
+		if p, err := c.Dashboard.List(ctx, dir); err == nil {
+			sayServed(opts.common, "watch", servedNotices(askedDirectory{kind: opts.Kind}, p.Fields, p.Pagination))
+		}
+	}
+	for ch, err := range c.Dashboard.Watch(ctx, dir, opts.Every) {
 		if err := report(ch.Op, ch.Old.Fields, ch.New.Fields, err); err != nil {
 			return err
 		}
