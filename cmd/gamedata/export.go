@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -42,8 +40,8 @@ always, then those --fields names, or by default the documented ones
 (` + columnsHelp(packageColumns) + `; for servers ` + columnsHelp(serverColumns) + `) and every
 numeric member of the first 100 records. On a terminal, stderr shows a
 progress bar: entries done of the directory's total (when the service
-says it), rate and time left. export has no time bound unless --timeout
-gives one.
+says it), rate and time left; it stops where the export stops. export
+has no time bound unless --timeout gives one.
 
 Ctrl-C stops cleanly: every row written is complete. --resume, with
 --out, continues a cut export into the same file: a last line cut in the
@@ -144,15 +142,18 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
-		x.bar = newExportBar(first.Pagination, opts.IO.errOut)
+		total := -1
+		if n, ok := first.Pagination.Metric("total").Get(); ok && n >= 0 {
+			total = int(n)
+		}
+		x.bar = newProgress(opts.IO.errOut, "export", total)
 	}
 	err = x.walk(ctx, dir)
 	if cerr := x.w.close(); err == nil {
 		err = cerr
 	}
 	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
-		x.bar.Finish()
-		fmt.Fprintln(opts.IO.errOut)
+		x.bar.stop()
 		say(opts.IO.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, x.already, x.entries)
 	}
 	if err != nil && opts.Out != "" && !isUsage(err) {
@@ -187,7 +188,7 @@ type detailExport struct {
 	w           writer
 	errOut      io.Writer
 	done        map[string]bool // identities already written, by a cut run
-	bar         *progressbar.ProgressBar
+	bar         *progress
 
 	entries, written, skipped, already int
 }
@@ -289,24 +290,6 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 
 func (x *detailExport) tick() {
 	if x.bar != nil {
-		x.bar.Add(1)
+		x.bar.add()
 	}
-}
-
-// newExportBar is the progress bar of an export on a terminal: entries
-// done of the directory's total, which the first page's pagination.total
-// gives when the service sends it, or of an unknown total.
-func newExportBar(first gamedata.Pagination, w io.Writer) *progressbar.ProgressBar {
-	total := -1
-	if n, ok := first.Metric("total").Get(); ok && n >= 0 {
-		total = int(n)
-	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("export"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetWidth(30))
 }
