@@ -68,8 +68,10 @@ func (g *globals) check() error {
 type common struct {
 	IO *iostreams
 	// Client returns the client the global flags describe, made on first
-	// use: nothing is started until a command needs the service.
-	Client func() (*gamedata.Client, error)
+	// use with extra options (a command that watches the attempts gives
+	// its HTTP client): nothing is started until a command needs the
+	// service.
+	Client func(extra ...gamedata.Option) (*gamedata.Client, error)
 	// Format is the output format in force: -o, or else a table on a
 	// terminal and NDJSON in a pipe.
 	Format string
@@ -113,10 +115,10 @@ func execute(ctx context.Context, c common, run func(context.Context) error) err
 	return err
 }
 
-// newClient returns the client, made on first use: the twin when no base
-// URL is given (or --twin is), the rate limit and the disk cache the
-// flags ask for.
-func (f *factory) newClient() (*gamedata.Client, error) {
+// newClient returns the client, made on first use with extra options
+// after its own: the twin when no base URL is given (or --twin is), the
+// rate limit and the disk cache the flags ask for.
+func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) {
 	if f.client != nil {
 		return f.client, nil
 	}
@@ -139,7 +141,7 @@ func (f *factory) newClient() (*gamedata.Client, error) {
 		base = f.twin.URL
 		say(f.io.errOut, "%s", twinNotice(g, base))
 	}
-	c, err := gamedata.NewClient(base, opts...)
+	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
 		if errors.Is(err, gamedata.ErrInvalidArgument) {
 			return nil, usageError{err}

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -32,8 +34,15 @@ func newCmdWatch(f *factory, runF func(context.Context, *watchOptions) error) *c
 with conditional requests, and print one NDJSON line a change as soon as
 it is seen, until interrupted: {"op": "added"|"updated"|"removed", "old":
 ..., "new": ...}. The first round reports everything as added. A failed
-poll is said on stderr and the watch goes on. watch has no time bound
-unless --timeout gives one.`,
+poll is said on stderr and the watch goes on.
+
+What it cannot see is said on stderr, once each time it changes: a
+package that is not found (at the first poll, and whenever it goes or
+comes back), the first failed poll of a streak and the poll that ends
+it, and a poll the service delays with Retry-After. An unsupported
+--kind is said too.
+
+watch has no time bound unless --timeout gives one.`,
 		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner package game/space-miner",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, 0)
@@ -70,23 +79,31 @@ type change struct {
 }
 
 func watchRun(ctx context.Context, opts *watchOptions) error {
-	c, err := opts.Client()
+	status := directoryStatus(opts.IO.errOut, opts.Kind)
+	if len(opts.Refs) > 0 {
+		status = packageStatus(opts.IO.errOut, opts.Refs)
+	}
+	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: status.transport()}))
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(opts.IO.out)
-	report := func(op gamedata.Op, old, new gamedata.Fields, err error) error {
+	printChange := func(op gamedata.Op, old, new gamedata.Fields) error {
+		line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
 		if err != nil {
-			if ctx.Err() == nil {
-				say(opts.IO.errOut, "watch: %v", err)
-			}
-			return nil
+			return err
 		}
-		return enc.Encode(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
+		_, err = opts.IO.out.Write(append(line, '\n'))
+		return err
 	}
 	if len(opts.Refs) > 0 {
 		for ch, err := range c.Packages.Watch(ctx, opts.Refs, opts.Every) {
-			if err := report(ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New), err); err != nil {
+			if err != nil {
+				if ctx.Err() == nil {
+					status.failed(itemIndex(err), err)
+				}
+				continue
+			}
+			if err := printChange(ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New)); err != nil {
 				return err
 			}
 		}
@@ -102,11 +119,27 @@ func watchRun(ctx context.Context, opts *watchOptions) error {
 		}
 	}
 	for ch, err := range c.Dashboard.Watch(ctx, dir, opts.Every) {
-		if err := report(ch.Op, ch.Old.Fields, ch.New.Fields, err); err != nil {
+		if err != nil {
+			if ctx.Err() == nil {
+				status.failed(0, err)
+			}
+			continue
+		}
+		status.changed(0)
+		if err := printChange(ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// itemIndex is the index of the package a failed poll polled, or -1.
+func itemIndex(err error) int {
+	var ie *gamedata.ItemError
+	if errors.As(err, &ie) {
+		return ie.Index
+	}
+	return -1
 }
 
 func fieldsOrZero(p *gamedata.Package) gamedata.Fields {
