@@ -27,7 +27,7 @@ var (
 	packageColumns      = []string{"kind", "ident", "title", "players", "playersPeak", "rating", "servers"}
 	serverColumns       = []string{"id", "name", "players", "maxPlayers"}
 	organizationColumns = []string{"ident", "name", "packages"}
-	searchColumns       = []string{"kind", "ident", "id", "title", "name", "players"}
+	searchColumns       = []string{"type", "kind", "ident", "id", "name", "players"}
 	historyColumns      = []string{"capturedAt", "partialCoverage", "players", "playersPeak"}
 	activityColumns     = []string{"time", "players", "aggregation", "partialCoverage", "current", "intervalStart", "intervalEnd"}
 )

@@ -70,8 +70,10 @@ func listRun(ctx context.Context, opts *listOptions) error {
 		return printAll(opts.common, records, known, opts.Fields)
 	}
 	w := walkWriter(opts.common, opts.directoryFlags, known, "list")
+	n := 0
 	for e, err := range c.Dashboard.All(ctx, dir) {
 		if err == nil {
+			n++
 			err = w.write(e.Fields)
 		}
 		if err != nil {
@@ -79,5 +81,9 @@ func listRun(ctx context.Context, opts *listOptions) error {
 			return err
 		}
 	}
-	return w.close()
+	if err := w.close(); err != nil {
+		return err
+	}
+	opts.noResults(n)
+	return nil
 }

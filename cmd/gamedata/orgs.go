@@ -56,8 +56,10 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 		return printAll(opts.common, records, organizationColumns, opts.Fields)
 	}
 	w := walkWriter(opts.common, opts.directoryFlags, organizationColumns, "orgs")
+	n := 0
 	for o, err := range c.Organizations.All(ctx, &opts.List) {
 		if err == nil {
+			n++
 			err = w.write(o.Fields)
 		}
 		if err != nil {
@@ -65,5 +67,9 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 			return err
 		}
 	}
-	return w.close()
+	if err := w.close(); err != nil {
+		return err
+	}
+	opts.noResults(n)
+	return nil
 }

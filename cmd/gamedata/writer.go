@@ -70,7 +70,8 @@ func newWriter(o output) writer {
 }
 
 // printAll writes records in c's format to its stdout, with columns chosen
-// from all of them (known first) unless fields names them.
+// from all of them (known first) unless fields names them, and says "no
+// results" on a terminal when there are none.
 func printAll(c common, records []gamedata.Fields, known, fields []string) error {
 	w := newWriter(c.output(known, fields, len(records)))
 	for _, f := range records {
@@ -78,13 +79,26 @@ func printAll(c common, records []gamedata.Fields, known, fields []string) error
 			return err
 		}
 	}
-	return w.close()
+	if err := w.close(); err != nil {
+		return err
+	}
+	c.noResults(len(records))
+	return nil
 }
 
 // output is where c prints records of what known describes: its format,
 // stdout, the terminal's width and --fields.
 func (c common) output(known, fields []string, batch int) output {
 	return output{format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch, width: c.IO.width}
+}
+
+// noResults says so on stderr when nothing was printed to a terminal: an
+// empty table looks like a hang or a failure. A pipe gets what was asked,
+// nothing.
+func (c common) noResults(n int) {
+	if n == 0 && c.IO.outTTY {
+		say(c.IO.errOut, "no results")
+	}
 }
 
 // chosenColumns is a CSV or table writer whose columns are chosen (or,
