@@ -44,6 +44,8 @@ type output struct {
 	// width, for a table, is the terminal's width, which it fits in; 0
 	// cuts nothing.
 	width int
+	// indent, for json, writes each record indented, for a person.
+	indent bool
 	// notice says a line on stderr.
 	notice func(format string, args ...any)
 }
@@ -53,7 +55,7 @@ func newWriter(o output) writer {
 	o.batch = max(o.batch, 1)
 	switch o.format {
 	case "json":
-		return &jsonWriter{w: o.w}
+		return &jsonWriter{w: o.w, indent: o.indent}
 	case "ndjson":
 		return &ndjsonWriter{w: o.w}
 	}
@@ -89,7 +91,8 @@ func printAll(c common, records []gamedata.Fields, known, fields []string) error
 // output is where c prints records of what known describes: its format,
 // stdout, the terminal's width and --fields.
 func (c common) output(known, fields []string, batch int) output {
-	return output{format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch, width: c.IO.width}
+	return output{format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch,
+		width: c.IO.width, indent: c.IO.outTTY}
 }
 
 // noResults says so on stderr when nothing was printed to a terminal: an
