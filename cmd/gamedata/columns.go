@@ -29,6 +29,7 @@ var (
 	organizationColumns = []string{"ident", "name", "packages"}
 	searchColumns       = []string{"type", "kind", "ident", "id", "name", "players"}
 	historyColumns      = []string{"capturedAt", "partialCoverage", "players", "playersPeak"}
+	summaryColumns      = []string{"range", "partialCoverage", "average", "peak"}
 	activityColumns     = []string{"time", "players", "aggregation", "partialCoverage", "current", "intervalStart", "intervalEnd"}
 )
 
