@@ -46,3 +46,12 @@ func terminalWidth(w io.Writer) int {
 	}
 	return defaultWidth
 }
+
+// chartWidth is the width a chart drawn in the terminal takes: the
+// terminal's, or defaultWidth in a pipe.
+func (s *iostreams) chartWidth() int {
+	if s.width > 0 {
+		return s.width
+	}
+	return defaultWidth
+}
