@@ -37,6 +37,7 @@ gives up after ` + defaultTimeout.String() + ` unless
 		},
 	}
 	cmd.Flags().StringVar(&opts.Range, "range", gamedata.Range7d, "time range, such as 24h, 7d or 30d; a range the service does not support is said on stderr")
+	transformFlags(cmd)
 	return cmd
 }
 

@@ -70,6 +70,7 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 		},
 	}
 	cmd.Flags().StringVar(&opts.Range, "range", "", "print the report's summary over this range, such as 24h, 7d, 30d or 90d, instead of its history")
+	transformFlags(cmd)
 	return cmd
 }
 
@@ -108,7 +109,7 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 	if opts.Range != "" {
 		return printSummary(opts.common, summaries, opts.Range)
 	}
-	if opts.Format == "json" {
+	if opts.Format == "json" || opts.Transform != nil {
 		return printOne(opts.common, whole, nil, nil)
 	}
 	records := make([]gamedata.Fields, len(history))
@@ -150,7 +151,7 @@ func printSummary(c common, summaries gamedata.Summaries, name string) error {
 	if err != nil {
 		return err
 	}
-	if c.Format == "json" {
+	if c.Format == "json" || c.Transform != nil {
 		return printOne(c, f, nil, nil)
 	}
 	return printAll(c, []gamedata.Fields{f}, summaryColumns, nil)

@@ -23,6 +23,7 @@ func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
 	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: the documented ones and the numeric members found)")
+	transformFlags(cmd)
 }
 
 // bound is the command's timeout unless --timeout is given: a page is
@@ -45,8 +46,8 @@ func (d *directoryFlags) batch() int {
 
 // checkFieldsFormat refuses --fields with an output that has no columns.
 func checkFieldsFormat(c common, fields []string) error {
-	if len(fields) > 0 && (c.Format == "json" || c.Format == "ndjson") {
-		return usagef("--fields %s names the columns of -o csv and -o table; -o %s writes every member", strings.Join(fields, ","), c.Format)
+	if len(fields) > 0 && c.Transform == nil && (c.Format == "json" || c.Format == "ndjson") {
+		return usagef("--fields %s names the columns of -o csv and -o table; -o %s writes every member (pick members with --jq)", strings.Join(fields, ","), c.Format)
 	}
 	return nil
 }

@@ -28,6 +28,8 @@ type factory struct {
 	global globals
 	twin   *gamedatatest.Server // the in-process twin, once it serves
 	client *gamedata.Client
+	// tx is the command's --jq or --template, once its flags are parsed.
+	tx *transform
 }
 
 func newFactory(stdout, stderr io.Writer) *factory {
@@ -77,6 +79,8 @@ type common struct {
 	Format string
 	// Timeout bounds the whole command; 0 is no bound.
 	Timeout time.Duration
+	// Transform is --jq or --template, or nil.
+	Transform *transform
 }
 
 // common returns the common options of cmd, whose timeout is bound unless
@@ -86,7 +90,7 @@ func (f *factory) common(cmd *cobra.Command, bound time.Duration) common {
 	if fl := cmd.Flag("timeout"); fl != nil && fl.Changed {
 		bound = f.global.timeout
 	}
-	return common{IO: f.io, Client: f.newClient, Format: f.format(), Timeout: bound}
+	return common{IO: f.io, Client: f.newClient, Format: f.format(), Timeout: bound, Transform: f.tx}
 }
 
 // format is the output format in force.

@@ -59,6 +59,7 @@ otherwise.`,
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated (default: every one)")
+	transformFlags(cmd)
 	return cmd
 }
 
@@ -93,10 +94,12 @@ func getRun(ctx context.Context, opts *getOptions) error {
 }
 
 // printOne writes one record: as a JSON document for json (indented on a
-// terminal), as a header and a row for csv, and a member a line
-// otherwise.
+// terminal) and through --jq or --template, as a header and a row for
+// csv, and a member a line otherwise.
 func printOne(c common, f gamedata.Fields, known, fields []string) error {
 	switch {
+	case c.Transform != nil:
+		return c.Transform.apply(f.JSON())
 	case c.Format == "json":
 		line, err := jsonLine(f)
 		if err != nil {

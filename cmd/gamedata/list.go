@@ -32,7 +32,7 @@ CSV and table columns: ` + columnsHelp(packageColumns) + ` for packages,
 ` + directoryHelp,
 		Example: "  gamedata list --kind game --sort players --page-size 10\n" +
 			"  gamedata list --kind server --all -o csv > servers.csv\n" +
-			"  gamedata list --kind game --filter online,has-players",
+			"  gamedata list --kind game --filter online,has-players --jq '.[] | .ident'",
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -96,7 +97,9 @@ Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
 			if fl := cmd.Flag("base-url"); fl != nil {
 				f.global.baseURLFlag = fl.Changed
 			}
-			return nil
+			var err error
+			f.tx, err = newTransform(cmd, f.global.output, f.io, time.Now)
+			return err
 		},
 	}
 	root.SetVersionTemplate("gamedata version {{.Version}}\n")

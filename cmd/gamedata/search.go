@@ -29,7 +29,7 @@ sent, with the members "type" and "name" added unless it has them.
 
 CSV and table columns: ` + columnsHelp(searchColumns) + `, then every numeric member
 found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
-		Example: "  gamedata search miner",
+		Example: "  gamedata search miner\n  gamedata search miner --jq '.[] | select(.type == \"server\") | .id'",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("search: want at most one QUERY (quote a query of several words), got %d", len(args))
@@ -48,6 +48,7 @@ found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says o
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "columns for csv and table, comma-separated")
+	transformFlags(cmd)
 	return cmd
 }
 

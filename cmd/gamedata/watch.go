@@ -40,7 +40,7 @@ What it cannot see is said on stderr, once each time it changes: a
 package that is not found (at the first poll, and whenever it goes or
 comes back), the first failed poll of a streak and the poll that ends
 it, and a poll the service delays with Retry-After. An unsupported
---kind is said too.
+--kind is said too. --jq and --template apply to each change line.
 
 watch has no time bound unless --timeout gives one.`,
 		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner package game/space-miner",
@@ -68,6 +68,7 @@ watch has no time bound unless --timeout gives one.`,
 	}
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "the directory's kind, when no package is named")
 	cmd.Flags().DurationVar(&opts.Every, "every", time.Minute, "how often each thing is polled")
+	transformFlags(cmd)
 	return cmd
 }
 
@@ -91,6 +92,9 @@ func watchRun(ctx context.Context, opts *watchOptions) error {
 		line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
 		if err != nil {
 			return err
+		}
+		if opts.Transform != nil {
+			return opts.Transform.apply(line)
 		}
 		_, err = opts.IO.out.Write(append(line, '\n'))
 		return err

@@ -46,6 +46,9 @@ type output struct {
 	width int
 	// indent, for json, writes each record indented, for a person.
 	indent bool
+	// tx, when set, is --jq or --template: the records are printed
+	// through it, as the JSON array -o json would print.
+	tx *transform
 	// notice says a line on stderr.
 	notice func(format string, args ...any)
 }
@@ -53,10 +56,12 @@ type output struct {
 // newWriter returns a writer for o.
 func newWriter(o output) writer {
 	o.batch = max(o.batch, 1)
-	switch o.format {
-	case "json":
+	switch {
+	case o.tx != nil:
+		return &transformWriter{tx: o.tx}
+	case o.format == "json":
 		return &jsonWriter{w: o.w, indent: o.indent}
-	case "ndjson":
+	case o.format == "ndjson":
 		return &ndjsonWriter{w: o.w}
 	}
 	open := func(columns []string) writer {
@@ -89,10 +94,10 @@ func printAll(c common, records []gamedata.Fields, known, fields []string) error
 }
 
 // output is where c prints records of what known describes: its format,
-// stdout, the terminal's width and --fields.
+// stdout, the terminal's width, --fields, --jq or --template.
 func (c common) output(known, fields []string, batch int) output {
 	return output{format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch,
-		width: c.IO.width, indent: c.IO.outTTY}
+		width: c.IO.width, indent: c.IO.outTTY, tx: c.Transform}
 }
 
 // noResults says so on stderr when nothing was printed to a terminal: an
