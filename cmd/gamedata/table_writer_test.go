@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,20 +57,58 @@ func TestTableFitsTheTerminal(t *testing.T) {
 	assert.Contains(t, out, longest)
 }
 
-func TestFitColumns(t *testing.T) {
+func TestFitTable(t *testing.T) {
 	t.Parallel()
+	const (
+		txt = textColumn
+		id  = identityColumn
+		num = numberColumn
+	)
+	all := func(n int) []bool { return slices.Repeat([]bool{true}, n) }
 	for _, tt := range []struct {
-		natural []int
-		text    []bool
-		width   int
-		want    []int
+		name      string
+		natural   []int
+		kinds     []columnKind
+		primary   int
+		width     int
+		want      []int
+		wantShown []bool
 	}{
-		{[]int{10, 20, 5}, []bool{true, true, false}, 0, []int{10, 20, 5}},
-		{[]int{10, 20, 5}, []bool{true, true, false}, 100, []int{10, 20, 5}},
-		{[]int{10, 20, 5}, []bool{true, true, false}, 30, []int{10, 11, 5}},
-		{[]int{10, 20, 5}, []bool{true, true, false}, 24, []int{7, 8, 5}},
-		{[]int{10, 20, 5}, []bool{false, true, false}, 10, []int{10, minColumn, 5}},
+		{"no limit", []int{10, 20, 5}, []columnKind{txt, txt, num}, 3, 0, []int{10, 20, 5}, all(3)},
+		{"fits", []int{10, 20, 5}, []columnKind{txt, txt, num}, 3, 100, []int{10, 20, 5}, all(3)},
+		{"text cut, widest first", []int{10, 20, 5}, []columnKind{txt, txt, num}, 3, 30, []int{10, 11, 5}, all(3)},
+		{"numbers never cut", []int{10, 20, 5}, []columnKind{num, txt, num}, 3, 10, []int{10, minColumn, 5}, all(3)},
+		{"found columns left out before text is cut below readable", []int{7, 17, 40, 7, 10}, []columnKind{txt, id, txt, num, num}, 4, 60,
+			[]int{7, 17, 23, 7, 10}, []bool{true, true, true, true, false}},
+		{"identifiers cut last", []int{20, 20}, []columnKind{id, txt}, 2, 20, []int{12, minColumn}, all(2)},
 	} {
-		assert.Equal(t, tt.want, fitColumns(tt.natural, tt.text, tt.width), "%v in %d", tt.natural, tt.width)
+		widths, shown := fitTable(tt.natural, tt.kinds, tt.primary, tt.width, nil)
+		assert.Equal(t, tt.wantShown, shown, tt.name)
+		for i, s := range shown {
+			if s {
+				assert.Equal(t, tt.want[i], widths[i], "%s: column %d", tt.name, i)
+			}
+		}
 	}
+}
+
+// On a terminal a search, whose hits have many columns, keeps its
+// identifiers whole and leaves out the numeric members found, saying so.
+func TestTableLeavesOutFoundColumns(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	code, out, errOut := onTerminal(t, twin.URL, 100, "search", "e")
+	require.Equal(t, 0, code, errOut)
+	var found struct{ Servers []struct{ ID string } }
+	require.NoError(t, json.Unmarshal(twin.Catalog().Search("e"), &found))
+	require.NotEmpty(t, found.Servers)
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		assert.LessOrEqual(t, displayWidth(l), 100, "%q", l)
+	}
+	assert.Regexp(t, `^TYPE +KIND +IDENT +ID +NAME +PLAYERS`, out)
+	for _, s := range found.Servers {
+		assert.Contains(t, out, "  "+s.ID+"  ", "no identifier is cut")
+	}
+	assert.Contains(t, errOut, "left out of the table to fit the terminal's 100 columns; -o csv, -o json or --fields show them")
+	assert.Equal(t, 1, strings.Count(errOut, "left out"), "said once")
 }

@@ -52,14 +52,13 @@ func (r *templateRun) render() string {
 	for _, row := range r.rows {
 		n = max(n, len(row))
 	}
-	natural, text := make([]int, n), make([]bool, n)
+	natural := make([]int, n)
 	for _, row := range r.rows {
 		for i, c := range row {
 			natural[i] = max(natural[i], displayWidth(c))
-			text[i] = true
 		}
 	}
-	widths := fitColumns(natural, text, r.width)
+	widths := fitColumns(natural, r.width)
 	var b strings.Builder
 	for _, row := range r.rows {
 		line := make([]string, len(row))

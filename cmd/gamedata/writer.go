@@ -68,7 +68,13 @@ func newWriter(o output) writer {
 		if o.format == "csv" {
 			return newCSVWriter(o.w, columns, o.header)
 		}
-		return &tableWriter{w: o.w, columns: columns, batch: o.batch, width: o.width}
+		primary := 0
+		for _, c := range columns {
+			if o.columns != nil || slices.Contains(o.known, c) || slices.Contains(o.identity, c) {
+				primary++
+			}
+		}
+		return &tableWriter{w: o.w, columns: columns, primary: primary, batch: o.batch, width: o.width, notice: o.notice}
 	}
 	if o.header {
 		return open(o.columns)
@@ -97,7 +103,8 @@ func printAll(c common, records []gamedata.Fields, known, fields []string) error
 // stdout, the terminal's width, --fields, --jq or --template.
 func (c common) output(known, fields []string, batch int) output {
 	return output{format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch,
-		width: c.IO.width, indent: c.IO.outTTY, tx: c.Transform}
+		width: c.IO.width, indent: c.IO.outTTY, tx: c.Transform,
+		notice: func(format string, args ...any) { say(c.IO.errOut, format, args...) }}
 }
 
 // noResults says so on stderr when nothing was printed to a terminal: an
