@@ -15,10 +15,10 @@ import (
 type progress struct {
 	bar *progressbar.ProgressBar
 	w   io.Writer
-	// pending items are done but not yet on the bar, which is redrawn at
-	// most every redraw.
-	pending int
-	drawn   time.Time
+	// done items are counted; the bar, redrawn at most every redraw, may
+	// show fewer until the next redraw.
+	done  int
+	drawn time.Time
 }
 
 // redraw is how often the bar is drawn at most.
@@ -42,18 +42,18 @@ func newProgress(w io.Writer, what string, total int) *progress {
 }
 
 // add counts an item done.
-func (p *progress) add() {
-	p.pending++
+func (p *progress) add() { p.set(p.done + 1) }
+
+// set counts done items done in all.
+func (p *progress) set(done int) {
+	p.done = done
 	if time.Since(p.drawn) >= redraw {
 		p.flush()
 	}
 }
 
 func (p *progress) flush() {
-	if p.pending > 0 {
-		p.bar.Add(p.pending)
-		p.pending = 0
-	}
+	p.bar.Set(p.done)
 	p.drawn = time.Now()
 }
 
