@@ -1,9 +1,7 @@
 package gamedatatest
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -27,22 +25,10 @@ type reply struct {
 	modified time.Time // Last-Modified of the data answered from
 }
 
-// encode is JSON without HTML escaping, one line.
-func encode(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		// Only generated values reach here; a failure is a bug in the twin.
-		panic("gamedatatest: encoding a response: " + err.Error())
-	}
-	return b.Bytes()
-}
-
 func jsonReply(status int, v any) reply { return reply{status: status, body: encode(v)} }
 
 func errorReply(status int, msg string) reply {
-	return jsonReply(status, map[string]any{"error": msg})
+	return jsonReply(status, errorJSON{Error: msg})
 }
 
 var notFound = errorReply(http.StatusNotFound, "not found")
@@ -132,7 +118,8 @@ func (h *handler) route(r *http.Request) reply {
 	return notFound
 }
 
-func found(v map[string]any) reply {
+// found answers v, or 404 when there is no v.
+func found[T any](v *T) reply {
 	if v == nil {
 		return notFound
 	}
@@ -141,26 +128,24 @@ func found(v map[string]any) reply {
 
 func (s *snapshot) dashboard(r *http.Request, q url.Values) reply {
 	d := parseDirQuery(q, dashboardSorts, dashboardFilter, true)
-	rows := s.dashboardRows(d)
-	return page(r, d, len(rows), func(lo, hi int) []any {
-		items := make([]any, 0, hi-lo)
-		for _, row := range rows[lo:hi] {
-			items = append(items, row.entry())
+	return page(r, d, s.dashboardRows(d), func(rows []row, p paginationJSON) any {
+		items := make([]any, len(rows))
+		for i, row := range rows {
+			items[i] = row.entry()
 		}
-		return items
-	}, map[string]any{"kind": nullString(d.kind)})
+		return dashboardPage{Filters: d.filters, Items: items, Kind: nullString(d.kind), Pagination: p, Sort: d.sort}
+	})
 }
 
 func (s *snapshot) organizations(r *http.Request, q url.Values) reply {
 	d := parseDirQuery(q, orgSorts, orgFilter, false)
-	rows := s.orgRows(d)
-	return page(r, d, len(rows), func(lo, hi int) []any {
-		items := make([]any, 0, hi-lo)
-		for _, o := range rows[lo:hi] {
-			items = append(items, o.entry())
+	return page(r, d, s.orgRows(d), func(rows []*org, p paginationJSON) any {
+		items := make([]organizationJSON, len(rows))
+		for i, o := range rows {
+			items[i] = o.entry()
 		}
-		return items
-	}, nil)
+		return organizationPage{Filters: d.filters, Items: items, Pagination: p, Sort: d.sort}
+	})
 }
 
 func matches(q string, fields ...string) bool {
@@ -175,8 +160,8 @@ func matches(q string, fields ...string) bool {
 // searchPackages, searchServers and searchOrgs match q case-insensitively
 // as a substring of identifiers and names, in default order, at most
 // searchLimit each. An empty query matches nothing.
-func (s *snapshot) searchPackages(q string) []any {
-	out := []any{}
+func (s *snapshot) searchPackages(q string) []packageJSON {
+	out := []packageJSON{}
 	for i := range s.pkgs {
 		if p := &s.pkgs[i]; q != "" && len(out) < searchLimit && matches(q, p.ident, p.title) {
 			out = append(out, p.entry())
@@ -185,8 +170,8 @@ func (s *snapshot) searchPackages(q string) []any {
 	return out
 }
 
-func (s *snapshot) searchServers(q string) []any {
-	out := []any{}
+func (s *snapshot) searchServers(q string) []serverJSON {
+	out := []serverJSON{}
 	for i := range s.srvs {
 		if v := &s.srvs[i]; q != "" && len(out) < searchLimit && matches(q, v.id, v.name) {
 			out = append(out, v.entry())
@@ -195,8 +180,8 @@ func (s *snapshot) searchServers(q string) []any {
 	return out
 }
 
-func (s *snapshot) searchOrgs(q string) []any {
-	out := []any{}
+func (s *snapshot) searchOrgs(q string) []organizationJSON {
+	out := []organizationJSON{}
 	for i := range s.orgs {
 		if o := &s.orgs[i]; q != "" && len(out) < searchLimit && matches(q, o.ident, o.name) {
 			out = append(out, o.entry())
@@ -205,22 +190,22 @@ func (s *snapshot) searchOrgs(q string) []any {
 	return out
 }
 
-func (s *snapshot) search(query string) map[string]any {
+func (s *snapshot) search(query string) searchJSON {
 	q := strings.ToLower(strings.TrimSpace(query))
-	return map[string]any{
-		"query":         query,
-		"packages":      s.searchPackages(q),
-		"servers":       s.searchServers(q),
-		"organizations": s.searchOrgs(q),
+	return searchJSON{
+		Query:         query,
+		Packages:      s.searchPackages(q),
+		Servers:       s.searchServers(q),
+		Organizations: s.searchOrgs(q),
 	}
 }
 
-func (s *snapshot) analyticsSearch(query string) map[string]any {
+func (s *snapshot) analyticsSearch(query string) searchJSON {
 	q := strings.ToLower(strings.TrimSpace(query))
-	return map[string]any{
-		"query":         query,
-		"packages":      s.searchPackages(q),
-		"organizations": s.searchOrgs(q),
+	return searchJSON{
+		Query:         query,
+		Packages:      s.searchPackages(q),
+		Organizations: s.searchOrgs(q),
 	}
 }
 
@@ -238,37 +223,41 @@ func (s *snapshot) findOrg(ident string) *org {
 	return nil
 }
 
-func (s *snapshot) packageRecord(kind, ident string) map[string]any {
+// The records and reports below are nil when there is no such entity.
+
+func (s *snapshot) packageRecord(kind, ident string) *packageJSON {
 	if p := s.findPackage(kind, ident); p != nil {
-		return p.record()
+		return ptr(p.record())
 	}
 	return nil
 }
 
-func (s *snapshot) serverRecord(id string) map[string]any {
+func (s *snapshot) serverRecord(id string) *serverJSON {
 	if i, ok := s.srvIndex[id]; ok {
-		return s.srvs[i].record()
+		return ptr(s.srvs[i].record())
 	}
 	return nil
 }
 
-func (s *snapshot) orgRecord(ident string) map[string]any {
+func (s *snapshot) orgRecord(ident string) *organizationRecord {
 	if o := s.findOrg(ident); o != nil {
-		return o.record()
+		return ptr(o.record())
 	}
 	return nil
 }
 
-func (s *snapshot) packageAnalytics(kind, ident string) map[string]any {
+func (s *snapshot) packageAnalytics(kind, ident string) *packageReport {
 	if p := s.findPackage(kind, ident); p != nil {
-		return s.packageReport(p)
+		return ptr(s.packageReport(p))
 	}
 	return nil
 }
 
-func (s *snapshot) orgAnalytics(ident string) map[string]any {
+func (s *snapshot) orgAnalytics(ident string) *organizationReport {
 	if o := s.findOrg(ident); o != nil {
-		return s.orgReport(o)
+		return ptr(s.orgReport(o))
 	}
 	return nil
 }
+
+func ptr[T any](v T) *T { return &v }
