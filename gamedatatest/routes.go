@@ -148,65 +148,45 @@ func (s *snapshot) organizations(r *http.Request, q url.Values) reply {
 	})
 }
 
-func matches(q string, fields ...string) bool {
-	for _, f := range fields {
-		if strings.Contains(strings.ToLower(f), q) {
-			return true
-		}
-	}
-	return false
-}
-
-// searchPackages, searchServers and searchOrgs match q case-insensitively
-// as a substring of identifiers and names, in default order, at most
-// searchLimit each. An empty query matches nothing.
-func (s *snapshot) searchPackages(q string) []packageJSON {
-	out := []packageJSON{}
-	for i := range s.pkgs {
-		if p := &s.pkgs[i]; q != "" && len(out) < searchLimit && matches(q, p.ident, p.title) {
-			out = append(out, p.entry())
-		}
-	}
-	return out
-}
-
-func (s *snapshot) searchServers(q string) []serverJSON {
-	out := []serverJSON{}
-	for i := range s.srvs {
-		if v := &s.srvs[i]; q != "" && len(out) < searchLimit && matches(q, v.id, v.name) {
-			out = append(out, v.entry())
-		}
-	}
-	return out
-}
-
-func (s *snapshot) searchOrgs(q string) []organizationJSON {
-	out := []organizationJSON{}
-	for i := range s.orgs {
-		if o := &s.orgs[i]; q != "" && len(out) < searchLimit && matches(q, o.ident, o.name) {
-			out = append(out, o.entry())
-		}
-	}
-	return out
-}
-
+// search answers /api/search: the packages, servers and organizations
+// whose identifier or name holds the query, trimmed, case-insensitively, in
+// default order, at most searchLimit of each. An empty query matches
+// nothing.
 func (s *snapshot) search(query string) searchJSON {
 	q := strings.ToLower(strings.TrimSpace(query))
 	return searchJSON{
 		Query:         query,
-		Packages:      s.searchPackages(q),
-		Servers:       s.searchServers(q),
-		Organizations: s.searchOrgs(q),
+		Packages:      matching(s.pkgs, q, func(p *pkg) (string, string) { return p.ident, p.title }, (*pkg).entry),
+		Servers:       matching(s.srvs, q, func(v *srv) (string, string) { return v.id, v.name }, (*srv).entry),
+		Organizations: matching(s.orgs, q, func(o *org) (string, string) { return o.ident, o.name }, (*org).entry),
 	}
 }
 
+// analyticsSearch answers /api/analytics/packages: the search without
+// servers.
 func (s *snapshot) analyticsSearch(query string) searchJSON {
-	q := strings.ToLower(strings.TrimSpace(query))
-	return searchJSON{
-		Query:         query,
-		Packages:      s.searchPackages(q),
-		Organizations: s.searchOrgs(q),
+	res := s.search(query)
+	res.Servers = nil
+	return res
+}
+
+// matching is the entries of the first searchLimit of xs whose identifier
+// or name, lowered, holds q; empty, not nil, when there are none.
+func matching[T, J any](xs []T, q string, names func(*T) (string, string), entry func(*T) J) []J {
+	out := []J{}
+	if q == "" {
+		return out
 	}
+	for i := range xs {
+		id, name := names(&xs[i])
+		if strings.Contains(strings.ToLower(id), q) || strings.Contains(strings.ToLower(name), q) {
+			out = append(out, entry(&xs[i]))
+			if len(out) == searchLimit {
+				break
+			}
+		}
+	}
+	return out
 }
 
 func (s *snapshot) findPackage(kind, ident string) *pkg {
