@@ -4,9 +4,10 @@ import (
 	_ "embed"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 //go:embed openapi.json
@@ -33,89 +34,71 @@ func errorReply(status int, msg string) reply {
 
 var notFound = errorReply(http.StatusNotFound, "not found")
 
-// segments splits an escaped path on "/" and unescapes each segment, so an
-// encoded "/" stays inside its segment. ok is false for a bad escape.
-func segments(escapedPath string) ([]string, bool) {
-	parts := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
-	for i, p := range parts {
-		u, err := url.PathUnescape(p)
-		if err != nil {
-			return nil, false
-		}
-		parts[i] = u
-	}
-	return parts, true
-}
-
-// endpoint is one path pattern under /api/: fixed leading segments, then
-// as many argument segments as the pattern is long.
+// endpoint is how the twin answers one path of the service's route table,
+// internal/manifest: its family, and its answer given the values of the
+// path's parameters.
 type endpoint struct {
 	family Family
-	prefix []string
-	args   int
 	serve  func(s *snapshot, r *http.Request, args []string) reply
 }
 
-var endpoints = []endpoint{
-	{FamilyDashboard, []string{"dashboard"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+// endpoints answer the paths of manifest.Endpoints, by path; a test checks
+// that every one is answered.
+var endpoints = map[string]endpoint{
+	"/api/dashboard": {FamilyDashboard, func(s *snapshot, r *http.Request, _ []string) reply {
 		return s.dashboard(r, r.URL.Query())
 	}},
-	{FamilyOrganizations, []string{"organizations"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+	"/api/organizations": {FamilyOrganizations, func(s *snapshot, r *http.Request, _ []string) reply {
 		return s.organizations(r, r.URL.Query())
 	}},
-	{FamilySearch, []string{"search"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+	"/api/search": {FamilySearch, func(s *snapshot, r *http.Request, _ []string) reply {
 		return jsonReply(http.StatusOK, s.search(r.URL.Query().Get("q")))
 	}},
-	{FamilyActivity, []string{"activity-history"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+	"/api/activity-history": {FamilyActivity, func(s *snapshot, r *http.Request, _ []string) reply {
 		return reply{status: http.StatusOK, body: s.activity(r.URL.Query().Get("range"))}
 	}},
-	{FamilyPackage, []string{"packages"}, 2, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/packages/{kind}/{ident}": {FamilyPackage, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.packageRecord(a[0], a[1]))
 	}},
-	{FamilyServer, []string{"servers"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/servers/{id}": {FamilyServer, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.serverRecord(a[0]))
 	}},
-	{FamilyOrganization, []string{"organizations"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/organizations/{ident}": {FamilyOrganization, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.orgRecord(a[0]))
 	}},
-	{FamilyAnalyticsSearch, []string{"analytics", "packages"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+	"/api/analytics/packages": {FamilyAnalyticsSearch, func(s *snapshot, r *http.Request, _ []string) reply {
 		return jsonReply(http.StatusOK, s.analyticsSearch(r.URL.Query().Get("q")))
 	}},
-	{FamilyAnalyticsPackage, []string{"analytics", "packages"}, 2, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/analytics/packages/{kind}/{ident}": {FamilyAnalyticsPackage, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.packageAnalytics(a[0], a[1]))
 	}},
-	{FamilyAnalyticsOrganization, []string{"analytics", "organizations"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/analytics/organizations/{ident}": {FamilyAnalyticsOrganization, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.orgAnalytics(a[0]))
+	}},
+	"/openapi.json": {FamilyOpenAPI, func(*snapshot, *http.Request, []string) reply {
+		// The document does not change with the data.
+		return reply{status: http.StatusOK, body: openAPIDocument, modified: referenceTime}
 	}},
 }
 
 // route answers a GET. A dashboard request is counted for ReorderEvery
 // before it reads the catalogue, so a shift it causes applies to it.
 func (h *handler) route(r *http.Request) reply {
-	seg, ok := segments(r.URL.EscapedPath())
-	if !ok || slices.Contains(seg, "") {
+	m, args, ok := manifest.Match(r.URL.EscapedPath())
+	e, answered := endpoints[m.Path]
+	if !ok || !answered {
 		return notFound
 	}
-	if len(seg) == 1 && seg[0] == "openapi.json" {
-		return reply{status: http.StatusOK, body: openAPIDocument, family: FamilyOpenAPI, modified: referenceTime}
+	if e.family == FamilyDashboard {
+		h.countDirectoryRequest()
 	}
-	if len(seg) < 2 || seg[0] != "api" {
-		return notFound
+	s := h.snap.Load()
+	rep := e.serve(s, r, args)
+	rep.family = e.family
+	if rep.modified.IsZero() {
+		rep.modified = s.modified
 	}
-	seg = seg[1:]
-	for _, e := range endpoints {
-		if len(seg) != len(e.prefix)+e.args || !slices.Equal(seg[:len(e.prefix)], e.prefix) {
-			continue
-		}
-		if e.family == FamilyDashboard {
-			h.countDirectoryRequest()
-		}
-		s := h.snap.Load()
-		rep := e.serve(s, r, seg[len(e.prefix):])
-		rep.family, rep.modified = e.family, s.modified
-		return rep
-	}
-	return notFound
+	return rep
 }
 
 // found answers v, or 404 when there is no v.
