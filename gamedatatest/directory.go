@@ -220,6 +220,16 @@ func (s *snapshot) orgRows(d dirQuery) []*org {
 	return rows
 }
 
+// each is what f makes of every row, in order; empty, not nil, for no
+// rows.
+func each[R, E any](rows []R, f func(R) E) []E {
+	out := make([]E, len(rows))
+	for i, r := range rows {
+		out[i] = f(r)
+	}
+	return out
+}
+
 // page answers one page of a directory of rows: the body that envelope
 // makes of the page's rows and its pagination, or a redirect to the last
 // page when d.page is beyond it.

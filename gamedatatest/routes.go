@@ -112,22 +112,14 @@ func found[T any](v *T) reply {
 func (s *snapshot) dashboard(r *http.Request, q url.Values) reply {
 	d := parseDirQuery(q, dashboardSorts, dashboardFilter, true)
 	return page(r, d, s.dashboardRows(d), func(rows []row, p paginationJSON) any {
-		items := make([]any, len(rows))
-		for i, row := range rows {
-			items[i] = row.entry()
-		}
-		return dashboardPage{Filters: d.filters, Items: items, Kind: nullString(d.kind), Pagination: p, Sort: d.sort}
+		return dashboardPage{Filters: d.filters, Items: each(rows, row.entry), Kind: nullString(d.kind), Pagination: p, Sort: d.sort}
 	})
 }
 
 func (s *snapshot) organizations(r *http.Request, q url.Values) reply {
 	d := parseDirQuery(q, orgSorts, orgFilter, false)
 	return page(r, d, s.orgRows(d), func(rows []*org, p paginationJSON) any {
-		items := make([]organizationJSON, len(rows))
-		for i, o := range rows {
-			items[i] = o.entry()
-		}
-		return organizationPage{Filters: d.filters, Items: items, Pagination: p, Sort: d.sort}
+		return organizationPage{Filters: d.filters, Items: each(rows, (*org).entry), Pagination: p, Sort: d.sort}
 	})
 }
 
