@@ -282,9 +282,10 @@ func TestServerIDs(t *testing.T) {
 	t.Parallel()
 	s := NewServer()
 	defer s.Close()
+	cat := s.Catalog()
 	seen := map[string]bool{}
 	var nullPlayers int
-	for _, v := range decoded(t, s.Catalog().Servers) {
+	for _, v := range decoded(t, cat.Servers) {
 		id := v["id"].(string)
 		m := documentationID.FindStringSubmatch(id)
 		require.NotNil(t, m, "id %q is in a documentation range", id)
@@ -296,7 +297,7 @@ func TestServerIDs(t *testing.T) {
 			nullPlayers++
 		}
 		if ref, ok := v["package"].(map[string]any); ok {
-			assert.NotNil(t, s.Catalog().Package(ref["kind"].(string), ref["ident"].(string)), "server %s names a real package", id)
+			assert.NotNil(t, cat.Package(ref["kind"].(string), ref["ident"].(string)), "server %s names a real package", id)
 		}
 	}
 	assert.Positive(t, nullPlayers)
