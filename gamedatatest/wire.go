@@ -184,47 +184,46 @@ type activityJSON struct {
 	Points []point // the last is the current one
 }
 
-// encode writes a's body.
+// encode writes a's body. It appends to one buffer rather than writing
+// strings, which would allocate one for every number of every point.
 func (a activityJSON) encode() []byte {
-	var b bytes.Buffer
-	b.Grow(len(a.Points) * 64)
-	b.WriteString(`{"range":`)
-	b.WriteString(strconv.Quote(a.Range))
-	b.WriteString(`,"points":[`)
+	b := make([]byte, 0, len(a.Points)*64)
+	b = append(b, `{"range":`...)
+	b = strconv.AppendQuote(b, a.Range)
+	b = append(b, `,"points":[`...)
 	for i, p := range a.Points {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteByte('[')
-		b.WriteString(strconv.FormatInt(p.ms, 10))
-		b.WriteByte(',')
+		b = append(b, '[')
+		b = strconv.AppendInt(b, p.ms, 10)
+		b = append(b, ',')
 		if p.players.ok {
-			b.WriteString(strconv.FormatFloat(p.players.v, 'f', -1, 64))
+			b = strconv.AppendFloat(b, p.players.v, 'f', -1, 64)
 		} else {
-			b.WriteString("null")
+			b = append(b, "null"...)
 		}
-		b.WriteString([]string{",0,", ",1,"}[boolInt(i == len(a.Points)-1)])
+		b = append(b, []string{",0,", ",1,"}[boolInt(i == len(a.Points)-1)]...)
 		if p.aggregated {
-			b.WriteString(strconv.FormatInt(p.ms, 10))
-			b.WriteByte(',')
-			b.WriteString(strconv.FormatInt(p.endMS, 10))
-			b.WriteString(",1,")
+			b = strconv.AppendInt(b, p.ms, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, p.endMS, 10)
+			b = append(b, ",1,"...)
 		} else {
-			b.WriteString("null,null,0,")
+			b = append(b, "null,null,0,"...)
 		}
-		b.WriteString([]string{"0]", "1]"}[boolInt(p.partial)])
+		b = append(b, []string{"0]", "1]"}[boolInt(p.partial)]...)
 	}
-	b.WriteString(`],"partialCoverage":[`)
+	b = append(b, `],"partialCoverage":[`...)
 	sep := ""
 	for _, p := range a.Points {
 		if p.listed {
-			b.WriteString(sep)
-			b.WriteString(strconv.FormatInt(p.ms, 10))
+			b = append(b, sep...)
+			b = strconv.AppendInt(b, p.ms, 10)
 			sep = ","
 		}
 	}
-	b.WriteString("]}\n")
-	return b.Bytes()
+	return append(b, "]}\n"...)
 }
 
 func boolInt(b bool) int {
