@@ -327,7 +327,9 @@ func TestRequests(t *testing.T) {
 
 func TestConcurrentUse(t *testing.T) {
 	t.Parallel()
-	s := NewServer(WithFaults(Faults{Rate: 0.2, Kinds: []Fault{Fault500, Fault503}}))
+	// Four pages (70 entries): every page asked for is there, and a
+	// Catalog read while the others run is cheap enough to repeat.
+	s := NewServer(WithSize(50, 20, 5), WithFaults(Faults{Rate: 0.2, Kinds: []Fault{Fault500, Fault503}}))
 	defer s.Close()
 	s.ReorderEvery(3)
 	var wg sync.WaitGroup
