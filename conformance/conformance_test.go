@@ -1,55 +1,23 @@
 package conformance
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/internal/fixture"
 	"github.com/pb33f/libopenapi"
 	validator "github.com/pb33f/libopenapi-validator"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
 )
-
-// exchange is one request and the response it got, the body kept.
-type exchange struct {
-	req  *http.Request
-	resp *http.Response
-	body []byte
-}
-
-// recorder is a transport that keeps every exchange that passes through it.
-type recorder struct {
-	next http.RoundTripper
-	mu   sync.Mutex
-	seen []exchange
-}
-
-func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := r.next.RoundTrip(req)
-	if err != nil {
-		return nil, err
-	}
-	body, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	r.mu.Lock()
-	r.seen = append(r.seen, exchange{req: req, resp: resp, body: body})
-	r.mu.Unlock()
-	return resp, nil
-}
 
 // calls are every SDK endpoint over a fault-free matrix of parameters:
 // kinds, sorts and filters known and unknown, page sizes, pages in range
@@ -146,7 +114,8 @@ func calls(twin *gamedatatest.Server) []func(context.Context, *gamedata.Client) 
 func TestTwinConformsToItsDocument(t *testing.T) {
 	twin := gamedatatest.NewServer(gamedatatest.WithSize(60, 12, 8))
 	defer twin.Close()
-	rec := &recorder{next: twin.Client().Transport}
+	rec, err := fixture.NewRecorder(twin.URL, twin.Client().Transport)
+	require.NoError(t, err)
 	c, err := gamedata.NewClient(twin.URL, gamedata.WithHTTPClient(&http.Client{Transport: rec}), gamedata.WithRateLimit(rate.Inf, 1))
 	require.NoError(t, err)
 	ctx := context.Background()
@@ -157,14 +126,19 @@ func TestTwinConformsToItsDocument(t *testing.T) {
 	for i, call := range calls(twin) {
 		require.NoError(t, call(ctx, c), "call %d", i)
 	}
-	require.NotEmpty(t, rec.seen)
+	seen := rec.Exchanges()
+	require.NotEmpty(t, seen)
+	require.Empty(t, rec.Outside(), "requests outside the twin")
 	statuses := map[int]int{}
-	for _, x := range rec.seen {
-		statuses[x.resp.StatusCode]++
-		ok, errs := v.ValidateHttpRequestResponse(x.req, x.resp)
-		assert.True(t, ok, "%s %s → %d: %s", x.req.Method, x.req.URL.RequestURI(), x.resp.StatusCode, describe(errs))
+	for _, x := range seen {
+		statuses[x.Status]++
+		req, err := http.NewRequest(x.Method, twin.URL+x.Route, nil)
+		require.NoError(t, err)
+		req.Header = x.RequestHeader
+		ok, errs := v.ValidateHttpRequestResponse(req, x.Response(req))
+		assert.True(t, ok, "%s %s → %d: %s", x.Method, x.Route, x.Status, describe(errs))
 	}
-	t.Logf("%d exchanges validated, by status: %v", len(rec.seen), statuses)
+	t.Logf("%d exchanges validated, by status: %v", len(seen), statuses)
 	assert.Positive(t, statuses[http.StatusFound], "the matrix reaches a redirected page")
 	assert.Positive(t, statuses[http.StatusNotFound], "the matrix reaches a 404")
 }

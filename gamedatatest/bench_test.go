@@ -21,3 +21,20 @@ func BenchmarkNewServer(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkActivityHistory measures writing the body of the shortest range
+// (the baseline, 1,440 points) and of the longest (35,040): the cost
+// should grow about linearly with the points.
+func BenchmarkActivityHistory(b *testing.B) {
+	s := NewServer()
+	defer s.Close()
+	c := s.Catalog()
+	for _, rng := range []string{"24h", "all"} {
+		b.Run(rng, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.ActivityHistory(rng)
+			}
+		})
+	}
+}

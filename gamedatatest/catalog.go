@@ -73,10 +73,10 @@ func (c *Catalog) OrganizationReport(ident string) json.RawMessage {
 func (c *Catalog) ActivityHistory(rng string) json.RawMessage { return c.snap.activity(rng) }
 
 // Search returns the body of /api/search?q=query.
-func (c *Catalog) Search(query string) json.RawMessage { return body(c.snap.search(query)) }
+func (c *Catalog) Search(query string) json.RawMessage { return encode(c.snap.search(query)) }
 
 // body is v as the twin serves it, or nil for no record.
-func body(v map[string]any) json.RawMessage {
+func body[T any](v *T) json.RawMessage {
 	if v == nil {
 		return nil
 	}

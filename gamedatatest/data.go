@@ -43,13 +43,6 @@ type metric struct {
 
 func known(v float64) metric { return metric{v: v, ok: true} }
 
-func (m metric) value() any {
-	if !m.ok {
-		return nil
-	}
-	return m.v
-}
-
 type pkgKey struct{ kind, ident string }
 
 type pkg struct {
@@ -101,99 +94,90 @@ type snapshot struct {
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-func nullString(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
-}
-
-func anyStrings(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
-func (p *pkg) entry() map[string]any {
-	return map[string]any{
-		"kind":         p.kind,
-		"ident":        p.ident,
-		"title":        p.title,
-		"organization": nullString(p.org),
-		"players":      p.players.value(),
-		"playersPeak":  p.peak.value(),
-		"rating":       p.rating.value(),
-		"online":       p.online,
-		"servers":      float64(p.servers),
-		"updatedAt":    stamp(p.updatedAt),
+// entry is p's dashboard entry.
+func (p *pkg) entry() packageJSON {
+	return packageJSON{
+		Ident:        p.ident,
+		Kind:         p.kind,
+		Online:       p.online,
+		Organization: nullString(p.org),
+		Players:      p.players.json(),
+		PlayersPeak:  p.peak.json(),
+		Rating:       p.rating.json(),
+		Servers:      p.servers,
+		Title:        p.title,
+		UpdatedAt:    stamp(p.updatedAt),
 	}
 }
 
-func (p *pkg) record() map[string]any {
-	m := p.entry()
-	m["description"] = p.description
-	m["updateNotes"] = p.updateNotes
-	m["tags"] = anyStrings(p.tags)
-	m["createdAt"] = stamp(p.createdAt)
-	return m
+// record is p's entry with its description, update notes, tags and
+// creation time.
+func (p *pkg) record() packageJSON {
+	j := p.entry()
+	created := stamp(p.createdAt)
+	j.CreatedAt, j.Description, j.UpdateNotes = &created, &p.description, &p.updateNotes
+	j.Tags = p.tags
+	if j.Tags == nil {
+		j.Tags = []string{} // present, if empty
+	}
+	return j
 }
 
-func (s *srv) ref() any {
+func (s *srv) ref() *refJSON {
 	if s.pkgIdent == "" {
 		return nil
 	}
-	return map[string]any{"kind": s.pkgKind, "ident": s.pkgIdent}
+	return &refJSON{Ident: s.pkgIdent, Kind: s.pkgKind}
 }
 
-func (s *srv) entry() map[string]any {
-	return map[string]any{
-		"kind":       "server",
-		"id":         s.id,
-		"name":       s.name,
-		"players":    s.players.value(),
-		"maxPlayers": float64(s.maxPlayers),
-		"online":     s.online,
-		"map":        s.mapName,
-		"package":    s.ref(),
-		"lastSeen":   stamp(s.lastSeen),
+// entry is s's dashboard entry.
+func (s *srv) entry() serverJSON {
+	j := s.record()
+	j.Kind, j.Region, j.Version = "server", nil, nil
+	return j
+}
+
+// record is s's record: its entry without kind, with version and region.
+func (s *srv) record() serverJSON {
+	return serverJSON{
+		ID:         s.id,
+		LastSeen:   stamp(s.lastSeen),
+		Map:        s.mapName,
+		MaxPlayers: s.maxPlayers,
+		Name:       s.name,
+		Online:     s.online,
+		Package:    s.ref(),
+		Players:    s.players.json(),
+		Region:     &s.region,
+		Version:    &s.version,
 	}
 }
 
-// record is the entry without its kind, with version and region.
-func (s *srv) record() map[string]any {
-	m := s.entry()
-	delete(m, "kind")
-	m["version"] = s.version
-	m["region"] = s.region
-	return m
-}
-
-func (o *org) entry() map[string]any {
-	return map[string]any{
-		"ident":       o.ident,
-		"name":        o.name,
-		"description": o.description,
-		"packages":    float64(len(o.packages)),
-		"verified":    o.verified,
-		"website":     nullString(o.website),
+// entry is o's entry in the organization directory and in a search.
+func (o *org) entry() organizationJSON {
+	return organizationJSON{
+		Description: o.description,
+		Ident:       o.ident,
+		Name:        o.name,
+		Packages:    len(o.packages),
+		Verified:    o.verified,
+		Website:     nullString(o.website),
 	}
 }
 
-func (o *org) record() map[string]any {
-	refs := make([]any, len(o.packages))
+func (o *org) record() organizationRecord {
+	refs := make([]refJSON, len(o.packages))
 	for i, k := range o.packages {
-		refs[i] = map[string]any{"kind": k.kind, "ident": k.ident}
+		refs[i] = refJSON{Ident: k.ident, Kind: k.kind}
 	}
-	return map[string]any{
-		"ident":       o.ident,
-		"name":        o.name,
-		"description": o.description,
-		"packages":    refs,
-		"verified":    o.verified,
-		"website":     nullString(o.website),
-		"createdAt":   stamp(o.createdAt),
+	return organizationRecord{
+		CreatedAt:   stamp(o.createdAt),
+		Description: o.description,
+		Ident:       o.ident,
+		Name:        o.name,
+		Packages:    refs,
+		Verified:    o.verified,
+		Website:     nullString(o.website),
 	}
 }
 

@@ -99,7 +99,8 @@ func (r row) players() metric {
 	return r.s.players
 }
 
-func (r row) entry() map[string]any {
+// entry is r's dashboard entry, a packageJSON or a serverJSON.
+func (r row) entry() any {
 	if r.p != nil {
 		return r.p.entry()
 	}
@@ -219,22 +220,28 @@ func (s *snapshot) orgRows(d dirQuery) []*org {
 	return rows
 }
 
-// page answers one page of a directory of total entries: the envelope, or a
-// redirect to the last page when d.page is beyond it. items returns the
-// entries with indexes [lo, hi).
-func page(r *http.Request, d dirQuery, total int, items func(lo, hi int) []any, extra map[string]any) reply {
+// each is what f makes of every row, in order; empty, not nil, for no
+// rows.
+func each[R, E any](rows []R, f func(R) E) []E {
+	out := make([]E, len(rows))
+	for i, r := range rows {
+		out[i] = f(r)
+	}
+	return out
+}
+
+// page answers one page of a directory of rows: the body that envelope
+// makes of the page's rows and its pagination, or a redirect to the last
+// page when d.page is beyond it.
+func page[T any](r *http.Request, d dirQuery, rows []T, envelope func([]T, paginationJSON) any) reply {
+	total := len(rows)
 	totalPages := (total + d.pageSize - 1) / d.pageSize
 	if totalPages >= 1 && d.page > totalPages {
 		loc := withPage(r, totalPages)
 		return reply{
 			status: http.StatusFound,
 			header: http.Header{"Location": {loc}},
-			body: encode(map[string]any{
-				"error":    "page out of range",
-				"page":     d.page,
-				"lastPage": totalPages,
-				"location": loc,
-			}),
+			body:   encode(redirectJSON{Error: "page out of range", LastPage: totalPages, Location: loc, Page: d.page}),
 		}
 	}
 	if totalPages == 0 {
@@ -242,22 +249,8 @@ func page(r *http.Request, d dirQuery, total int, items func(lo, hi int) []any, 
 	}
 	lo := min((d.page-1)*d.pageSize, total)
 	hi := min(lo+d.pageSize, total)
-	body := map[string]any{
-		"items": items(lo, hi),
-		"pagination": map[string]any{
-			"page":       d.page,
-			"pageSize":   d.pageSize,
-			"total":      total,
-			"totalPages": totalPages,
-			"hasNext":    d.page < totalPages,
-		},
-		"sort":    d.sort,
-		"filters": d.filters,
-	}
-	for k, v := range extra {
-		body[k] = v
-	}
-	return reply{status: http.StatusOK, body: encode(body)}
+	p := paginationJSON{HasNext: d.page < totalPages, Page: d.page, PageSize: d.pageSize, Total: total, TotalPages: totalPages}
+	return reply{status: http.StatusOK, body: encode(envelope(rows[lo:hi], p))}
 }
 
 // withPage is the request's own path and query with every page parameter

@@ -67,24 +67,14 @@ func (o OrganizationEntry) MarshalJSON() ([]byte, error) { return o.raw, nil }
 // every package in default order (Packages); {"kind": {"server"}} gives the
 // dedicated servers (Servers).
 func (c *Catalog) Entries(query url.Values) []Entry {
-	rows := c.snap.dashboardRows(parseDirQuery(query, dashboardSorts, dashboardFilter, true))
-	out := make([]Entry, len(rows))
-	for i, r := range rows {
-		out[i] = r.typed()
-	}
-	return out
+	return each(c.snap.dashboardRows(parseDirQuery(query, dashboardSorts, dashboardFilter, true)), row.typed)
 }
 
 // OrganizationEntries returns every entry /api/organizations serves for
 // query across all its pages, in order, with sort and filter applied as the
 // endpoint applies them; page and pageSize are ignored.
 func (c *Catalog) OrganizationEntries(query url.Values) []OrganizationEntry {
-	rows := c.snap.orgRows(parseDirQuery(query, orgSorts, orgFilter, false))
-	out := make([]OrganizationEntry, len(rows))
-	for i, o := range rows {
-		out[i] = o.typed()
-	}
-	return out
+	return each(c.snap.orgRows(parseDirQuery(query, orgSorts, orgFilter, false)), (*org).typed)
 }
 
 func (o *org) typed() OrganizationEntry {

@@ -217,13 +217,7 @@ func TestLatency(t *testing.T) {
 	// Close ends the wait of a request still waiting.
 	status = fetchAsync(context.Background(), s, "/api/dashboard")
 	<-clk.started
-	closed := make(chan struct{})
-	go func() { s.Close(); close(closed) }()
-	select {
-	case <-closed:
-	case <-time.After(deadlockGuard):
-		t.Fatal("Close waits out the latency")
-	}
+	closeWithin(t, s, "Close waits out the latency")
 	<-status
 }
 
@@ -328,13 +322,7 @@ func TestStallEndsAtClose(t *testing.T) {
 			cancel, _, _ := stallClient(s, "/api/search?q=a")
 			defer cancel()
 			require.NoError(t, s.WaitRequests(context.Background(), 1))
-			closed := make(chan struct{})
-			go func() { s.Close(); close(closed) }()
-			select {
-			case <-closed:
-			case <-time.After(deadlockGuard):
-				t.Fatal("Close waits for a stalled request")
-			}
+			closeWithin(t, s, "Close waits for a stalled request")
 			assert.True(t, s.Requests()[0].Done, "Close returns once the entry is final")
 		})
 	}

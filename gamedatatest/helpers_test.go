@@ -125,3 +125,16 @@ func waitLog(t *testing.T, fi *FaultInjector, what string, cond func([]Request) 
 	defer cancel()
 	require.NoError(t, fi.log.waitUntil(ctx, cond), what)
 }
+
+// closeWithin closes s, or fails the test with what when Close is still
+// waiting after deadlockGuard.
+func closeWithin(t *testing.T, s *Server, what string) {
+	t.Helper()
+	closed := make(chan struct{})
+	go func() { s.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(deadlockGuard):
+		t.Fatal(what)
+	}
+}

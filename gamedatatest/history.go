@@ -1,7 +1,6 @@
 package gamedatatest
 
 import (
-	"bytes"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -55,7 +54,7 @@ func (s *snapshot) activity(name string) []byte {
 	pts, step := s.originPoints(h)
 	added := s.addedPoints(h, step)
 	pts = append(pts[min(len(added), len(pts)):], added[max(len(added)-len(pts), 0):]...)
-	return encodePoints(h.name, pts)
+	return activityJSON{Range: h.name, Points: pts}.encode()
 }
 
 // originPoints are the points of the range as of the catalogue's origin
@@ -184,57 +183,6 @@ func (s *snapshot) addedPoints(h historyRange, step time.Duration) []point {
 	return pts
 }
 
-// encodePoints writes the activity-history body of pts; the last point is
-// the current one.
-func encodePoints(name string, pts []point) []byte {
-	var b bytes.Buffer
-	b.Grow(len(pts) * 64)
-	b.WriteString(`{"range":`)
-	b.WriteString(strconv.Quote(name))
-	b.WriteString(`,"points":[`)
-	for i, p := range pts {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte('[')
-		b.WriteString(strconv.FormatInt(p.ms, 10))
-		b.WriteByte(',')
-		if p.players.ok {
-			b.WriteString(strconv.FormatFloat(p.players.v, 'f', -1, 64))
-		} else {
-			b.WriteString("null")
-		}
-		b.WriteString([]string{",0,", ",1,"}[boolInt(i == len(pts)-1)])
-		if p.aggregated {
-			b.WriteString(strconv.FormatInt(p.ms, 10))
-			b.WriteByte(',')
-			b.WriteString(strconv.FormatInt(p.endMS, 10))
-			b.WriteString(",1,")
-		} else {
-			b.WriteString("null,null,0,")
-		}
-		b.WriteString([]string{"0]", "1]"}[boolInt(p.partial)])
-	}
-	b.WriteString(`],"partialCoverage":[`)
-	sep := ""
-	for _, p := range pts {
-		if p.listed {
-			b.WriteString(sep)
-			b.WriteString(strconv.FormatInt(p.ms, 10))
-			sep = ","
-		}
-	}
-	b.WriteString("]}\n")
-	return b.Bytes()
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // players is the platform-wide player count at t: a daily and a weekly wave
 // over slow growth, with noise.
 func players(base float64, t time.Time, r *rand.Rand) float64 {
@@ -302,12 +250,12 @@ type entry struct {
 	partialCoverage bool
 }
 
-func (e *entry) value() map[string]any {
-	return map[string]any{
-		"capturedAt":      capturedAt(e.t, e.form),
-		"players":         e.players.value(),
-		"playersPeak":     e.peak.value(),
-		"partialCoverage": e.partialCoverage,
+func (e *entry) json() historyJSON {
+	return historyJSON{
+		CapturedAt:      capturedAt(e.t, e.form),
+		PartialCoverage: e.partialCoverage,
+		Players:         e.players.json(),
+		PlayersPeak:     e.peak.json(),
 	}
 }
 
@@ -315,13 +263,13 @@ func (e *entry) value() map[string]any {
 // the entity named by parts: the entries of the origin, then one a day for
 // the days Advance has added, the history keeping its length, drawn around
 // level.
-func (s *snapshot) report(level float64, parts ...string) ([]any, map[string]any) {
+func (s *snapshot) report(level float64, parts ...string) ([]historyJSON, summaryJSON) {
 	entries := s.originEntries(level, parts)
 	entries = append(entries, s.addedEntries(level, parts)...)
 	entries = entries[len(entries)-historyDays:]
-	history := make([]any, len(entries))
+	history := make([]historyJSON, len(entries))
 	for i := range entries {
-		history[i] = entries[i].value()
+		history[i] = entries[i].json()
 	}
 	return history, s.summary(entries)
 }
@@ -389,8 +337,8 @@ func (s *snapshot) addedEntries(level float64, parts []string) []entry {
 // the highest known value (a day's average too: the players reached it
 // that day, even when its peak is unavailable), and partial coverage when
 // any entry has it, since a sum over a lower bound is a lower bound.
-func (s *snapshot) summary(entries []entry) map[string]any {
-	summary := map[string]any{}
+func (s *snapshot) summary(entries []entry) summaryJSON {
+	summary := summaryJSON{}
 	for _, name := range []string{"24h", "7d", "30d", "90d"} {
 		from := s.now.Add(-lookupRange(name).span)
 		var sum, n, least, most float64
@@ -421,34 +369,30 @@ func (s *snapshot) summary(entries []entry) map[string]any {
 			// it sums up.
 			average = known(min(max(round(sum/n, 3), least), most))
 		}
-		summary[name] = map[string]any{
-			"average":         average.value(),
-			"peak":            peak.value(),
-			"partialCoverage": partial,
-		}
+		summary[name] = rangeSummaryJSON{Average: average.json(), PartialCoverage: partial, Peak: peak.json()}
 	}
 	return summary
 }
 
-func (s *snapshot) packageReport(p *pkg) map[string]any {
+func (s *snapshot) packageReport(p *pkg) packageReport {
 	history, summary := s.report(p.level, "package", p.kind, p.ident)
-	return map[string]any{
-		"kind":         p.kind,
-		"ident":        p.ident,
-		"title":        p.title,
-		"organization": nullString(p.org),
-		"history":      history,
-		"summary":      summary,
+	return packageReport{
+		History:      history,
+		Ident:        p.ident,
+		Kind:         p.kind,
+		Organization: nullString(p.org),
+		Summary:      summary,
+		Title:        p.title,
 	}
 }
 
-func (s *snapshot) orgReport(o *org) map[string]any {
+func (s *snapshot) orgReport(o *org) organizationReport {
 	history, summary := s.report(o.level, "organization", o.ident)
-	return map[string]any{
-		"ident":    o.ident,
-		"name":     o.name,
-		"packages": len(o.packages),
-		"history":  history,
-		"summary":  summary,
+	return organizationReport{
+		History:  history,
+		Ident:    o.ident,
+		Name:     o.name,
+		Packages: len(o.packages),
+		Summary:  summary,
 	}
 }

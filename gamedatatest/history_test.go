@@ -2,6 +2,8 @@ package gamedatatest
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,20 +14,94 @@ import (
 )
 
 func isInt(v any) bool {
-	n, ok := v.(json.Number)
-	if !ok {
-		return false
-	}
-	_, err := n.Int64()
-	return err == nil
+	_, ok := integer(v)
+	return ok
 }
 
-func flag(t *testing.T, v any) int64 {
-	t.Helper()
-	require.True(t, isInt(v), "a flag is an integer, got %v", v)
-	n, _ := v.(json.Number).Int64()
-	require.Contains(t, []int64{0, 1}, n)
-	return n
+// integer is v, a json.Number, as an integer.
+func integer(v any) (int64, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := n.Int64()
+	return i, err == nil
+}
+
+// pointFacts is what checkPoint reads of a well-formed activity point.
+type pointFacts struct {
+	ms                                        int64
+	null, fraction, current, average, partial bool
+}
+
+// checkPoint checks point i of n, decoded with numbers as json.Number:
+// seven elements; the time in integer ms; the players a number or null,
+// whole in a snapshot; the current, aggregation and coverage flags 0 or 1,
+// current only for the last point; a snapshot's interval bounds null, an
+// average's integers, the start before the end. The checks are plain
+// comparisons rather than assertions: they run for every one of 35,040
+// points.
+func checkPoint(raw any, i, n int) (pointFacts, error) {
+	p, ok := raw.([]any)
+	if !ok || len(p) != 7 {
+		return pointFacts{}, fmt.Errorf("point %d: %v is not an array of seven", i, raw)
+	}
+	f, err := readPoint(p)
+	if err == nil && f.current != (i == n-1) {
+		err = fmt.Errorf("current is %v; only the latest point, %d, is current", f.current, n-1)
+	}
+	if err == nil {
+		err = checkInterval(p, f)
+	}
+	if err != nil {
+		return f, fmt.Errorf("point %d %v: %w", i, p, err)
+	}
+	return f, nil
+}
+
+// readPoint reads the time, players and flags of a point of seven.
+func readPoint(p []any) (pointFacts, error) {
+	var f pointFacts
+	var ok bool
+	if f.ms, ok = integer(p[0]); !ok {
+		return f, errors.New("the time is not integer ms")
+	}
+	var flags [3]bool
+	for k, at := range []int{2, 5, 6} {
+		n, ok := integer(p[at])
+		if !ok || (n != 0 && n != 1) {
+			return f, fmt.Errorf("element %d is not a flag 0 or 1", at)
+		}
+		flags[k] = n == 1
+	}
+	f.current, f.average, f.partial = flags[0], flags[1], flags[2]
+	switch v := p[1].(type) {
+	case nil:
+		f.null = true
+	case json.Number:
+		f.fraction = !isInt(v)
+	default:
+		return f, fmt.Errorf("players is a number or null, got %T", v)
+	}
+	return f, nil
+}
+
+// checkInterval checks the interval bounds of a point: null for a
+// snapshot, which counts whole players; integers, the start before the
+// end, for an average.
+func checkInterval(p []any, f pointFacts) error {
+	if !f.average {
+		if p[3] != nil || p[4] != nil || f.fraction {
+			return errors.New("a snapshot has null interval bounds and whole players")
+		}
+		return nil
+	}
+	start, okStart := integer(p[3])
+	end, okEnd := integer(p[4])
+	if !okStart || !okEnd || start >= end {
+		return errors.New("an average has integer interval bounds, the start before the end")
+	}
+	return nil
 }
 
 func TestActivityPoints(t *testing.T) {
@@ -59,50 +135,27 @@ func TestActivityPoints(t *testing.T) {
 
 			listed := map[int64]bool{}
 			for _, v := range body["partialCoverage"].([]any) {
-				require.True(t, isInt(v), "partialCoverage holds Unix ms integers")
-				ms, _ := v.(json.Number).Int64()
+				ms, ok := integer(v)
+				require.True(t, ok, "partialCoverage holds Unix ms integers")
 				listed[ms] = true
 			}
 			var prev int64
 			var nulls, fractions, averages, snapshots, flaggedUnlisted, listedUnflagged int
 			for i, raw := range points {
-				p, ok := raw.([]any)
-				require.True(t, ok)
-				require.Len(t, p, 7, "point %d", i)
-				require.True(t, isInt(p[0]), "time is integer ms: %v", p[0])
-				ms, _ := p[0].(json.Number).Int64()
-				require.Greater(t, ms, prev, "times increase")
-				prev = ms
-				switch v := p[1].(type) {
-				case nil:
-					nulls++
-				case json.Number:
-					if !isInt(v) {
-						fractions++
-					}
-				default:
-					t.Fatalf("players is a number or null, got %T", v)
+				f, err := checkPoint(raw, i, len(points))
+				if err != nil {
+					t.Fatal(err)
 				}
-				current, agg, partial := flag(t, p[2]), flag(t, p[5]), flag(t, p[6])
-				assert.Equal(t, i == len(points)-1, current == 1, "only the latest point is current (point %d)", i)
-				if agg == 0 {
-					snapshots++
-					assert.Nil(t, p[3], "snapshot %d has no interval start", i)
-					assert.Nil(t, p[4], "snapshot %d has no interval end", i)
-					assert.True(t, p[1] == nil || isInt(p[1]), "a snapshot counts whole players")
-				} else {
-					averages++
-					require.True(t, isInt(p[3]) && isInt(p[4]), "average %d has interval bounds", i)
-					start, _ := p[3].(json.Number).Int64()
-					end, _ := p[4].(json.Number).Int64()
-					assert.Less(t, start, end)
+				if f.ms <= prev {
+					t.Fatalf("point %d: times increase, got %d after %d", i, f.ms, prev)
 				}
-				if partial == 1 && !listed[ms] {
-					flaggedUnlisted++
-				}
-				if partial == 0 && listed[ms] {
-					listedUnflagged++
-				}
+				prev = f.ms
+				nulls += boolInt(f.null)
+				fractions += boolInt(f.fraction)
+				averages += boolInt(f.average)
+				snapshots += boolInt(!f.average)
+				flaggedUnlisted += boolInt(f.partial && !listed[f.ms])
+				listedUnflagged += boolInt(!f.partial && listed[f.ms])
 			}
 			assert.Equal(t, now, prev, "the last point is now")
 			assert.Positive(t, nulls, "some points have null players")

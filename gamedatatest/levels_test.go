@@ -88,13 +88,16 @@ type consistencyCase struct {
 }
 
 // consistencyCases are the catalogues every invariant is checked over.
+// Only the default one has the default size: the invariants hold entity
+// by entity, and reading a catalogue's every report is most of these
+// tests' time, so the others are as small as what they stand for allows.
 var consistencyCases = []*consistencyCase{
 	{name: "default"},
-	{name: "seed 7, 400 packages", opts: []Option{WithSeed(7), WithSize(400, 200, 12)}},
+	{name: "seed 7, 40 packages an organization", opts: []Option{WithSeed(7), WithSize(120, 60, 4)}},
 	{name: "seed 42, awkward idents", opts: []Option{WithSeed(42), WithSize(40, 10, 3), WithAwkwardIdents()}},
 	{name: "seed 3, crowded servers", opts: []Option{WithSeed(3), WithSize(8, 400, 2)}},
 	{name: "seed 9, 500 history points", opts: []Option{WithSeed(9), WithSize(120, 30, 6), WithHistoryPoints(500)}},
-	{name: "default, advanced 10 days 7 hours", advance: 10*day + 7*time.Hour},
+	{name: "default seed, 80 packages, advanced 10 days 7 hours", opts: []Option{WithSize(80, 40, 10)}, advance: 10*day + 7*time.Hour},
 }
 
 func init() {
@@ -192,23 +195,25 @@ func near(current, average float64) bool {
 func TestPeaksBoundWhatTheyCover(t *testing.T) {
 	t.Parallel()
 	forEachCatalog(t, func(t *testing.T, f *figures) {
+		// Plain comparisons, not assertions: they run for every entry of
+		// every history.
 		for _, p := range f.packages {
 			for _, e := range p.report.History {
-				if e.Players != nil && e.PlayersPeak != nil {
-					assert.GreaterOrEqual(t, *e.PlayersPeak, *e.Players, "%s/%s on %s: a day's peak below its average", p.Kind, p.Ident, e.CapturedAt)
+				if e.Players != nil && e.PlayersPeak != nil && *e.PlayersPeak < *e.Players {
+					t.Errorf("%s/%s on %s: a day's peak %v below its average %v", p.Kind, p.Ident, e.CapturedAt, *e.PlayersPeak, *e.Players)
 				}
 			}
 			if p.PlayersPeak == nil {
 				continue
 			}
 			peak := *p.PlayersPeak
-			if p.Players != nil {
-				assert.GreaterOrEqual(t, peak, *p.Players, "%s/%s: playersPeak below the current players", p.Kind, p.Ident)
+			if p.Players != nil && peak < *p.Players {
+				t.Errorf("%s/%s: playersPeak %v below the current players %v", p.Kind, p.Ident, peak, *p.Players)
 			}
 			for _, e := range p.report.History {
 				for _, v := range []*float64{e.Players, e.PlayersPeak} {
-					if v != nil {
-						assert.GreaterOrEqual(t, peak, *v, "%s/%s: playersPeak below its history on %s", p.Kind, p.Ident, e.CapturedAt)
+					if v != nil && peak < *v {
+						t.Errorf("%s/%s: playersPeak %v below its history's %v on %s", p.Kind, p.Ident, peak, *v, e.CapturedAt)
 					}
 				}
 			}

@@ -1,14 +1,13 @@
 package gamedatatest
 
 import (
-	"bytes"
 	_ "embed"
-	"encoding/json"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 //go:embed openapi.json
@@ -27,112 +26,83 @@ type reply struct {
 	modified time.Time // Last-Modified of the data answered from
 }
 
-// encode is JSON without HTML escaping, one line.
-func encode(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		// Only generated values reach here; a failure is a bug in the twin.
-		panic("gamedatatest: encoding a response: " + err.Error())
-	}
-	return b.Bytes()
-}
-
 func jsonReply(status int, v any) reply { return reply{status: status, body: encode(v)} }
 
 func errorReply(status int, msg string) reply {
-	return jsonReply(status, map[string]any{"error": msg})
+	return jsonReply(status, errorJSON{Error: msg})
 }
 
 var notFound = errorReply(http.StatusNotFound, "not found")
 
-// segments splits an escaped path on "/" and unescapes each segment, so an
-// encoded "/" stays inside its segment. ok is false for a bad escape.
-func segments(escapedPath string) ([]string, bool) {
-	parts := strings.Split(strings.TrimPrefix(escapedPath, "/"), "/")
-	for i, p := range parts {
-		u, err := url.PathUnescape(p)
-		if err != nil {
-			return nil, false
-		}
-		parts[i] = u
-	}
-	return parts, true
-}
-
-// endpoint is one path pattern under /api/: fixed leading segments, then
-// as many argument segments as the pattern is long.
+// endpoint is how the twin answers one path of the service's route table,
+// internal/manifest: its family, and its answer given the values of the
+// path's parameters.
 type endpoint struct {
 	family Family
-	prefix []string
-	args   int
 	serve  func(s *snapshot, r *http.Request, args []string) reply
 }
 
-var endpoints = []endpoint{
-	{FamilyDashboard, []string{"dashboard"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+// endpoints answer the paths of manifest.Endpoints, by path; a test checks
+// that every one is answered.
+var endpoints = map[string]endpoint{
+	"/api/dashboard": {FamilyDashboard, func(s *snapshot, r *http.Request, _ []string) reply {
 		return s.dashboard(r, r.URL.Query())
 	}},
-	{FamilyOrganizations, []string{"organizations"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+	"/api/organizations": {FamilyOrganizations, func(s *snapshot, r *http.Request, _ []string) reply {
 		return s.organizations(r, r.URL.Query())
 	}},
-	{FamilySearch, []string{"search"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+	"/api/search": {FamilySearch, func(s *snapshot, r *http.Request, _ []string) reply {
 		return jsonReply(http.StatusOK, s.search(r.URL.Query().Get("q")))
 	}},
-	{FamilyActivity, []string{"activity-history"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+	"/api/activity-history": {FamilyActivity, func(s *snapshot, r *http.Request, _ []string) reply {
 		return reply{status: http.StatusOK, body: s.activity(r.URL.Query().Get("range"))}
 	}},
-	{FamilyPackage, []string{"packages"}, 2, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/packages/{kind}/{ident}": {FamilyPackage, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.packageRecord(a[0], a[1]))
 	}},
-	{FamilyServer, []string{"servers"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/servers/{id}": {FamilyServer, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.serverRecord(a[0]))
 	}},
-	{FamilyOrganization, []string{"organizations"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/organizations/{ident}": {FamilyOrganization, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.orgRecord(a[0]))
 	}},
-	{FamilyAnalyticsSearch, []string{"analytics", "packages"}, 0, func(s *snapshot, r *http.Request, _ []string) reply {
+	"/api/analytics/packages": {FamilyAnalyticsSearch, func(s *snapshot, r *http.Request, _ []string) reply {
 		return jsonReply(http.StatusOK, s.analyticsSearch(r.URL.Query().Get("q")))
 	}},
-	{FamilyAnalyticsPackage, []string{"analytics", "packages"}, 2, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/analytics/packages/{kind}/{ident}": {FamilyAnalyticsPackage, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.packageAnalytics(a[0], a[1]))
 	}},
-	{FamilyAnalyticsOrganization, []string{"analytics", "organizations"}, 1, func(s *snapshot, _ *http.Request, a []string) reply {
+	"/api/analytics/organizations/{ident}": {FamilyAnalyticsOrganization, func(s *snapshot, _ *http.Request, a []string) reply {
 		return found(s.orgAnalytics(a[0]))
+	}},
+	"/openapi.json": {FamilyOpenAPI, func(*snapshot, *http.Request, []string) reply {
+		// The document does not change with the data.
+		return reply{status: http.StatusOK, body: openAPIDocument, modified: referenceTime}
 	}},
 }
 
 // route answers a GET. A dashboard request is counted for ReorderEvery
 // before it reads the catalogue, so a shift it causes applies to it.
 func (h *handler) route(r *http.Request) reply {
-	seg, ok := segments(r.URL.EscapedPath())
-	if !ok || slices.Contains(seg, "") {
+	m, args, ok := manifest.Match(r.URL.EscapedPath())
+	e, answered := endpoints[m.Path]
+	if !ok || !answered {
 		return notFound
 	}
-	if len(seg) == 1 && seg[0] == "openapi.json" {
-		return reply{status: http.StatusOK, body: openAPIDocument, family: FamilyOpenAPI, modified: referenceTime}
+	if e.family == FamilyDashboard {
+		h.countDirectoryRequest()
 	}
-	if len(seg) < 2 || seg[0] != "api" {
-		return notFound
+	s := h.snap.Load()
+	rep := e.serve(s, r, args)
+	rep.family = e.family
+	if rep.modified.IsZero() {
+		rep.modified = s.modified
 	}
-	seg = seg[1:]
-	for _, e := range endpoints {
-		if len(seg) != len(e.prefix)+e.args || !slices.Equal(seg[:len(e.prefix)], e.prefix) {
-			continue
-		}
-		if e.family == FamilyDashboard {
-			h.countDirectoryRequest()
-		}
-		s := h.snap.Load()
-		rep := e.serve(s, r, seg[len(e.prefix):])
-		rep.family, rep.modified = e.family, s.modified
-		return rep
-	}
-	return notFound
+	return rep
 }
 
-func found(v map[string]any) reply {
+// found answers v, or 404 when there is no v.
+func found[T any](v *T) reply {
 	if v == nil {
 		return notFound
 	}
@@ -141,87 +111,57 @@ func found(v map[string]any) reply {
 
 func (s *snapshot) dashboard(r *http.Request, q url.Values) reply {
 	d := parseDirQuery(q, dashboardSorts, dashboardFilter, true)
-	rows := s.dashboardRows(d)
-	return page(r, d, len(rows), func(lo, hi int) []any {
-		items := make([]any, 0, hi-lo)
-		for _, row := range rows[lo:hi] {
-			items = append(items, row.entry())
-		}
-		return items
-	}, map[string]any{"kind": nullString(d.kind)})
+	return page(r, d, s.dashboardRows(d), func(rows []row, p paginationJSON) any {
+		return dashboardPage{Filters: d.filters, Items: each(rows, row.entry), Kind: nullString(d.kind), Pagination: p, Sort: d.sort}
+	})
 }
 
 func (s *snapshot) organizations(r *http.Request, q url.Values) reply {
 	d := parseDirQuery(q, orgSorts, orgFilter, false)
-	rows := s.orgRows(d)
-	return page(r, d, len(rows), func(lo, hi int) []any {
-		items := make([]any, 0, hi-lo)
-		for _, o := range rows[lo:hi] {
-			items = append(items, o.entry())
-		}
-		return items
-	}, nil)
+	return page(r, d, s.orgRows(d), func(rows []*org, p paginationJSON) any {
+		return organizationPage{Filters: d.filters, Items: each(rows, (*org).entry), Pagination: p, Sort: d.sort}
+	})
 }
 
-func matches(q string, fields ...string) bool {
-	for _, f := range fields {
-		if strings.Contains(strings.ToLower(f), q) {
-			return true
-		}
-	}
-	return false
-}
-
-// searchPackages, searchServers and searchOrgs match q case-insensitively
-// as a substring of identifiers and names, in default order, at most
-// searchLimit each. An empty query matches nothing.
-func (s *snapshot) searchPackages(q string) []any {
-	out := []any{}
-	for i := range s.pkgs {
-		if p := &s.pkgs[i]; q != "" && len(out) < searchLimit && matches(q, p.ident, p.title) {
-			out = append(out, p.entry())
-		}
-	}
-	return out
-}
-
-func (s *snapshot) searchServers(q string) []any {
-	out := []any{}
-	for i := range s.srvs {
-		if v := &s.srvs[i]; q != "" && len(out) < searchLimit && matches(q, v.id, v.name) {
-			out = append(out, v.entry())
-		}
-	}
-	return out
-}
-
-func (s *snapshot) searchOrgs(q string) []any {
-	out := []any{}
-	for i := range s.orgs {
-		if o := &s.orgs[i]; q != "" && len(out) < searchLimit && matches(q, o.ident, o.name) {
-			out = append(out, o.entry())
-		}
-	}
-	return out
-}
-
-func (s *snapshot) search(query string) map[string]any {
+// search answers /api/search: the packages, servers and organizations
+// whose identifier or name holds the query, trimmed, case-insensitively, in
+// default order, at most searchLimit of each. An empty query matches
+// nothing.
+func (s *snapshot) search(query string) searchJSON {
 	q := strings.ToLower(strings.TrimSpace(query))
-	return map[string]any{
-		"query":         query,
-		"packages":      s.searchPackages(q),
-		"servers":       s.searchServers(q),
-		"organizations": s.searchOrgs(q),
+	return searchJSON{
+		Query:         query,
+		Packages:      matching(s.pkgs, q, func(p *pkg) (string, string) { return p.ident, p.title }, (*pkg).entry),
+		Servers:       matching(s.srvs, q, func(v *srv) (string, string) { return v.id, v.name }, (*srv).entry),
+		Organizations: matching(s.orgs, q, func(o *org) (string, string) { return o.ident, o.name }, (*org).entry),
 	}
 }
 
-func (s *snapshot) analyticsSearch(query string) map[string]any {
-	q := strings.ToLower(strings.TrimSpace(query))
-	return map[string]any{
-		"query":         query,
-		"packages":      s.searchPackages(q),
-		"organizations": s.searchOrgs(q),
+// analyticsSearch answers /api/analytics/packages: the search without
+// servers.
+func (s *snapshot) analyticsSearch(query string) searchJSON {
+	res := s.search(query)
+	res.Servers = nil
+	return res
+}
+
+// matching is the entries of the first searchLimit of xs whose identifier
+// or name, lowered, holds q; empty, not nil, when there are none.
+func matching[T, J any](xs []T, q string, names func(*T) (string, string), entry func(*T) J) []J {
+	out := []J{}
+	if q == "" {
+		return out
 	}
+	for i := range xs {
+		id, name := names(&xs[i])
+		if strings.Contains(strings.ToLower(id), q) || strings.Contains(strings.ToLower(name), q) {
+			out = append(out, entry(&xs[i]))
+			if len(out) == searchLimit {
+				break
+			}
+		}
+	}
+	return out
 }
 
 func (s *snapshot) findPackage(kind, ident string) *pkg {
@@ -238,37 +178,41 @@ func (s *snapshot) findOrg(ident string) *org {
 	return nil
 }
 
-func (s *snapshot) packageRecord(kind, ident string) map[string]any {
+// The records and reports below are nil when there is no such entity.
+
+func (s *snapshot) packageRecord(kind, ident string) *packageJSON {
 	if p := s.findPackage(kind, ident); p != nil {
-		return p.record()
+		return ptr(p.record())
 	}
 	return nil
 }
 
-func (s *snapshot) serverRecord(id string) map[string]any {
+func (s *snapshot) serverRecord(id string) *serverJSON {
 	if i, ok := s.srvIndex[id]; ok {
-		return s.srvs[i].record()
+		return ptr(s.srvs[i].record())
 	}
 	return nil
 }
 
-func (s *snapshot) orgRecord(ident string) map[string]any {
+func (s *snapshot) orgRecord(ident string) *organizationRecord {
 	if o := s.findOrg(ident); o != nil {
-		return o.record()
+		return ptr(o.record())
 	}
 	return nil
 }
 
-func (s *snapshot) packageAnalytics(kind, ident string) map[string]any {
+func (s *snapshot) packageAnalytics(kind, ident string) *packageReport {
 	if p := s.findPackage(kind, ident); p != nil {
-		return s.packageReport(p)
+		return ptr(s.packageReport(p))
 	}
 	return nil
 }
 
-func (s *snapshot) orgAnalytics(ident string) map[string]any {
+func (s *snapshot) orgAnalytics(ident string) *organizationReport {
 	if o := s.findOrg(ident); o != nil {
-		return s.orgReport(o)
+		return ptr(s.orgReport(o))
 	}
 	return nil
 }
+
+func ptr[T any](v T) *T { return &v }
