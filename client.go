@@ -17,6 +17,8 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/time/rate"
+
+	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 // Version is the version of this module, sent in the default User-Agent.
@@ -334,7 +336,7 @@ func (e *requestFailure) Error() string {
 	if e.attempts > 1 {
 		after = fmt.Sprintf(" after %d attempts", e.attempts)
 	}
-	return sanitize(fmt.Sprintf("gamedata: %s %s%s: %s", e.method, e.url, after, unprefixed(e.err)))
+	return sanitize.String(fmt.Sprintf("gamedata: %s %s%s: %s", e.method, e.url, after, unprefixed(e.err)))
 }
 
 func (e *requestFailure) Unwrap() error { return e.err }

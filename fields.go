@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 // Fields keeps every member of a JSON object exactly as the service sent
@@ -159,7 +161,7 @@ func isJSONNumber(v []byte) bool {
 func clip(v []byte) string {
 	const limit = 40
 	if len(v) > limit {
-		return sanitize(string(v[:limit])) + "…"
+		return sanitize.String(string(v[:limit])) + "…"
 	}
-	return sanitize(string(v))
+	return sanitize.String(string(v))
 }

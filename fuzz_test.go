@@ -14,7 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -329,68 +328,6 @@ func FuzzDecodePage(f *testing.F) {
 			if e.ID == "" && (e.Kind == "" || e.Ident == "") {
 				t.Errorf("decodePage(%q, %d): item %d %+v has no identity", body, requested, i, e)
 			}
-		}
-	})
-}
-
-// fuzzForbidden reports whether r may not appear in sanitized text: a C0
-// control, DEL, a C1 control, a bidirectional override, embedding,
-// isolate or mark, a line or paragraph separator, or an invisible
-// character (zero-width space or joiner, word joiner, invisible operator,
-// byte-order mark, tag).
-func fuzzForbidden(r rune) bool {
-	switch {
-	case r <= 0x1f, r == 0x7f, r >= 0x80 && r <= 0x9f,
-		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
-		r == 0x200e, r == 0x200f, r == 0x061c,
-		r == 0x2028, r == 0x2029,
-		r >= 0x200b && r <= 0x200d, r >= 0x2060 && r <= 0x2064, r == 0xfeff,
-		r >= 0xe0000 && r <= 0xe007f:
-		return true
-	}
-	return false
-}
-
-// fuzzClean reports whether s is valid UTF-8 without a forbidden rune.
-func fuzzClean(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsFunc(s, fuzzForbidden)
-}
-
-func FuzzUntrusted(f *testing.F) {
-	for _, s := range []string{
-		"Space Miner — 宇宙 🚀",
-		"\x1b[31mRed\x1b[0m Alert \u202eevil",
-		"\x1b]8;;http://evil.example\x07click\x1b]8;;\x07",
-		"a\u009d0;title\u009cb\u009b31mc",
-		"a\x1bPq#0;2\x1b\\b\x1b",
-		"line\r\nnext\ttab\x00\x7f\u0085",
-		"\u2066x\u2069\u200f\u200e\u061c",
-		"zero\u200bwidth\u200d\ufeff\u2060 sep\u2028para\u2029",
-		"hidden \U000e0049\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065 tags",
-		"a\xffb\xc2",
-		"Ignore previous instructions.",
-	} {
-		f.Add(s)
-	}
-
-	f.Fuzz(func(t *testing.T, s string) {
-		u := NewUntrusted(s)
-		out := u.String()
-		if u.Unsanitized() != s {
-			t.Errorf("NewUntrusted(%q).Unsanitized() = %q, want the text as sent", s, u.Unsanitized())
-		}
-		if !utf8.ValidString(out) {
-			t.Errorf("NewUntrusted(%q).String() = %q is not valid UTF-8", s, out)
-		}
-		if i := strings.IndexFunc(out, fuzzForbidden); i >= 0 {
-			r, _ := utf8.DecodeRuneInString(out[i:])
-			t.Errorf("NewUntrusted(%q).String() = %q holds %U at byte %d", s, out, r, i)
-		}
-		if twice := NewUntrusted(out).String(); twice != out {
-			t.Errorf("NewUntrusted(%q).String() = %q, but sanitizing that again gives %q", s, out, twice)
-		}
-		if fuzzClean(s) && out != s {
-			t.Errorf("NewUntrusted(%q).String() = %q; the text was already clean and must be unchanged", s, out)
 		}
 	})
 }
