@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/iso8601"
 )
 
 // HistoryEntry is one entry of an analytics report's history.
@@ -197,7 +199,7 @@ func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
 		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", clip(capturedAt))
 	}
 	text, _ := f.Text("capturedAt")
-	if h.CapturedAt, err = parseISO8601(text.Unsanitized()); err != nil {
+	if h.CapturedAt, err = iso8601.Parse(text.Unsanitized()); err != nil {
 		return HistoryEntry{}, fmt.Errorf("capturedAt: %w", err)
 	}
 	if h.PartialCoverage, err = partialCoverage(f); err != nil {

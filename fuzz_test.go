@@ -217,62 +217,6 @@ func FuzzActivityHistory(f *testing.F) {
 	})
 }
 
-func FuzzParseISO8601(f *testing.F) {
-	for _, s := range []string{
-		"2026-11-20T10:00:00Z",
-		"2026-11-20t10:00:00z",
-		"2026-11-20 10:00:00.123456789+05:45",
-		"2026-11-20T12:00:00+0200",
-		"2026-11-20T12:00:00-02",
-		"2026-11-20T10:00:00.1234567891234Z",
-		"2026-11-20T10:00:00",
-		"0000-01-01T00:00:00+14:00",
-	} {
-		f.Add(s, int64(1763632800), uint32(0), int16(0))
-	}
-	f.Add("", int64(-62135596800), uint32(999_999_999), int16(-14*60))
-	f.Add("", int64(253402300799), uint32(1), int16(14*60))
-	f.Add("", int64(math.MinInt64), uint32(math.MaxUint32), int16(math.MinInt16))
-
-	// Derived times lie from 0001-01-02 to 9999-12-30 UTC, so that even at
-	// an offset of 14 hours the year has four digits.
-	lo := time.Date(1, 1, 2, 0, 0, 0, 0, time.UTC).Unix()
-	hi := time.Date(9999, 12, 30, 0, 0, 0, 0, time.UTC).Unix()
-
-	f.Fuzz(func(t *testing.T, s string, sec int64, nsec uint32, offMin int16) {
-		if got, err := parseISO8601(s); err == nil {
-			formatted := got.Format(time.RFC3339Nano)
-			again, err := parseISO8601(formatted)
-			if err != nil || !again.Equal(got) {
-				t.Fatalf("parseISO8601(%q) = %v; its RFC 3339 form %q parses to %v, %v", s, got, formatted, again, err)
-			}
-		}
-
-		sec = lo + ((sec%(hi-lo))+(hi-lo))%(hi-lo)
-		offset := int(offMin) % (14*60 + 1) * 60
-		want := time.Unix(sec, int64(nsec%1e9)).In(time.FixedZone("", offset))
-		formatted := want.Format(time.RFC3339Nano)
-		forms := []string{formatted}
-		// The other forms the parser's documentation names: t or a space
-		// for T, z for Z, ±hhmm, and ±hh when the minutes are zero.
-		forms = append(forms, formatted[:10]+"t"+formatted[11:], formatted[:10]+" "+formatted[11:])
-		if zone := formatted[len(formatted)-6:]; strings.HasSuffix(formatted, "Z") {
-			forms = append(forms, strings.TrimSuffix(formatted, "Z")+"z")
-		} else {
-			forms = append(forms, formatted[:len(formatted)-3]+zone[4:])
-			if strings.HasSuffix(zone, ":00") {
-				forms = append(forms, formatted[:len(formatted)-3])
-			}
-		}
-		for _, form := range forms {
-			got, err := parseISO8601(form)
-			if err != nil || !got.Equal(want) {
-				t.Errorf("parseISO8601(%q) = %v, %v; want %v", form, got, err, want)
-			}
-		}
-	})
-}
-
 // fuzzItemsLen counts, with encoding/json alone, the elements of the
 // array of items: the only array member other than pagination, or the
 // member "items" when there are several. A name sent twice means its last
@@ -416,41 +360,4 @@ func TestNestingBombFails(t *testing.T) {
 		_, err = decodePage(body, 1, decodeDashboardEntry)
 		assert.Error(t, err, "directory page, %s", name)
 	}
-}
-
-// isoLayouts are the forms of FuzzParseISO8601 that time.Parse also reads.
-var isoLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04Z07:00",
-	"20060102T150405Z0700",
-	"20060102T1504Z0700",
-	"2006-01-02T15:04:05-07",
-	"2006-01-02",
-}
-
-// FuzzParseISO8601LikeTimeParse checks the parser against time.Parse: whatever one of
-// isoLayouts reads, parseISO8601 reads as the same instant, and it never
-// panics on anything else.
-func FuzzParseISO8601LikeTimeParse(f *testing.F) {
-	for _, s := range []string{
-		"2026-11-20T10:00:00Z", "2026-11-20T10:00Z", "20261120T100000Z", "20261120T1000+0100",
-		"2026-11-20T10:00:00.123456789+05:30", "2026-11-20", "2026-11-20T10:00:00-07", "2024-02-29",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseISO8601(s)
-		for _, layout := range isoLayouts {
-			want, werr := time.Parse(layout, s)
-			if werr != nil {
-				continue
-			}
-			if err != nil {
-				t.Fatalf("parseISO8601(%q): %v; time.Parse(%q) reads %s", s, err, layout, want)
-			}
-			if !got.Equal(want) {
-				t.Fatalf("parseISO8601(%q) = %s; time.Parse(%q) = %s", s, got, layout, want)
-			}
-		}
-	})
 }

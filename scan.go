@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 	"unicode/utf8"
+
+	"github.com/gamedata-go/gamedata/internal/iso8601"
 )
 
 // maxDepth bounds nesting as encoding/json does, so a nesting bomb fails
@@ -334,7 +336,7 @@ func eachElement(b []byte, fn func(i int, elem []byte) error) error {
 func parseTimestamp(v []byte) (time.Time, error) {
 	switch {
 	case len(v) > 0 && v[0] == '"':
-		return parseISO8601(unquote(v[1 : len(v)-1]))
+		return iso8601.Parse(unquote(v[1 : len(v)-1]))
 	case isJSONNumber(v):
 		ms, err := parseMillis(v)
 		if err != nil {
