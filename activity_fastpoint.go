@@ -1,6 +1,10 @@
 package gamedata
 
-import "time"
+import (
+	"time"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
+)
 
 // The usual point is parsed by fastPoint, which reads and converts each
 // element in one step and reports only whether it could. Anything it does
@@ -11,82 +15,57 @@ import "time"
 // fastPoint parses a point written the usual way, into p: seven elements,
 // integers for times and flags, numbers of at most 15 digits. It reports
 // false, having consumed some of the input, for anything else.
-func (s *scanner) fastPoint(p *ActivityPoint) bool {
-	if !s.consume('[') {
+func fastPoint(s *jsonscan.Scanner, p *ActivityPoint) bool {
+	if !s.Byte('[') {
 		return false
 	}
-	s.ws()
-	ms, ok := s.fastInt()
-	if !ok || !s.comma() || !s.fastPlayers(&p.Players) || !s.comma() || !s.fastFlag(&p.Current) || !s.comma() {
+	s.WS()
+	ms, ok := s.TryInt()
+	if !ok || !s.Comma() || !fastPlayers(s, &p.Players) || !s.Comma() || !fastFlag(s, &p.Current) || !s.Comma() {
 		return false
 	}
 	p.Time = time.UnixMilli(ms).UTC()
-	return s.fastTail(p)
+	return fastTail(s, p)
 }
 
 // fastTail is fastPoint from the interval start on.
-func (s *scanner) fastTail(p *ActivityPoint) bool {
+func fastTail(s *jsonscan.Scanner, p *ActivityPoint) bool {
 	var avg bool
-	if !s.fastNullableMillis(&p.IntervalStart) || !s.comma() ||
-		!s.fastNullableMillis(&p.IntervalEnd) || !s.comma() ||
-		!s.fastFlag(&avg) || !s.comma() || !s.fastFlag(&p.PartialCoverage) {
+	if !fastNullableMillis(s, &p.IntervalStart) || !s.Comma() ||
+		!fastNullableMillis(s, &p.IntervalEnd) || !s.Comma() ||
+		!fastFlag(s, &avg) || !s.Comma() || !fastFlag(s, &p.PartialCoverage) {
 		return false
 	}
 	if avg {
 		p.Aggregation = AggregationAverage
 	}
-	return s.consume(']')
+	return s.Byte(']')
 }
 
-func (s *scanner) fastPlayers(dst *Nullable[float64]) bool {
-	if s.isNull() {
+func fastPlayers(s *jsonscan.Scanner, dst *Nullable[float64]) bool {
+	if s.Null() {
 		*dst = Null[float64]()
 		return true
 	}
-	f, ok := s.fastNumber()
+	f, ok := s.TryNumber()
 	if ok {
 		*dst = Value(f)
 	}
 	return ok
 }
 
-// consume consumes c after optional white space, and reports whether it
-// was there.
-func (s *scanner) consume(c byte) bool {
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != c {
-		return false
-	}
-	s.i++
-	return true
+func fastFlag(s *jsonscan.Scanner, dst *bool) bool {
+	v, ok := s.TryFlag()
+	*dst = v
+	return ok
 }
 
-// comma consumes a comma and the white space around it.
-func (s *scanner) comma() bool {
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != ',' {
-		return false
-	}
-	s.i++
-	s.ws()
-	return true
-}
-
-func (s *scanner) fastFlag(dst *bool) bool {
-	if s.i+1 >= len(s.b) || (s.b[s.i] != '0' && s.b[s.i] != '1') || isNumberByte(s.b[s.i+1]) {
-		return false
-	}
-	*dst = s.b[s.i] == '1'
-	s.i++
-	return true
-}
-
-func (s *scanner) fastNullableMillis(dst *Nullable[time.Time]) bool {
-	if s.isNull() {
+func fastNullableMillis(s *jsonscan.Scanner, dst *Nullable[time.Time]) bool {
+	if s.Null() {
 		*dst = Null[time.Time]()
 		return true
 	}
-	ms, ok := s.fastInt()
+	ms, ok := s.TryInt()
 	if ok {
 		*dst = Value(time.UnixMilli(ms).UTC())
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/internal/iso8601"
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // HistoryEntry is one entry of an analytics report's history.
@@ -196,7 +197,7 @@ func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
 	case !ok:
 		return HistoryEntry{}, errors.New("capturedAt is missing")
 	case capturedAt[0] != '"':
-		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", clip(capturedAt))
+		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", jsonscan.Clip(capturedAt))
 	}
 	text, _ := f.Text("capturedAt")
 	if h.CapturedAt, err = iso8601.Parse(text.Unsanitized()); err != nil {
@@ -217,6 +218,6 @@ func partialCoverage(f Fields) (bool, error) {
 	case "true":
 		return true, nil
 	default:
-		return false, fmt.Errorf("partialCoverage is %s, want a boolean", clip(v))
+		return false, fmt.Errorf("partialCoverage is %s, want a boolean", jsonscan.Clip(v))
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/time/rate"
 
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
@@ -241,7 +242,7 @@ func checkJSONStart(body []byte) error {
 	case len(trimmed) == 0:
 		return errors.New("empty response body, want JSON")
 	case trimmed[0] != '{' && trimmed[0] != '[':
-		return fmt.Errorf("response is not JSON: it starts with %q", clip(trimmed[:min(len(trimmed), 16)]))
+		return fmt.Errorf("response is not JSON: it starts with %q", jsonscan.Clip(trimmed[:min(len(trimmed), 16)]))
 	}
 	return nil
 }

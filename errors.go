@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
@@ -112,7 +113,7 @@ func (e *APIError) Error() string {
 		msg += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
 	}
 	if len(e.Body) > 0 {
-		msg += ": " + clip(e.Body)
+		msg += ": " + jsonscan.Clip(e.Body)
 	}
 	return sanitize.String(msg)
 }

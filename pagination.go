@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // Page is one page of a directory.
@@ -143,12 +145,12 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 	case "true", "false":
 		p.HasNext = string(hasNext) == "true"
 	default:
-		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Err: fmt.Errorf("got %q, want a boolean", clip(hasNext))}
+		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Err: fmt.Errorf("got %q, want a boolean", jsonscan.Clip(hasNext))}
 	}
 	if page, ok := f.members()["page"]; ok && string(page) != "null" {
 		served, err := strconv.Atoi(string(page))
 		if err != nil {
-			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", clip(page))}
+			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", jsonscan.Clip(page))}
 		}
 		if served != requested {
 			return Pagination{}, fmt.Errorf("%w: asked for page %d, served page %d", ErrPageOutOfRange, requested, served)

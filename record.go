@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // getRecord reads and decodes the record at the endpoint path; what names
@@ -28,16 +30,16 @@ func getRecord[T any](ctx context.Context, s *service, what string, decode func(
 // absent comes back as "".
 func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
 	sent := make([][]byte, len(names)) // the last value of each, as a map keeps it
-	s := scanner{b: raw}
-	err := s.object(func(name []byte) error {
-		v, err := s.value()
-		if i := slices.IndexFunc(names, func(n string) bool { return nameIs(name, n) }); i >= 0 {
+	s := jsonscan.New(raw)
+	err := s.Object(func(name []byte) error {
+		v, err := s.Value()
+		if i := slices.IndexFunc(names, func(n string) bool { return jsonscan.NameIs(name, n) }); i >= 0 {
 			sent[i] = v
 		}
 		return err
 	})
 	if err == nil {
-		err = s.end()
+		err = s.End()
 	}
 	if err != nil {
 		return Fields{}, nil, objectError(raw, err)
@@ -93,12 +95,12 @@ func identifier(name string, v []byte) (string, error) {
 	case string(v) == "null":
 		return "", nil
 	case v[0] == '"':
-		return unquote(v[1 : len(v)-1]), nil
+		return jsonscan.Unquote(v[1 : len(v)-1]), nil
 	}
 	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return string(v), nil
 	}
-	return "", fmt.Errorf("member %q is %s, want a string identifier", name, clip(v))
+	return "", fmt.Errorf("member %q is %s, want a string identifier", name, jsonscan.Clip(v))
 }
 
 // listed wraps a record decoder for records inside a list, where a record
@@ -128,7 +130,7 @@ func decodeList[T any](f Fields, name string, item func([]byte) (T, error)) ([]T
 func decodeArray[T any](raw []byte, name string, item func([]byte) (T, error)) ([]T, error) {
 	var elems []json.RawMessage
 	if raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
-		return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an array", clip(raw))}
+		return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an array", jsonscan.Clip(raw))}
 	}
 	out := make([]T, 0, len(elems)) // an empty list sent is empty, not absent
 	for i, elem := range elems {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // The identifiers read in decodeRecord's own pass must read as the member
@@ -58,7 +60,7 @@ func TestDecodeRecordErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, _, err := decodeRecord([]byte(tt.body), "kind", "ident")
-		assert.ErrorContains(t, err, tt.want, clip([]byte(tt.body)))
+		assert.ErrorContains(t, err, tt.want, jsonscan.Clip([]byte(tt.body)))
 	}
 }
 
