@@ -1,4 +1,4 @@
-package gamedata
+package httpcache
 
 import (
 	"math"

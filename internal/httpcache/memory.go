@@ -1,13 +1,13 @@
-package gamedata
+package httpcache
 
 import (
 	"container/list"
 	"sync"
 )
 
-// memoryCache is a Cache bounded in bytes that evicts the least recently
-// used entry first.
-type memoryCache struct {
+// Memory is a Store bounded in bytes that evicts the least recently used
+// entry first.
+type Memory struct {
 	mu       sync.Mutex
 	maxBytes int64
 	size     int64
@@ -20,17 +20,17 @@ type memoryEntry struct {
 	value []byte
 }
 
-// NewMemoryCache returns a Cache in memory that holds at most maxBytes of
-// keys and values, evicting the least recently used entries first. A value
+// NewMemory returns a Store in memory that holds at most maxBytes of keys
+// and values, evicting the least recently used entries first. A value
 // larger than maxBytes is not stored; maxBytes <= 0 stores nothing.
-func NewMemoryCache(maxBytes int64) Cache {
-	return &memoryCache{maxBytes: maxBytes, order: list.New(), entries: map[string]*list.Element{}}
+func NewMemory(maxBytes int64) *Memory {
+	return &Memory{maxBytes: maxBytes, order: list.New(), entries: map[string]*list.Element{}}
 }
 
 func entrySize(key string, value []byte) int64 { return int64(len(key) + len(value)) }
 
 // Get returns the value stored under key and marks it used.
-func (m *memoryCache) Get(key string) ([]byte, bool) {
+func (m *Memory) Get(key string) ([]byte, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	el, ok := m.entries[key]
@@ -43,7 +43,7 @@ func (m *memoryCache) Get(key string) ([]byte, bool) {
 
 // Set stores value under key, evicting least recently used entries until
 // everything fits.
-func (m *memoryCache) Set(key string, value []byte) {
+func (m *Memory) Set(key string, value []byte) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.remove(key)
@@ -59,13 +59,13 @@ func (m *memoryCache) Set(key string, value []byte) {
 }
 
 // Delete removes the value stored under key.
-func (m *memoryCache) Delete(key string) {
+func (m *Memory) Delete(key string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.remove(key)
 }
 
-func (m *memoryCache) remove(key string) {
+func (m *Memory) remove(key string) {
 	el, ok := m.entries[key]
 	if !ok {
 		return

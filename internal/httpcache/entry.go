@@ -1,4 +1,4 @@
-package gamedata
+package httpcache
 
 import (
 	"encoding/binary"
@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// cacheEntry is a stored response: what RFC 9111 needs to judge its
-// freshness and revalidate it, and its body.
-type cacheEntry struct {
+// Entry is a stored response: what RFC 9111 needs to judge its freshness
+// and revalidate it, and its body.
+type Entry struct {
 	status int
 	// requested and received are when the request that brought the
 	// response was sent and when the response arrived: the request_time
@@ -44,28 +44,47 @@ var keptHeaders = []string{"Age", "Cache-Control", "Content-Type", "Date", "Etag
 // reads as a miss.
 const entryVersion byte = 1
 
-func newCacheEntry(status int, h http.Header, requested, received time.Time, body []byte) *cacheEntry {
-	e := &cacheEntry{status: status, header: http.Header{}, body: body}
-	e.update(h, requested, received)
-	return e
+// NewEntry returns the entry of a response with status, headers h and
+// body, requested and received at the given times, and whether the
+// response may be stored at all. Its Cache-Control is parsed once, for
+// both.
+func NewEntry(status int, h http.Header, requested, received time.Time, body []byte) (*Entry, bool) {
+	cc := parseCacheControl(h)
+	if !storable(status, h, cc) {
+		return nil, false
+	}
+	e := &Entry{status: status, header: http.Header{}, body: body}
+	e.keep(h)
+	e.requested, e.received = requested, received
+	e.freshness = deriveFreshness(e.header, cc, requested, received)
+	return e, true
 }
 
-// update replaces the kept headers that h carries, as a 304 updates the
-// stored response (RFC 9111 §3.2), and the times of the exchange that
-// brought them.
-func (e *cacheEntry) update(h http.Header, requested, received time.Time) {
+// Update replaces the kept headers that h, the headers of a 304, carries,
+// as a 304 updates the stored response (RFC 9111 §3.2), and the times of
+// the exchange that brought them.
+func (e *Entry) Update(h http.Header, requested, received time.Time) {
+	e.keep(h)
+	e.requested, e.received = requested, received
+	stored := e.headers()
+	e.freshness = deriveFreshness(stored, parseCacheControl(stored), requested, received)
+}
+
+// keep copies the kept headers that h carries into the entry's.
+func (e *Entry) keep(h http.Header) {
 	stored := e.headers()
 	for _, name := range keptHeaders {
 		if v, ok := h[name]; ok {
 			stored[name] = v
 		}
 	}
-	e.requested, e.received = requested, received
-	e.freshness = deriveFreshness(stored, requested, received)
 }
 
+// Body returns the stored body.
+func (e *Entry) Body() []byte { return e.body }
+
 // headers returns the kept headers, decoding them on first use.
-func (e *cacheEntry) headers() http.Header {
+func (e *Entry) headers() http.Header {
 	if e.header == nil {
 		e.header = http.Header{}
 		r := entryReader{b: e.rawHeader}
@@ -74,10 +93,14 @@ func (e *cacheEntry) headers() http.Header {
 	return e.header
 }
 
-// encode lays out the version, a CRC-32C of the rest, then the status, the
+// castagnoli is the CRC-32C table of the checksums of entries and of the
+// disk store's files.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Encode lays out the version, a CRC-32C of the rest, then the status, the
 // two times, the freshness, the body and the headers, so that an entry
 // damaged anywhere in any store reads as a miss.
-func (e *cacheEntry) encode() []byte {
+func (e *Entry) Encode() []byte {
 	header := e.headers()
 	n := len(e.body) + 64
 	for name, values := range header {
@@ -123,14 +146,29 @@ func appendString(b []byte, s string) []byte {
 
 var errBadEntry = errors.New("damaged or foreign cache entry")
 
-// decodeCacheEntry reads an encoded entry. Its body shares b's memory;
-// its headers are checked but decoded only when needed.
-func decodeCacheEntry(b []byte) (*cacheEntry, error) {
+// Load returns the entry stored under key, or nil; an entry that does not
+// decode, or that holds another status than 200, is removed.
+func Load(s Store, key string) *Entry {
+	raw, ok := s.Get(key)
+	if !ok {
+		return nil
+	}
+	e, err := decode(raw)
+	if err != nil || e.status != http.StatusOK {
+		s.Delete(key)
+		return nil
+	}
+	return e
+}
+
+// decode reads an encoded entry. Its body shares b's memory; its headers
+// are checked but decoded only when needed.
+func decode(b []byte) (*Entry, error) {
 	if len(b) < 5 || b[0] != entryVersion || binary.BigEndian.Uint32(b[1:5]) != crc32.Checksum(b[5:], castagnoli) {
 		return nil, errBadEntry
 	}
 	r := entryReader{b: b[5:]}
-	e := &cacheEntry{status: int(r.uvarint())}
+	e := &Entry{status: int(r.uvarint())}
 	e.requested = time.Unix(0, r.varint())
 	e.received = time.Unix(0, r.varint())
 	e.freshness = freshness{

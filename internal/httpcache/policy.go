@@ -1,4 +1,10 @@
-package gamedata
+// Package httpcache is a private HTTP cache of GET responses by the rules
+// of RFC 9111 (and RFC 5861's stale-if-error): which responses may be
+// stored, how long an entry is fresh, how to revalidate it and when a
+// stale one may stand in for a failure. An Entry is a stored response,
+// encoded with a checksum for any Store; Memory and Disk are the stores
+// this package provides.
+package httpcache
 
 import (
 	"net/http"
@@ -7,20 +13,22 @@ import (
 	"time"
 )
 
-// This file holds the rules of RFC 9111 for a private cache, as the
-// client applies them to GET responses with status 200.
+// Store keeps encoded entries by key. Implementations must be safe for
+// concurrent use; they may lose or damage entries, which then read as
+// misses.
+type Store interface {
+	Get(key string) ([]byte, bool)
+	Set(key string, value []byte)
+	Delete(key string)
+}
 
-// storable tells whether a response may be stored: status 200, no
-// no-store, no Vary beyond Accept-Encoding (the client sends nothing else
-// a response could vary on, and a cache that honoured other fields would
-// have to key on them), and some freshness or a validator, without which
-// an entry could never be served.
-func storable(status int, h http.Header) bool {
-	if status != http.StatusOK {
-		return false
-	}
-	cc := parseCacheControl(h)
-	if cc.has("no-store") || !varyAllowed(h) {
+// storable tells whether a response whose Cache-Control says cc may be
+// stored: status 200, no no-store, no Vary beyond Accept-Encoding (the
+// client sends nothing else a response could vary on, and a cache that
+// honoured other fields would have to key on them), and some freshness or
+// a validator, without which an entry could never be served.
+func storable(status int, h http.Header, cc directives) bool {
+	if status != http.StatusOK || cc.has("no-store") || !varyAllowed(h) {
 		return false
 	}
 	_, hasMaxAge, _ := cc.seconds("max-age")
@@ -39,9 +47,9 @@ func varyAllowed(h http.Header) bool {
 }
 
 // deriveFreshness reads what the freshness rules need from the headers of
-// a response requested and received at the given times.
-func deriveFreshness(h http.Header, requested, received time.Time) freshness {
-	cc := parseCacheControl(h)
+// a response, whose Cache-Control says cc, requested and received at the
+// given times.
+func deriveFreshness(h http.Header, cc directives, requested, received time.Time) freshness {
 	f := freshness{
 		lifetime:       lifetime(h, cc, received),
 		initialAge:     initialAge(h, requested, received),
@@ -90,19 +98,19 @@ func initialAge(h http.Header, requested, received time.Time) time.Duration {
 }
 
 // age is the current age (RFC 9111 §4.2.3) at now.
-func (e *cacheEntry) age(now time.Time) time.Duration {
+func (e *Entry) age(now time.Time) time.Duration {
 	return e.freshness.initialAge + max(0, now.Sub(e.received))
 }
 
-// fresh tells whether the entry may be served at now without a request.
-func (e *cacheEntry) fresh(now time.Time) bool {
+// Fresh tells whether the entry may be served at now without a request.
+func (e *Entry) Fresh(now time.Time) bool {
 	return !e.freshness.noCache && e.freshness.lifetime > e.age(now)
 }
 
-// servableOnError tells whether the stale entry may stand in for a
+// ServableOnError tells whether the stale entry may stand in for a
 // response that failed at now: only within the service's stale-if-error
 // (RFC 5861 §4), and never when it demanded revalidation.
-func (e *cacheEntry) servableOnError(now time.Time) bool {
+func (e *Entry) ServableOnError(now time.Time) bool {
 	f := e.freshness
 	if f.noCache || f.mustRevalidate || f.staleIfError < 0 {
 		return false
@@ -110,9 +118,12 @@ func (e *cacheEntry) servableOnError(now time.Time) bool {
 	return e.age(now) < f.lifetime+f.staleIfError
 }
 
-// conditional returns the headers that revalidate the entry, or nil when
-// it has no validator.
-func (e *cacheEntry) conditional() http.Header {
+// Conditional returns the headers that revalidate the entry, or nil when
+// it has no validator or there is no entry (e is nil).
+func (e *Entry) Conditional() http.Header {
+	if e == nil {
+		return nil
+	}
 	stored, h := e.headers(), http.Header{}
 	if etag := stored.Get("Etag"); etag != "" {
 		h.Set("If-None-Match", etag)
@@ -126,9 +137,10 @@ func (e *cacheEntry) conditional() http.Header {
 	return h
 }
 
-// selects tells whether a 304 with header h is about this entry: a 304
-// that names another validator than the stored one updates nothing (RFC 9111 §4.3.4).
-func (e *cacheEntry) selects(h http.Header) bool {
+// Selects tells whether a 304 with header h is about this entry: a 304
+// that names another validator than the stored one updates nothing (RFC
+// 9111 §4.3.4).
+func (e *Entry) Selects(h http.Header) bool {
 	got := h.Get("Etag")
 	return got == "" || got == e.headers().Get("Etag")
 }

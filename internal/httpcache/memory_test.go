@@ -1,4 +1,4 @@
-package gamedata
+package httpcache
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 )
 
 func TestMemoryCacheEvictsLeastRecentlyUsed(t *testing.T) {
-	c := NewMemoryCache(30) // three entries of a 1-byte key and a 9-byte value
+	c := NewMemory(30) // three entries of a 1-byte key and a 9-byte value
 	value := []byte("123456789")
 	c.Set("a", value)
 	c.Set("b", value)
@@ -26,7 +26,7 @@ func TestMemoryCacheEvictsLeastRecentlyUsed(t *testing.T) {
 }
 
 func TestMemoryCacheBounds(t *testing.T) {
-	c := NewMemoryCache(10)
+	c := NewMemory(10)
 	c.Set("k", []byte("0123456789"))
 	_, ok := c.Get("k")
 	assert.False(t, ok, "an entry larger than the cache is not stored")
@@ -39,16 +39,16 @@ func TestMemoryCacheBounds(t *testing.T) {
 	c.Delete("k")
 	_, ok = c.Get("k")
 	assert.False(t, ok)
-	assert.Zero(t, c.(*memoryCache).size)
+	assert.Zero(t, c.size)
 
-	none := NewMemoryCache(0)
+	none := NewMemory(0)
 	none.Set("k", nil)
 	_, ok = none.Get("k")
 	assert.False(t, ok)
 }
 
 func TestMemoryCacheConcurrent(t *testing.T) {
-	c := NewMemoryCache(1 << 10)
+	c := NewMemory(1 << 10)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
@@ -63,7 +63,7 @@ func TestMemoryCacheConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	m := c.(*memoryCache)
+	m := c
 	assert.LessOrEqual(t, m.size, int64(1<<10))
 	assert.Equal(t, len(m.entries), m.order.Len())
 }
