@@ -97,7 +97,7 @@ func (s *ActivityService) History(ctx context.Context, opts *ActivityOptions) (*
 		return nil, err
 	}
 	var h *ActivityHistory
-	err = (*service)(s).get(ctx, q, func(b []byte) (err error) {
+	err = (*service)(s).get(ctx, cacheModeOf(ctx), q, func(b []byte) (err error) {
 		h, err = decodeActivityHistory(b)
 		return err
 	}, "api", "activity-history")

@@ -80,7 +80,7 @@ type AnalyticsService service
 // Search searches games and organizations for analytics (GET
 // /api/analytics/packages). A nil opts, or an empty Query, sends no q.
 func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions) (*AnalyticsSearchResults, error) {
-	r, err := (*service)(s).search(ctx, opts, false, "api", "analytics", "packages")
+	r, err := (*service)(s).search(ctx, cacheModeOf(ctx), opts, false, "api", "analytics", "packages")
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func (s *AnalyticsService) Package(ctx context.Context, kind, ident string) (*Pa
 		return nil, err
 	}
 	var r PackageReport
-	err := (*service)(s).get(ctx, nil, func(b []byte) error {
+	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) error {
 		f, ids, err := decodeIndexed(b, "kind", "ident")
 		if err != nil {
 			return fmt.Errorf("package report: %w", err)
@@ -118,7 +118,7 @@ func (s *AnalyticsService) Organization(ctx context.Context, ident string) (*Org
 		return nil, err
 	}
 	var r OrganizationReport
-	err := (*service)(s).get(ctx, nil, func(b []byte) error {
+	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) error {
 		f, ids, err := decodeIndexed(b, "ident")
 		if err != nil {
 			return fmt.Errorf("organization report: %w", err)

@@ -91,7 +91,8 @@ func SkipCache(ctx context.Context) context.Context {
 
 type cacheModeKey struct{}
 
-// cacheMode says how one call uses the cache.
+// cacheMode says how one call uses the cache. A call reads it once, where
+// it starts (cacheModeOf), and passes it on.
 type cacheMode int
 
 const (
@@ -106,11 +107,13 @@ const (
 	cacheSkip
 )
 
-func withCacheMode(ctx context.Context, m cacheMode) context.Context {
-	return context.WithValue(ctx, cacheModeKey{}, m)
-}
-
+// cacheModeOf is the mode a call made with ctx asks for: cacheSkip under
+// SkipCache, else cacheNormal. A nil ctx, which the call then refuses,
+// asks for nothing.
 func cacheModeOf(ctx context.Context) cacheMode {
+	if ctx == nil {
+		return cacheNormal
+	}
 	m, _ := ctx.Value(cacheModeKey{}).(cacheMode)
 	return m
 }

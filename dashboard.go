@@ -93,7 +93,7 @@ var dashboard = directory[DashboardEntry]{
 // service redirects, because it is out of range, is ErrPageOutOfRange:
 // another page's items are never returned.
 func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*Page[DashboardEntry], error) {
-	return listPage(ctx, (*service)(s), dashboard, valueOf(opts))
+	return listPage(ctx, (*service)(s), cacheModeOf(ctx), dashboard, valueOf(opts))
 }
 
 // All walks the dashboard from opts.Page (0 means 1), following
@@ -103,5 +103,5 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*P
 // that runs past opts.MaxItems, ends the walk with ErrWalkUnbounded.
 // Breaking out of the loop stops all fetching.
 func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter.Seq2[DashboardEntry, error] {
-	return walk(ctx, (*service)(s), dashboard, valueOf(opts), shrinkEnds)
+	return walk(ctx, (*service)(s), cacheModeOf(ctx), dashboard, valueOf(opts), shrinkEnds)
 }

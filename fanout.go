@@ -15,8 +15,9 @@ import (
 // Breaking out of the loop cancels the requests in flight and returns once
 // they have stopped.
 func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concurrency int) iter.Seq2[*Package, error] {
+	mode := cacheModeOf(ctx)
 	return fanOut(ctx, refs, concurrency, func(ctx context.Context, r PackageRef) (*Package, error) {
-		return s.Get(ctx, r.Kind, r.Ident)
+		return s.get(ctx, mode, r.Kind, r.Ident)
 	})
 }
 
@@ -25,7 +26,10 @@ func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concur
 // exactly one pair for each id, in the order of ids, as
 // PackagesService.GetMany does for packages.
 func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency int) iter.Seq2[*Server, error] {
-	return fanOut(ctx, ids, concurrency, s.Get)
+	mode := cacheModeOf(ctx)
+	return fanOut(ctx, ids, concurrency, func(ctx context.Context, id string) (*Server, error) {
+		return s.get(ctx, mode, id)
+	})
 }
 
 // fanOut runs get over inputs with bounded concurrency and yields one

@@ -47,7 +47,7 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 	if err := checkSegments([]string{"organization ident"}, ident); err != nil {
 		return nil, err
 	}
-	o, err := getRecord(ctx, (*service)(s), "organization record", decodeOrganization, "api", "organizations", ident)
+	o, err := getRecord(ctx, (*service)(s), cacheModeOf(ctx), "organization record", decodeOrganization, "api", "organizations", ident)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ var organizations = directory[Organization]{
 // /api/organizations). A page the service redirects, because it is out of
 // range, is ErrPageOutOfRange: another page's items are never returned.
 func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Page[Organization], error) {
-	return listPage(ctx, (*service)(s), organizations, valueOf(opts))
+	return listPage(ctx, (*service)(s), cacheModeOf(ctx), organizations, valueOf(opts))
 }
 
 // All walks the organization directory from opts.Page (0 means 1),
@@ -76,5 +76,5 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Pa
 // said it would, or that runs past opts.MaxItems, ends the walk with
 // ErrWalkUnbounded. Breaking out of the loop stops all fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
-	return walk(ctx, (*service)(s), organizations, valueOf(opts), shrinkEnds)
+	return walk(ctx, (*service)(s), cacheModeOf(ctx), organizations, valueOf(opts), shrinkEnds)
 }

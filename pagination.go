@@ -224,7 +224,7 @@ const (
 // ErrPageNotAdvancing instead of looping forever. A walk past a bound
 // (walkBound) ends with ErrWalkUnbounded. Breaking out of the loop
 // cancels pages in flight and returns only once they have stopped.
-func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directory[T], opts O, shrink shrinkRule) iter.Seq2[T, error] {
+func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, mode cacheMode, d directory[T], opts O, shrink shrinkRule) iter.Seq2[T, error] {
 	lo := P(&opts).list()
 	first := lo.Page
 	if first == 0 {
@@ -233,7 +233,7 @@ func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directo
 	fetch := func(ctx context.Context, page int) (*Page[T], error) {
 		o := opts // a copy for each page: one walk may be iterated twice at once
 		P(&o).list().Page = page
-		return listPage[T, O, P](ctx, s, d, o)
+		return listPage[T, O, P](ctx, s, mode, d, o)
 	}
 	return func(yield func(T, error) bool) {
 		var zero T
@@ -430,7 +430,7 @@ func pages[T any](ctx context.Context, first, prefetch int, fetch func(context.C
 
 // listPage reads the page of d that opts select (page 0 means 1), having
 // checked the paging before sending anything.
-func listPage[T, O any, P listOptions[O]](ctx context.Context, s *service, d directory[T], opts O) (*Page[T], error) {
+func listPage[T, O any, P listOptions[O]](ctx context.Context, s *service, mode cacheMode, d directory[T], opts O) (*Page[T], error) {
 	lo := P(&opts).list()
 	if err := checkPaging(lo.Page, lo.PageSize); err != nil {
 		return nil, err
@@ -441,7 +441,7 @@ func listPage[T, O any, P listOptions[O]](ctx context.Context, s *service, d dir
 		return nil, err
 	}
 	var p *Page[T]
-	err = s.get(ctx, q, func(b []byte) (err error) {
+	err = s.get(ctx, mode, q, func(b []byte) (err error) {
 		p, err = decodePage(b, lo.Page, d.item)
 		return err
 	}, d.path...)

@@ -2,7 +2,6 @@ package gamedata
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -10,19 +9,6 @@ import (
 
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
-
-// getRecord reads and decodes the record at the endpoint path; what names
-// it in a decode error.
-func getRecord[T any](ctx context.Context, s *service, what string, decode func([]byte) (T, error), path ...string) (T, error) {
-	var v T
-	err := s.get(ctx, nil, func(b []byte) (err error) {
-		if v, err = decode(b); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		return nil
-	}, path...)
-	return v, err
-}
 
 // decodeRecord validates a record and reads the members that identify it
 // in one pass; the others wait for a lookup (see Fields.idx), since a map

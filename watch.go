@@ -75,13 +75,13 @@ func (g *fullReadGuard) polled(now time.Time, full, changed bool) {
 	}
 }
 
-// pollContext is ctx for a poll: a full read skips the cache; any other
+// pollMode is how a poll uses the cache: a full read skips it; any other
 // poll sends a conditional request whatever the entry's freshness.
-func pollContext(ctx context.Context, full bool) context.Context {
+func pollMode(full bool) cacheMode {
 	if full {
-		return SkipCache(ctx)
+		return cacheSkip
 	}
-	return withCacheMode(ctx, cacheRevalidate)
+	return cacheRevalidate
 }
 
 // A Retry-After delays a watch's next poll, but never past a bound of the

@@ -49,7 +49,7 @@ func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, ev
 				return
 			}
 			full := guard.due(c.clock.Now())
-			round, err := s.round(pollContext(ctx, full), opts)
+			round, err := s.round(ctx, pollMode(full), opts)
 			if ctx.Err() != nil {
 				return
 			}
@@ -84,9 +84,9 @@ type directoryRound struct {
 // round walks the whole directory. It returns without an error only when
 // the walk ended on hasNext false: a walk that fails on a shrinking
 // directory has no other way to end without one.
-func (s *DashboardService) round(ctx context.Context, opts *DashboardOptions) (*directoryRound, error) {
+func (s *DashboardService) round(ctx context.Context, mode cacheMode, opts *DashboardOptions) (*directoryRound, error) {
 	r := &directoryRound{index: map[string]int{}}
-	for e, err := range walk(ctx, (*service)(s), dashboard, valueOf(opts), shrinkFails) {
+	for e, err := range walk(ctx, (*service)(s), mode, dashboard, valueOf(opts), shrinkFails) {
 		if err != nil {
 			return nil, err
 		}

@@ -57,7 +57,7 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 					return
 				}
 				full := guards[i].due(c.clock.Now())
-				p, err := s.Get(pollContext(ctx, full), r.Kind, r.Ident)
+				p, err := s.get(ctx, pollMode(full), r.Kind, r.Ident)
 				if ctx.Err() != nil {
 					return
 				}
