@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/time/rate"
 
+	"github.com/gamedata-go/gamedata/internal/adaptive"
 	"github.com/gamedata-go/gamedata/internal/httpcache"
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 	"github.com/gamedata-go/gamedata/internal/sanitize"
@@ -31,7 +32,7 @@ const Version = "0.1.0"
 type Client struct {
 	base      *url.URL
 	http      *retryablehttp.Client
-	adaptive  *adaptiveRate
+	adaptive  *adaptive.Rate
 	userAgent string
 	prefetch  int
 
@@ -125,7 +126,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	limiter := rate.NewLimiter(cfg.rateLimit, cfg.rateBurst)
 	c := &Client{
 		base:      base,
-		adaptive:  newAdaptiveRate(limiter, cfg.adaptiveRate, cfg.logger),
+		adaptive:  adaptive.New(limiter, cfg.adaptiveRate, cfg.logger),
 		userAgent: cfg.userAgent,
 		prefetch:  cfg.prefetch,
 		cache:     cfg.cache,
@@ -444,7 +445,7 @@ func (e *requestFailure) Unwrap() error { return e.err }
 // policy, the backoff and the adaptive rate.
 type attemptTransport struct {
 	limiter  *rate.Limiter
-	adaptive *adaptiveRate
+	adaptive *adaptive.Rate
 	next     http.RoundTripper
 	maxBytes int64
 	timeout  time.Duration // the user's http.Client.Timeout, for each attempt
@@ -453,7 +454,7 @@ type attemptTransport struct {
 }
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	epoch := t.adaptive.currentEpoch()
+	epoch := t.adaptive.Epoch()
 	if err := t.limiter.Wait(req.Context()); err != nil {
 		if ctxErr := req.Context().Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -462,7 +463,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		// context's deadline; to the caller that is the deadline.
 		return nil, errLimiterDeadline
 	}
-	t.adaptive.sent(t.clock.Now())
+	t.adaptive.Sent(t.clock.Now())
 
 	ctx, cancel := context.WithCancelCause(req.Context())
 	defer cancel(nil)
@@ -479,7 +480,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		return nil, stalledOr(ctx, err)
 	}
 	v := classify(resp, t.clock.Now())
-	t.adaptive.observe(t.clock.Now(), epoch, v.throttle)
+	t.adaptive.Observe(t.clock.Now(), epoch, v.throttle)
 	limit := t.maxBytes
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		limit = maxErrorBody
