@@ -11,6 +11,19 @@ import (
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
+// ActivityHistory is the compact player activity history of the whole
+// platform, across every game.
+type ActivityHistory struct {
+	// Points are the history's points, in the service's order.
+	Points []ActivityPoint
+	// PartialCoverage lists the times the response's optional
+	// partialCoverage array names; the points at those times have
+	// PartialCoverage set.
+	PartialCoverage []time.Time
+	// Fields holds the whole response as the service sent it.
+	Fields
+}
+
 // decodeActivityHistory decodes a response by these rules: the body is an
 // object whose points are the member "points" or, failing that, its only
 // array of arrays; its optional "partialCoverage" array lists timestamps,

@@ -3,10 +3,58 @@ package gamedata
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
+
+// Aggregation says how an activity point was formed.
+type Aggregation uint8
+
+const (
+	// AggregationSnapshot is a point observed at one moment; its interval
+	// bounds may be null.
+	AggregationSnapshot Aggregation = 0
+	// AggregationAverage is an average over an interval; its player count
+	// may be fractional.
+	AggregationAverage Aggregation = 1
+)
+
+// String returns "snapshot" or "average".
+func (a Aggregation) String() string {
+	switch a {
+	case AggregationSnapshot:
+		return "snapshot"
+	case AggregationAverage:
+		return "average"
+	}
+	return "Aggregation(" + strconv.Itoa(int(a)) + ")"
+}
+
+// ActivityPoint is one point of the activity history, decoded from the
+// service's seven-element array.
+type ActivityPoint struct {
+	// Time is the time of the point (element 0, Unix milliseconds), in UTC.
+	Time time.Time
+	// Players is the number of players (element 1), fractional when the
+	// point is an average. Null means unavailable, never zero. When
+	// PartialCoverage is true it is a lower bound, not a complete total.
+	Players Nullable[float64]
+	// Current is true for the current point (element 2).
+	Current bool
+	// IntervalStart and IntervalEnd bound the interval the point covers
+	// (elements 3 and 4); they may be null for a snapshot.
+	IntervalStart, IntervalEnd Nullable[time.Time]
+	// Aggregation says whether the point is a snapshot or an average
+	// (element 5).
+	Aggregation Aggregation
+	// PartialCoverage is true when games that were not recorded may be
+	// missing from the point's total: its partial-coverage flag (element
+	// 6) is 1, or its time is listed in the response's partialCoverage
+	// array.
+	PartialCoverage bool
+}
 
 var pointElements = [7]string{"time", "players", "current flag", "interval start", "interval end", "aggregation flag", "partial-coverage flag"}
 
@@ -127,4 +175,70 @@ func nullable[T any](s *jsonscan.Scanner, read func() (T, error)) (Nullable[T], 
 		return Nullable[T]{}, err
 	}
 	return Value(v), nil
+}
+
+// The usual point is parsed by fastPoint, which reads and converts each
+// element in one step and reports only whether it could. Anything it does
+// not take is read again by point, the exact parser, which says what is
+// wrong. fastPoint earns its place by a benchmark: without it the decoding
+// of 100,000 points takes about 40 % longer (BENCHMARKS.md).
+
+// fastPoint parses a point written the usual way, into p: seven elements,
+// integers for times and flags, numbers of at most 15 digits. It reports
+// false, having consumed some of the input, for anything else.
+func fastPoint(s *jsonscan.Scanner, p *ActivityPoint) bool {
+	if !s.Byte('[') {
+		return false
+	}
+	s.WS()
+	ms, ok := s.TryInt()
+	if !ok || !s.Comma() || !fastPlayers(s, &p.Players) || !s.Comma() || !fastFlag(s, &p.Current) || !s.Comma() {
+		return false
+	}
+	p.Time = time.UnixMilli(ms).UTC()
+	return fastTail(s, p)
+}
+
+// fastTail is fastPoint from the interval start on.
+func fastTail(s *jsonscan.Scanner, p *ActivityPoint) bool {
+	var avg bool
+	if !fastNullableMillis(s, &p.IntervalStart) || !s.Comma() ||
+		!fastNullableMillis(s, &p.IntervalEnd) || !s.Comma() ||
+		!fastFlag(s, &avg) || !s.Comma() || !fastFlag(s, &p.PartialCoverage) {
+		return false
+	}
+	if avg {
+		p.Aggregation = AggregationAverage
+	}
+	return s.Byte(']')
+}
+
+func fastPlayers(s *jsonscan.Scanner, dst *Nullable[float64]) bool {
+	if s.Null() {
+		*dst = Null[float64]()
+		return true
+	}
+	f, ok := s.TryNumber()
+	if ok {
+		*dst = Value(f)
+	}
+	return ok
+}
+
+func fastFlag(s *jsonscan.Scanner, dst *bool) bool {
+	v, ok := s.TryFlag()
+	*dst = v
+	return ok
+}
+
+func fastNullableMillis(s *jsonscan.Scanner, dst *Nullable[time.Time]) bool {
+	if s.Null() {
+		*dst = Null[time.Time]()
+		return true
+	}
+	ms, ok := s.TryInt()
+	if ok {
+		*dst = Value(time.UnixMilli(ms).UTC())
+	}
+	return ok
 }

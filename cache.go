@@ -27,16 +27,6 @@ type Cache interface {
 	Delete(key string)
 }
 
-// WithCache sets the cache of GET responses that the service allows to be
-// cached (see the README, "Caching"). The default is NewMemoryCache(32 <<
-// 20); WithCache(nil) turns caching off, so every call is a full request.
-func WithCache(c Cache) Option {
-	return func(cfg *config) error {
-		cfg.cache = c
-		return nil
-	}
-}
-
 // NewMemoryCache returns a Cache in memory that holds at most maxBytes of
 // keys and values, evicting the least recently used entries first. A value
 // larger than maxBytes is not stored; maxBytes <= 0 stores nothing.

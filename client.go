@@ -24,9 +24,6 @@ import (
 	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
-// Version is the version of this module, sent in the default User-Agent.
-const Version = "0.1.0"
-
 // Client reads the service. It is safe for concurrent use by many
 // goroutines, which share its rate limiter. Create one with NewClient.
 type Client struct {

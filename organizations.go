@@ -25,6 +25,10 @@ func decodeOrganization(raw []byte) (Organization, error) {
 
 func organizationIdentity(o Organization) string { return o.Ident }
 
+// organizationItem decodes an organization inside a list, where it must
+// identify itself.
+var organizationItem = listed(decodeOrganization, organizationIdentity, "organization")
+
 // UnmarshalJSON decodes an organization record, keeping every member.
 func (o *Organization) UnmarshalJSON(b []byte) error {
 	return unmarshalRecord(b, decodeOrganization, o)

@@ -31,6 +31,10 @@ func decodePackage(raw []byte) (Package, error) {
 
 func packageIdentity(p Package) string { return joinIdent(p.Kind, p.Ident) }
 
+// packageItem decodes a package inside a list, where it must identify
+// itself.
+var packageItem = listed(decodePackage, packageIdentity, "package")
+
 // UnmarshalJSON decodes a package record, keeping every member.
 func (p *Package) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decodePackage, p) }
 

@@ -156,3 +156,16 @@ func joinIdent(kind, ident string) string {
 	}
 	return kind + "/" + ident
 }
+
+// partialCoverage reads the boolean member partialCoverage of an object;
+// absent or null is false.
+func partialCoverage(f Fields) (bool, error) {
+	switch v := f.members()["partialCoverage"]; string(v) {
+	case "", "null", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	default:
+		return false, fmt.Errorf("partialCoverage is %s, want a boolean", jsonscan.Clip(v))
+	}
+}

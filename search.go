@@ -64,11 +64,3 @@ func (s *service) search(ctx context.Context, mode cacheMode, opts *SearchOption
 	}
 	return &r, nil
 }
-
-// The decoders of records inside lists, where a record must identify
-// itself.
-var (
-	packageItem      = listed(decodePackage, packageIdentity, "package")
-	serverItem       = listed(decodeServer, serverIdentity, "server")
-	organizationItem = listed(decodeOrganization, organizationIdentity, "organization")
-)

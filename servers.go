@@ -24,6 +24,10 @@ func decodeServer(raw []byte) (Server, error) {
 
 func serverIdentity(s Server) string { return s.ID }
 
+// serverItem decodes a server inside a list, where it must identify
+// itself.
+var serverItem = listed(decodeServer, serverIdentity, "server")
+
 // UnmarshalJSON decodes a server record, keeping every member.
 func (s *Server) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decodeServer, s) }
 
