@@ -61,16 +61,24 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 
 // organizations is the directory of organizations.
 var organizations = directory[Organization]{
-	path:     []string{"api", "organizations"},
-	item:     organizationItem,
-	identity: organizationIdentity,
+	path: []string{"api", "organizations"},
+	item: organizationItem,
 }
 
 // List reads one page of the organization directory (GET
 // /api/organizations). A page the service redirects, because it is out of
 // range, is ErrPageOutOfRange: another page's items are never returned.
 func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Page[Organization], error) {
-	return listPage(ctx, (*service)(s), cacheModeOf(ctx), organizations, valueOf(opts))
+	return s.page(ctx, cacheModeOf(ctx), valueOf(opts))
+}
+
+// page reads the page of the organization directory that opts select.
+func (s *OrganizationsService) page(ctx context.Context, mode cacheMode, opts ListOptions) (*Page[Organization], error) {
+	opts, err := opts.paged()
+	if err != nil {
+		return nil, err
+	}
+	return listPage(ctx, (*service)(s), mode, organizations, opts, opts)
 }
 
 // All walks the organization directory from opts.Page (0 means 1),
@@ -80,5 +88,8 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Pa
 // said it would, or that runs past opts.MaxItems, ends the walk with
 // ErrWalkUnbounded. Breaking out of the loop stops all fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
-	return walk(ctx, (*service)(s), cacheModeOf(ctx), organizations, valueOf(opts), shrinkEnds)
+	mode := cacheModeOf(ctx)
+	return walk(ctx, valueOf(opts), (*service)(s).prefetch(), organizationIdentity, shrinkEnds, func(ctx context.Context, lo ListOptions) (*Page[Organization], error) {
+		return s.page(ctx, mode, lo)
+	})
 }

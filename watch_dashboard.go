@@ -86,7 +86,7 @@ type directoryRound struct {
 // directory has no other way to end without one.
 func (s *DashboardService) round(ctx context.Context, mode cacheMode, opts *DashboardOptions) (*directoryRound, error) {
 	r := &directoryRound{index: map[string]int{}}
-	for e, err := range walk(ctx, (*service)(s), mode, dashboard, valueOf(opts), shrinkFails) {
+	for e, err := range s.walk(ctx, mode, valueOf(opts), shrinkFails) {
 		if err != nil {
 			return nil, err
 		}
