@@ -221,7 +221,11 @@ func walk[T any](ctx context.Context, lo ListOptions, prefetch int, identity fun
 	}
 	return func(yield func(T, error) bool) {
 		var zero T
-		if lo.MaxItems < 0 {
+		switch {
+		case ctx == nil:
+			yield(zero, &PageError{Page: first, Err: invalidArgument("nil context")})
+			return
+		case lo.MaxItems < 0:
 			yield(zero, &PageError{Page: first, Err: invalidArgument("MaxItems %d, want 0 (the default, %d) or more", lo.MaxItems, DefaultMaxItems)})
 			return
 		}

@@ -27,8 +27,11 @@ type ClientStats struct {
 }
 
 // Stats returns the client's request counts, current rate and cache
-// counts.
+// counts; a Client that NewClient did not make has done nothing.
 func (c *Client) Stats() ClientStats {
+	if c == nil || c.adaptive == nil {
+		return ClientStats{}
+	}
 	a := c.adaptive.Counts()
 	return ClientStats{
 		Rate:               a.Rate,
