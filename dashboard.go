@@ -47,11 +47,20 @@ func decodeDashboardEntry(raw []byte) (DashboardEntry, error) {
 	return e, nil
 }
 
-func dashboardIdentity(e DashboardEntry) string {
-	if e.ID != "" {
-		return "server:" + e.ID
+// dashboardIdentity is what tells entries apart, as one string, for a
+// map.
+func dashboardIdentity(e DashboardEntry) string { return dashboardKey(e).String() }
+
+// dashboardKey is what tells entries apart, in parts: a server's id, or
+// a package's kind and ident.
+func dashboardKey(e DashboardEntry) identity {
+	switch {
+	case e.ID != "":
+		return identity{"server:", e.ID}
+	case e.Kind == "" || e.Ident == "":
+		return identity{}
 	}
-	return joinIdent(e.Kind, e.Ident)
+	return identity{e.Kind, "/", e.Ident}
 }
 
 // UnmarshalJSON decodes an entry, keeping every member.
@@ -116,7 +125,7 @@ func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter
 
 // walk walks the dashboard from the page opts select on.
 func (s *DashboardService) walk(ctx context.Context, mode cacheMode, opts DashboardOptions, shrink shrinkRule) iter.Seq2[DashboardEntry, error] {
-	return walk(ctx, opts.ListOptions, (*service)(s).prefetch(), dashboardIdentity, shrink, func(ctx context.Context, lo ListOptions) (*Page[DashboardEntry], error) {
+	return walk(ctx, opts.ListOptions, (*service)(s).prefetch(), dashboardKey, shrink, func(ctx context.Context, lo ListOptions) (*Page[DashboardEntry], error) {
 		o := opts
 		o.ListOptions = lo
 		return s.page(ctx, mode, o)

@@ -89,7 +89,7 @@ func (s *OrganizationsService) page(ctx context.Context, mode cacheMode, opts Li
 // ErrWalkUnbounded. Breaking out of the loop stops all fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
 	mode := cacheModeOf(ctx)
-	return walk(ctx, valueOf(opts), (*service)(s).prefetch(), organizationIdentity, shrinkEnds, func(ctx context.Context, lo ListOptions) (*Page[Organization], error) {
+	return walk(ctx, valueOf(opts), (*service)(s).prefetch(), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, func(ctx context.Context, lo ListOptions) (*Page[Organization], error) {
 		return s.page(ctx, mode, lo)
 	})
 }

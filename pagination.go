@@ -214,7 +214,7 @@ const (
 // forever. A walk past a bound (walkBound) ends with ErrWalkUnbounded.
 // Breaking out of the loop cancels pages in flight and returns only once
 // they have stopped.
-func walk[T any](ctx context.Context, lo ListOptions, prefetch int, identity func(T) string, shrink shrinkRule, query func(context.Context, ListOptions) (*Page[T], error)) iter.Seq2[T, error] {
+func walk[T any](ctx context.Context, lo ListOptions, prefetch int, identity func(T) identity, shrink shrinkRule, query func(context.Context, ListOptions) (*Page[T], error)) iter.Seq2[T, error] {
 	first := lo.Page
 	if first == 0 {
 		first = 1
@@ -268,7 +268,7 @@ func shrunk(err error, later bool, shrink shrinkRule) bool {
 
 // walker is what one walk keeps from page to page.
 type walker[T any] struct {
-	identity func(T) string
+	identity func(T) identity
 	seen     *identitySet
 	bound    *walkBound
 	stats    *WalkStats
@@ -276,7 +276,7 @@ type walker[T any] struct {
 	stale int
 }
 
-func newWalker[T any](lo ListOptions, identity func(T) string) *walker[T] {
+func newWalker[T any](lo ListOptions, identity func(T) identity) *walker[T] {
 	stats := lo.Stats // each iteration counts on its own unless the caller shares one
 	if stats == nil {
 		stats = &WalkStats{}
@@ -297,7 +297,7 @@ func (w *walker[T]) count(page int, p *Page[T]) error {
 func (w *walker[T]) yieldNew(p *Page[T], yield func(T, error) bool) bool {
 	fresh := 0
 	for _, it := range p.Items {
-		if !w.seen.add(w.identity(it)) {
+		if id := w.identity(it); !w.seen.add(id[:]...) {
 			w.stats.Duplicates++
 			continue
 		}
@@ -384,14 +384,33 @@ func newIdentitySet() *identitySet {
 	}
 }
 
-// add reports whether id is new.
-func (s *identitySet) add(id string) bool {
-	key := [2]uint64{maphash.String(s.seeds[0], id), maphash.String(s.seeds[1], id)}
+// identity names an entry in a walk: the concatenation of its parts.
+// Kept in parts, so that naming an entry (kind "/" ident) allocates
+// nothing.
+type identity [3]string
+
+// String is the identity as one string.
+func (id identity) String() string { return id[0] + id[1] + id[2] }
+
+// add reports whether the identity that parts make, concatenated, is
+// new.
+func (s *identitySet) add(parts ...string) bool {
+	key := [2]uint64{hashParts(s.seeds[0], parts), hashParts(s.seeds[1], parts)}
 	if _, ok := s.seen[key]; ok {
 		return false
 	}
 	s.seen[key] = struct{}{}
 	return true
+}
+
+// hashParts is the hash of parts, concatenated, with seed.
+func hashParts(seed maphash.Seed, parts []string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	for _, part := range parts {
+		h.WriteString(part)
+	}
+	return h.Sum64()
 }
 
 // prefetcher reads the pages of a walk, from first on, in order, with
