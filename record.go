@@ -10,12 +10,21 @@ import (
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
+// maxIdentifiers is the most members that identify a record: a
+// dashboard entry's kind, ident and id.
+const maxIdentifiers = 3
+
+// recordIDs are the identifiers of a record, in the order their names were
+// given. An array, not a slice: a directory decodes thousands of records,
+// and a slice each would be an allocation each.
+type recordIDs [maxIdentifiers]string
+
 // decodeRecord validates a record and reads the members that identify it
-// in one pass; the others wait for a lookup (see Fields.idx), since a map
-// of them would cost a cache hit most of its time. An identifier that is
-// absent comes back as "".
-func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
-	sent := make([][]byte, len(names)) // the last value of each, as a map keeps it
+// (at most maxIdentifiers) in one pass; the others wait for a lookup (see
+// Fields.idx), since a map of them would cost a cache hit most of its
+// time. An identifier that is absent comes back as "".
+func decodeRecord(raw []byte, names ...string) (Fields, recordIDs, error) {
+	var sent [maxIdentifiers][]byte // the last value of each, as a map keeps it
 	s := jsonscan.New(raw)
 	err := s.Object(func(name []byte) error {
 		v, err := s.Value()
@@ -28,48 +37,48 @@ func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
 		err = s.End()
 	}
 	if err != nil {
-		return Fields{}, nil, objectError(raw, err)
+		return Fields{}, recordIDs{}, objectError(raw, err)
 	}
-	ids, err := identifiers(names, sent)
+	id, err := identifiers(names, sent)
 	if err != nil {
-		return Fields{}, nil, err
+		return Fields{}, recordIDs{}, err
 	}
-	return fieldsOf(raw), ids, nil
+	return fieldsOf(raw), id, nil
 }
 
 // decodeIndexed is decodeRecord for an object whose other members are
 // read at once, such as a report: decodeFields validates and indexes it
 // in one pass, where decodeRecord's own pass would be a second.
-func decodeIndexed(raw []byte, names ...string) (Fields, []string, error) {
+func decodeIndexed(raw []byte, names ...string) (Fields, recordIDs, error) {
 	f, err := decodeFields(raw)
 	if err != nil {
-		return Fields{}, nil, err
+		return Fields{}, recordIDs{}, err
 	}
-	sent := make([][]byte, len(names))
+	var sent [maxIdentifiers][]byte
 	for i, n := range names {
 		sent[i] = f.members()[n]
 	}
-	ids, err := identifiers(names, sent)
+	id, err := identifiers(names, sent)
 	if err != nil {
-		return Fields{}, nil, err
+		return Fields{}, recordIDs{}, err
 	}
-	return f, ids, nil
+	return f, id, nil
 }
 
 // identifiers reads the identifier members named names from their values
 // as sent, nil for one that is absent, which reads as "".
-func identifiers(names []string, sent [][]byte) ([]string, error) {
-	ids := make([]string, len(names))
-	for i, v := range sent {
+func identifiers(names []string, sent [maxIdentifiers][]byte) (recordIDs, error) {
+	var id recordIDs
+	for i, v := range sent[:len(names)] {
 		if v == nil {
 			continue
 		}
 		var err error
-		if ids[i], err = identifier(names[i], v); err != nil {
-			return nil, err
+		if id[i], err = identifier(names[i], v); err != nil {
+			return recordIDs{}, err
 		}
 	}
-	return ids, nil
+	return id, nil
 }
 
 // identifier reads a member that identifies a record. Identifiers are
@@ -80,6 +89,10 @@ func identifier(name string, v []byte) (string, error) {
 	switch {
 	case string(v) == "null":
 		return "", nil
+	case string(v) == `"game"`:
+		// The kind of most records (KindGame): a constant string saves
+		// an allocation a record.
+		return "game", nil
 	case v[0] == '"':
 		return jsonscan.Unquote(v[1 : len(v)-1]), nil
 	}
