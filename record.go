@@ -125,10 +125,16 @@ func decodeList[T any](f Fields, name string, item func([]byte) (T, error)) ([]T
 }
 
 // decodeArray decodes each element of an array with item; its errors name
-// the member and the index.
+// the member and the index. The whole array is validated before any
+// element is decoded, and the elements handed to item are subslices of
+// raw, not copies: a page of a walk is a hundred records.
 func decodeArray[T any](raw []byte, name string, item func([]byte) (T, error)) ([]T, error) {
-	var elems []json.RawMessage
-	if raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
+	var elems [][]byte
+	collect := func(_ int, elem []byte) error {
+		elems = append(elems, elem)
+		return nil
+	}
+	if len(raw) == 0 || raw[0] != '[' || jsonscan.Elements(raw, collect) != nil {
 		return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an array", jsonscan.Clip(raw))}
 	}
 	out := make([]T, 0, len(elems)) // an empty list sent is empty, not absent
