@@ -8,38 +8,62 @@ import (
 	"time"
 )
 
-// directives are the directives of Cache-Control header lines, by
-// lower-case name, with their values unquoted; a directive without a value
-// maps to "". When a directive is repeated the first occurrence counts
+// directives are the Cache-Control directives the cache acts on. Others
+// are read past. When a directive is repeated the first occurrence counts
 // (RFC 9111 §4.2.1 allows it).
-type directives map[string]string
+type directives struct {
+	noStore, noCache, mustRevalidate bool
+	maxAge, staleIfError             seconds
+}
+
+// seconds is a delta-seconds directive. present is false when the
+// directive is absent; ok is false when it is present but not a
+// non-negative integer, which RFC 9111 §4.2.1 says to treat as stale. A
+// value too large for the clock is capped at 2^31 seconds, as RFC 9111
+// §1.2.2 asks.
+type seconds struct {
+	v           time.Duration
+	present, ok bool
+}
 
 // parseCacheControl reads every Cache-Control line of h. Commas inside a
 // quoted value (no-cache="a, b") do not split directives; a malformed
-// directive is skipped, not fatal, as RFC 9111 asks of a cache.
+// directive is skipped, not fatal, as RFC 9111 asks of a cache. It is on
+// every response the cache keeps or revalidates, so it allocates only to
+// unquote a quoted number.
 func parseCacheControl(h http.Header) directives {
-	d := directives{}
-	for _, line := range h.Values("Cache-Control") {
-		for _, part := range splitDirectives(line) {
+	var d directives
+	for _, line := range h["Cache-Control"] {
+		for rest := line; rest != ""; {
+			var part string
+			part, rest = nextDirective(rest)
 			name, value, _ := strings.Cut(part, "=")
-			name = strings.ToLower(strings.TrimSpace(name))
-			if name == "" {
-				continue
-			}
-			if _, seen := d[name]; seen {
-				continue
-			}
-			d[name] = unquoteDirective(strings.TrimSpace(value))
+			d.set(strings.TrimSpace(name), strings.TrimSpace(value))
 		}
 	}
 	return d
 }
 
-// splitDirectives splits a line on the commas that are outside quoted
-// strings.
-func splitDirectives(line string) []string {
-	var parts []string
-	start, quoted, escaped := 0, false, false
+// set records the directive name with value, unless an earlier one of the
+// same name was recorded.
+func (d *directives) set(name, value string) {
+	switch {
+	case strings.EqualFold(name, "no-store"):
+		d.noStore = true
+	case strings.EqualFold(name, "no-cache"):
+		d.noCache = true
+	case strings.EqualFold(name, "must-revalidate"):
+		d.mustRevalidate = true
+	case strings.EqualFold(name, "max-age") && !d.maxAge.present:
+		d.maxAge = parseSeconds(unquoteDirective(value))
+	case strings.EqualFold(name, "stale-if-error") && !d.staleIfError.present:
+		d.staleIfError = parseSeconds(unquoteDirective(value))
+	}
+}
+
+// nextDirective splits line at its first comma outside a quoted string.
+func nextDirective(line string) (part, rest string) {
+	quoted, escaped := false, false
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; {
 		case escaped:
@@ -49,11 +73,10 @@ func splitDirectives(line string) []string {
 		case c == '"':
 			quoted = !quoted
 		case c == ',' && !quoted:
-			parts = append(parts, line[start:i])
-			start = i + 1
+			return line[:i], line[i+1:]
 		}
 	}
-	return append(parts, line[start:])
+	return line, ""
 }
 
 func unquoteDirective(v string) string {
@@ -70,27 +93,14 @@ func unquoteDirective(v string) string {
 	return b.String()
 }
 
-func (d directives) has(name string) bool {
-	_, ok := d[name]
-	return ok
-}
-
-// seconds reads a delta-seconds directive. present is false when the
-// directive is absent; ok is false when it is present but not a
-// non-negative integer, which RFC 9111 §4.2.1 says to treat as stale. A
-// value too large for the clock is capped at 2^31 seconds, as RFC 9111
-// §1.2.2 asks.
-func (d directives) seconds(name string) (v time.Duration, present, ok bool) {
-	s, present := d[name]
-	if !present {
-		return 0, false, false
-	}
+// parseSeconds reads the value of a delta-seconds directive.
+func parseSeconds(s string) seconds {
 	if s == "" || strings.TrimLeft(s, "0123456789") != "" {
-		return 0, true, false
+		return seconds{present: true}
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n > math.MaxInt32 {
 		n = math.MaxInt32 + 1
 	}
-	return time.Duration(n) * time.Second, true, true
+	return seconds{v: time.Duration(n) * time.Second, present: true, ok: true}
 }

@@ -7,6 +7,7 @@
 package httpcache
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,11 +29,10 @@ type Store interface {
 // honoured other fields would have to key on them), and some freshness or
 // a validator, without which an entry could never be served.
 func storable(status int, h http.Header, cc directives) bool {
-	if status != http.StatusOK || cc.has("no-store") || !varyAllowed(h) {
+	if status != http.StatusOK || cc.noStore || !varyAllowed(h) {
 		return false
 	}
-	_, hasMaxAge, _ := cc.seconds("max-age")
-	return hasMaxAge || h.Get("Expires") != "" || h.Get("Etag") != "" || h.Get("Last-Modified") != ""
+	return cc.maxAge.present || h.Get("Expires") != "" || h.Get("Etag") != "" || h.Get("Last-Modified") != ""
 }
 
 func varyAllowed(h http.Header) bool {
@@ -54,11 +54,11 @@ func deriveFreshness(h http.Header, cc directives, requested, received time.Time
 		lifetime:       lifetime(h, cc, received),
 		initialAge:     initialAge(h, requested, received),
 		staleIfError:   -1,
-		noCache:        cc.has("no-cache"),
-		mustRevalidate: cc.has("must-revalidate"),
+		noCache:        cc.noCache,
+		mustRevalidate: cc.mustRevalidate,
 	}
-	if grace, _, ok := cc.seconds("stale-if-error"); ok {
-		f.staleIfError = grace
+	if cc.staleIfError.ok {
+		f.staleIfError = cc.staleIfError.v
 	}
 	return f
 }
@@ -67,10 +67,10 @@ func deriveFreshness(h http.Header, cc directives, requested, received time.Time
 // Expires minus Date, else zero, since the client uses no heuristic
 // freshness. s-maxage is for shared caches and is ignored.
 func lifetime(h http.Header, cc directives, received time.Time) time.Duration {
-	if v, present, _ := cc.seconds("max-age"); present {
-		return v
+	if cc.maxAge.present {
+		return cc.maxAge.v
 	}
-	expires, err := http.ParseTime(h.Get("Expires"))
+	expires, err := parseDate(h.Get("Expires"))
 	if err != nil {
 		return 0 // none, or an invalid date, which means already expired
 	}
@@ -80,10 +80,22 @@ func lifetime(h http.Header, cc directives, received time.Time) time.Duration {
 // date is the Date header, or the time the response arrived when the
 // service sent none or an unreadable one.
 func date(h http.Header, received time.Time) time.Time {
-	if d, err := http.ParseTime(h.Get("Date")); err == nil {
+	if d, err := parseDate(h.Get("Date")); err == nil {
 		return d
 	}
 	return received
+}
+
+// errNoDate is the error of an absent date header.
+var errNoDate = errors.New("no date")
+
+// parseDate is http.ParseTime, which on an empty header would make an
+// error for each of the three formats it tries.
+func parseDate(v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, errNoDate
+	}
+	return http.ParseTime(v)
 }
 
 // initialAge is the corrected_initial_age of RFC 9111 §4.2.3: the age the
