@@ -267,14 +267,14 @@ func (c *Client) getJSON(ctx context.Context, mode cacheMode, u *url.URL, decode
 		return fmt.Errorf("gamedata: GET %s: 304 Not Modified to a request that named no validator", u)
 	default:
 		c.cacheCounts.revalidations.Add(1)
-		stored.Update(r.header, requested, received)
-		body, keep = stored.Body(), stored
+		keep = stored.Revalidated(r.header, requested, received)
+		body = keep.Body()
 	}
 	if err := decodeBody(u, body, decode); err != nil {
 		return err
 	}
 	if keep != nil {
-		c.cache.Set(key, keep.Encode())
+		httpcache.Save(c.cache, key, keep)
 	}
 	return nil
 }

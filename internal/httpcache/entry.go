@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"maps"
 	"net/http"
 	"time"
 )
@@ -20,6 +21,11 @@ type Entry struct {
 	// hit parses no header.
 	freshness freshness
 	body      []byte
+	// bodySum is the CRC-32C of body, checked when the memory store
+	// hands a shared entry out: a caller that changed the bytes of a
+	// record decoded from it (Fields.JSON) damaged the entry, which must
+	// then read as a miss, as a damaged encoded entry does.
+	bodySum uint32
 	// header holds only keptHeaders. A decoded entry leaves it nil and
 	// keeps the encoded headers in rawHeader until they are needed, for a
 	// revalidation.
@@ -53,21 +59,24 @@ func NewEntry(status int, h http.Header, requested, received time.Time, body []b
 	if !storable(status, h, cc) {
 		return nil, false
 	}
-	e := &Entry{status: status, header: http.Header{}, body: body}
+	e := &Entry{status: status, header: http.Header{}, body: body, bodySum: crc32.Checksum(body, castagnoli)}
 	e.keep(h)
 	e.requested, e.received = requested, received
 	e.freshness = deriveFreshness(e.header, cc, requested, received)
 	return e, true
 }
 
-// Update replaces the kept headers that h, the headers of a 304, carries,
-// as a 304 updates the stored response (RFC 9111 §3.2), and the times of
-// the exchange that brought them.
-func (e *Entry) Update(h http.Header, requested, received time.Time) {
-	e.keep(h)
-	e.requested, e.received = requested, received
-	stored := e.headers()
-	e.freshness = deriveFreshness(stored, parseCacheControl(stored), requested, received)
+// Revalidated returns the entry as a 304 with headers h updates it (RFC
+// 9111 §3.2): the kept headers h carries replace the stored ones, and the
+// times are those of the exchange that brought it. e itself is left as it
+// is, since a store may be handing it to other calls at the same time.
+func (e *Entry) Revalidated(h http.Header, requested, received time.Time) *Entry {
+	r := *e
+	r.header, r.rawHeader = maps.Clone(e.headers()), nil
+	r.keep(h)
+	r.requested, r.received = requested, received
+	r.freshness = deriveFreshness(r.header, parseCacheControl(r.header), requested, received)
+	return &r
 }
 
 // keep copies the kept headers that h carries into the entry's.
@@ -102,14 +111,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // damaged anywhere in any store reads as a miss.
 func (e *Entry) Encode() []byte {
 	header := e.headers()
-	n := len(e.body) + 64
-	for name, values := range header {
-		n += len(name) + 8
-		for _, v := range values {
-			n += len(v) + 4
-		}
-	}
-	b := make([]byte, 5, n)
+	b := make([]byte, 5, e.size())
 	b[0] = entryVersion
 	b = binary.AppendUvarint(b, uint64(e.status))
 	b = binary.AppendVarint(b, e.requested.UnixNano())
@@ -132,6 +134,19 @@ func (e *Entry) Encode() []byte {
 	return b
 }
 
+// size is about the length of the encoded entry, a little more: what an
+// entry counts for against a store's bound.
+func (e *Entry) size() int {
+	n := len(e.body) + 64
+	for name, values := range e.headers() {
+		n += len(name) + 8
+		for _, v := range values {
+			n += len(v) + 4
+		}
+	}
+	return n
+}
+
 func btoi8(v bool) byte {
 	if v {
 		return 1
@@ -147,8 +162,12 @@ func appendString(b []byte, s string) []byte {
 var errBadEntry = errors.New("damaged or foreign cache entry")
 
 // Load returns the entry stored under key, or nil; an entry that does not
-// decode, or that holds another status than 200, is removed.
+// decode, or that holds another status than 200, is removed. The entry
+// may be shared with other calls: it is not to be changed.
 func Load(s Store, key string) *Entry {
+	if m, ok := s.(*Memory); ok {
+		return m.load(key)
+	}
 	raw, ok := s.Get(key)
 	if !ok {
 		return nil
@@ -159,6 +178,16 @@ func Load(s Store, key string) *Entry {
 		return nil
 	}
 	return e
+}
+
+// Save stores e under key: in a Memory store as it is, shared, so that a
+// hit neither decodes nor copies it; in any other store encoded.
+func Save(s Store, key string, e *Entry) {
+	if m, ok := s.(*Memory); ok {
+		m.save(key, e)
+		return
+	}
+	s.Set(key, e.Encode())
 }
 
 // decode reads an encoded entry. Its body shares b's memory; its headers
@@ -179,6 +208,7 @@ func decode(b []byte) (*Entry, error) {
 	flags := r.byte()
 	e.freshness.noCache, e.freshness.mustRevalidate = flags&1 != 0, flags&2 != 0
 	e.body = r.bytes()
+	e.bodySum = crc32.Checksum(e.body, castagnoli)
 	e.rawHeader = r.b
 	r.header(nil)
 	if r.bad || len(r.b) != 0 || flags > 3 {

@@ -53,10 +53,13 @@ func TestCacheEntryDamage(t *testing.T) {
 	assert.ErrorIs(t, err, errBadEntry, "a byte appended")
 }
 
-func TestCacheEntryUpdate(t *testing.T) {
-	e := sampleEntry()
-	later := e.received.Add(time.Minute)
-	e.Update(http.Header{"Cache-Control": {"max-age=120"}, "Date": {"Sun, 22 Nov 2026 12:01:00 GMT"}, "Content-Length": {"0"}}, later, later)
+func TestCacheEntryRevalidated(t *testing.T) {
+	stored := sampleEntry()
+	before := *stored
+	before.header = stored.header.Clone()
+	later := stored.received.Add(time.Minute)
+	e := stored.Revalidated(http.Header{"Cache-Control": {"max-age=120"}, "Date": {"Sun, 22 Nov 2026 12:01:00 GMT"}, "Content-Length": {"0"}}, later, later)
+	assert.Equal(t, &before, stored, "the stored entry, which a store may share, is left as it was")
 	assert.Equal(t, later, e.received)
 	assert.Equal(t, 120*time.Second, e.freshness.lifetime)
 	assert.Equal(t, []string{"max-age=120"}, e.header["Cache-Control"])

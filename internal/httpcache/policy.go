@@ -136,17 +136,29 @@ func (e *Entry) Conditional() http.Header {
 	if e == nil {
 		return nil
 	}
-	stored, h := e.headers(), http.Header{}
-	if etag := stored.Get("Etag"); etag != "" {
-		h.Set("If-None-Match", etag)
-	}
-	if lm := stored.Get("Last-Modified"); lm != "" {
-		h.Set("If-Modified-Since", lm)
-	}
-	if len(h) == 0 {
+	stored := e.headers()
+	etag, lm := first(stored, "Etag"), first(stored, "Last-Modified")
+	if etag == nil && lm == nil {
 		return nil
 	}
+	h := make(http.Header, 2)
+	if etag != nil {
+		h["If-None-Match"] = etag
+	}
+	if lm != nil {
+		h["If-Modified-Since"] = lm
+	}
 	return h
+}
+
+// first returns the first value of the header name in h, as a one-value
+// slice of h's own (no copy: the entry's headers do not change), or nil
+// when it is absent or empty.
+func first(h http.Header, name string) []string {
+	if v := h[name]; len(v) > 0 && v[0] != "" {
+		return v[:1:1]
+	}
+	return nil
 }
 
 // Selects tells whether a 304 with header h is about this entry: a 304

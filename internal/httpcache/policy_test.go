@@ -92,8 +92,7 @@ func TestConditionalAndSelects(t *testing.T) {
 // not, so that the freshness rules can be tested on any headers.
 func testEntry(h http.Header, requested, received time.Time) *Entry {
 	e := &Entry{status: http.StatusOK, header: http.Header{}}
-	e.Update(h, requested, received)
-	return e
+	return e.Revalidated(h, requested, received)
 }
 
 // headerOf is a header of one value per field, the fields canonicalised.
