@@ -193,16 +193,29 @@ func parseBaseURL(raw string) (*url.URL, error) {
 // it.
 func (c *Client) endpoint(query url.Values, segments ...string) *url.URL {
 	u := *c.base
-	var path, raw strings.Builder
-	path.WriteString(u.Path)
-	raw.WriteString(u.EscapedPath())
-	for _, s := range segments {
-		path.WriteString("/" + s)
-		raw.WriteString("/" + url.PathEscape(s))
-	}
-	u.Path, u.RawPath = path.String(), raw.String()
+	u.Path, u.RawPath = joinPath(u.Path, segments, nil), joinPath(u.EscapedPath(), segments, url.PathEscape)
 	u.RawQuery = query.Encode()
 	return &u
+}
+
+// joinPath is base, then each segment after a "/", escaped by escape
+// when it is not nil, built in one allocation: it is on every call.
+func joinPath(base string, segments []string, escape func(string) string) string {
+	n := len(base)
+	for _, s := range segments {
+		n += 1 + len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(base)
+	for _, s := range segments {
+		if escape != nil {
+			s = escape(s)
+		}
+		b.WriteByte('/')
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // checkSegments refuses, before any request is sent, identifiers that
