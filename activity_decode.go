@@ -7,7 +7,22 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
+
+// ActivityHistory is the compact player activity history of the whole
+// platform, across every game.
+type ActivityHistory struct {
+	// Points are the history's points, in the service's order.
+	Points []ActivityPoint
+	// PartialCoverage lists the times the response's optional
+	// partialCoverage array names; the points at those times have
+	// PartialCoverage set.
+	PartialCoverage []time.Time
+	// Fields holds the whole response as the service sent it.
+	Fields
+}
 
 // decodeActivityHistory decodes a response by these rules: the body is an
 // object whose points are the member "points" or, failing that, its only
@@ -18,10 +33,10 @@ import (
 // pass over the bytes and parses the points straight into a presized
 // slice, with no allocation per point.
 func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
-	d := historyDecoder{scanner: scanner{b: body}, h: &ActivityHistory{Fields: fieldsOf(body)}}
-	err := d.object(d.member)
+	d := historyDecoder{Scanner: jsonscan.New(body), h: &ActivityHistory{Fields: fieldsOf(body)}}
+	err := d.Object(d.member)
 	if err == nil {
-		err = d.end()
+		err = d.End()
 	}
 	if err != nil {
 		var de *DecodeError
@@ -46,7 +61,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 
 // historyDecoder is the state of one pass over an activity history.
 type historyDecoder struct {
-	scanner
+	jsonscan.Scanner
 	h        *ActivityHistory
 	found    bool   // a member named points was read
 	coverage []byte // the partialCoverage member
@@ -55,33 +70,32 @@ type historyDecoder struct {
 
 // member reads the value of the member name.
 func (d *historyDecoder) member(name []byte) error {
-	d.ws()
+	d.WS()
 	switch {
-	case nameIs(name, "points"):
+	case jsonscan.NameIs(name, "points"):
 		if d.found {
 			return &DecodeError{Member: "points", Err: errors.New("points member appears twice")}
 		}
 		d.found = true
 		var err error
-		d.h.Points, err = d.points("points", pointsHint(d.b[d.i:]))
+		d.h.Points, err = points(&d.Scanner, "points", pointsHint(d.Rest()))
 		return err
-	case nameIs(name, "partialCoverage"):
+	case jsonscan.NameIs(name, "partialCoverage"):
 		var err error
-		d.coverage, err = d.value()
+		d.coverage, err = d.Value()
 		return err
 	}
-	start := d.i
-	v, err := d.value()
+	v, err := d.Value()
 	if err != nil {
 		return err
 	}
 	// A name sent twice means its last value, as encoding/json and
 	// Fields read it.
 	if isArrays := isArrayOfArrays(v); isArrays || len(d.arrays) > 0 {
-		n := unquote(name)
+		n := jsonscan.Unquote(name)
 		d.arrays = slices.DeleteFunc(d.arrays, func(a span) bool { return a.name == n })
 		if isArrays {
-			d.arrays = append(d.arrays, span{name: n, start: start, end: d.i})
+			d.arrays = append(d.arrays, span{name: n, value: v})
 		}
 	}
 	return nil
@@ -99,10 +113,10 @@ func (d *historyDecoder) onlyArrayOfArrays() error {
 		return &DecodeError{Err: fmt.Errorf("activity history has no points member and %d arrays of arrays [%s]", len(d.arrays), quotedNames(names))}
 	}
 	a := d.arrays[0]
-	sub := scanner{b: d.b[:a.end], i: a.start}
+	sub := jsonscan.New(a.value)
 	var err error
 	// The service chose the name: errors quote it.
-	d.h.Points, err = sub.points(strconv.Quote(a.name), pointsHint(d.b[a.start:a.end]))
+	d.h.Points, err = points(&sub, strconv.Quote(a.name), pointsHint(a.value))
 	return err
 }
 
@@ -115,28 +129,14 @@ func pointsHint(b []byte) int {
 }
 
 // span is a member found in a pass over an object: its name and its
-// bounds in the body.
+// value.
 type span struct {
-	name       string
-	start, end int
-}
-
-// nameIs compares a raw member name with want, unescaping only when the
-// name holds an escape.
-func nameIs(raw []byte, want string) bool {
-	if bytes.IndexByte(raw, '\\') < 0 {
-		return string(raw) == want
-	}
-	return unquote(raw) == want
+	name  string
+	value []byte
 }
 
 func isArrayOfArrays(v []byte) bool {
-	if v[0] != '[' {
-		return false
-	}
-	s := scanner{b: v, i: 1}
-	s.ws()
-	return s.i < len(v) && v[s.i] == '['
+	return v[0] == '[' && bytes.HasPrefix(bytes.TrimLeft(v[1:], " \t\r\n"), []byte{'['})
 }
 
 // markPartial sets PartialCoverage on the points whose time the response's
@@ -175,7 +175,7 @@ func decodeCoverage(raw []byte) ([]time.Time, error) {
 	}
 	// One a comma, but a timestamp takes at least two bytes with its comma.
 	out := make([]time.Time, 0, min(bytes.Count(raw, []byte{','})+1, len(raw)/2))
-	err := eachElement(raw, func(i int, v []byte) error {
+	err := jsonscan.Elements(raw, func(i int, v []byte) error {
 		t, err := parseTimestamp(v)
 		if err != nil {
 			return &DecodeError{Member: fmt.Sprintf("partialCoverage[%d]", i), Err: err}

@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/iso8601"
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // HistoryEntry is one entry of an analytics report's history.
@@ -77,7 +80,7 @@ type AnalyticsService service
 // Search searches games and organizations for analytics (GET
 // /api/analytics/packages). A nil opts, or an empty Query, sends no q.
 func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions) (*AnalyticsSearchResults, error) {
-	r, err := (*service)(s).search(ctx, opts, false, "api", "analytics", "packages")
+	r, err := (*service)(s).search(ctx, cacheModeOf(ctx), opts, false, "api", "analytics", "packages")
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +95,7 @@ func (s *AnalyticsService) Package(ctx context.Context, kind, ident string) (*Pa
 		return nil, err
 	}
 	var r PackageReport
-	err := (*service)(s).get(ctx, nil, func(b []byte) error {
+	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) error {
 		f, ids, err := decodeIndexed(b, "kind", "ident")
 		if err != nil {
 			return fmt.Errorf("package report: %w", err)
@@ -115,7 +118,7 @@ func (s *AnalyticsService) Organization(ctx context.Context, ident string) (*Org
 		return nil, err
 	}
 	var r OrganizationReport
-	err := (*service)(s).get(ctx, nil, func(b []byte) error {
+	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) error {
 		f, ids, err := decodeIndexed(b, "ident")
 		if err != nil {
 			return fmt.Errorf("organization report: %w", err)
@@ -194,27 +197,14 @@ func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
 	case !ok:
 		return HistoryEntry{}, errors.New("capturedAt is missing")
 	case capturedAt[0] != '"':
-		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", clip(capturedAt))
+		return HistoryEntry{}, fmt.Errorf("capturedAt is %s, want an ISO 8601 string", jsonscan.Clip(capturedAt))
 	}
 	text, _ := f.Text("capturedAt")
-	if h.CapturedAt, err = parseISO8601(text.Unsanitized()); err != nil {
+	if h.CapturedAt, err = iso8601.Parse(text.Unsanitized()); err != nil {
 		return HistoryEntry{}, fmt.Errorf("capturedAt: %w", err)
 	}
 	if h.PartialCoverage, err = partialCoverage(f); err != nil {
 		return HistoryEntry{}, err
 	}
 	return h, nil
-}
-
-// partialCoverage reads the boolean member partialCoverage of an object;
-// absent or null is false.
-func partialCoverage(f Fields) (bool, error) {
-	switch v := f.members()["partialCoverage"]; string(v) {
-	case "", "null", "false":
-		return false, nil
-	case "true":
-		return true, nil
-	default:
-		return false, fmt.Errorf("partialCoverage is %s, want a boolean", clip(v))
-	}
 }

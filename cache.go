@@ -1,6 +1,13 @@
 package gamedata
 
-import "context"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"github.com/gamedata-go/gamedata/internal/httpcache"
+)
 
 // Cache stores encoded responses by key. Implementations must be safe for
 // concurrent use. The client treats a value it cannot decode, or whose
@@ -20,19 +27,62 @@ type Cache interface {
 	Delete(key string)
 }
 
-// WithCache sets the cache of GET responses that the service allows to be
-// cached (see the README, "Caching"). The default is NewMemoryCache(32 <<
-// 20); WithCache(nil) turns caching off, so every call is a full request.
-func WithCache(c Cache) Option {
-	return func(cfg *config) error {
-		cfg.cache = c
-		return nil
+// NewMemoryCache returns a Cache in memory that holds at most maxBytes of
+// keys and values, evicting the least recently used entries first. A value
+// larger than maxBytes is not stored; maxBytes <= 0 stores nothing.
+func NewMemoryCache(maxBytes int64) Cache { return httpcache.NewMemory(maxBytes) }
+
+// NewDiskCache returns a Cache that keeps one file per entry in dir, for
+// programs that restart between runs. Give it a directory of your own,
+// such as one under os.UserCacheDir(), never a shared one such as
+// os.TempDir(): whoever can write the directory can plant entries that the
+// client would serve as the service's answers (a checksum is not
+// authentication).
+//
+// NewDiskCache creates dir, and any missing parent, with mode 0700. It
+// refuses, with an error matching ErrUnsafeCacheDir that says why, a dir
+// that is a symbolic link and, on Unix, one that another user owns or that
+// its group or others may write, as ssh refuses such a key file. (On
+// Windows, where access is a matter of ACLs, only the link is checked.)
+//
+// An entry is written to a temporary file and renamed into place, so a
+// reader sees the old entry or the new one, never a mix; every file
+// carries its key and a checksum, so a file that a crash, a full disk or
+// anything else left truncated, empty or changed reads as a miss. An entry
+// is read only from a regular file of the cache's owner, opened without
+// following a link and without waiting on a FIFO, and only up to 33 MiB:
+// a link, a FIFO, a device, a file of another user or a larger file reads
+// as a miss, and an entry larger than that is not written (a client whose
+// WithMaxResponseBytes is above 32 MiB keeps larger bodies out of the
+// disk). The cache does not bound its size: remove the directory to empty
+// it.
+func NewDiskCache(dir string) (Cache, error) {
+	if dir == "" {
+		return nil, invalidArgument("NewDiskCache: empty directory; use one of your own, such as under os.UserCacheDir()")
 	}
+	d, err := httpcache.OpenDisk(dir)
+	var unsafe *httpcache.UnsafeDirError
+	switch {
+	case errors.As(err, &unsafe):
+		return nil, fmt.Errorf("%w: %w", ErrUnsafeCacheDir, err)
+	case err != nil:
+		return nil, fmt.Errorf("gamedata: NewDiskCache: %w", err)
+	}
+	return d, nil
+}
+
+// SkipCache returns a context under which calls neither read from nor
+// revalidate against the cache: each sends a full request, as with caching
+// off. A response the service allows to be cached still replaces the
+// stored one, so SkipCache also refreshes the cache.
+func SkipCache(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cacheModeKey{}, cacheSkip)
 }
 
 type cacheModeKey struct{}
 
-// cacheMode says how one call uses the cache.
+// cacheMode says how one call uses the cache. A call reads it once, where
+// it starts (cacheModeOf), and passes it on.
 type cacheMode int
 
 const (
@@ -47,19 +97,18 @@ const (
 	cacheSkip
 )
 
-// SkipCache returns a context under which calls neither read from nor
-// revalidate against the cache: each sends a full request, as with caching
-// off. A response the service allows to be cached still replaces the
-// stored one, so SkipCache also refreshes the cache.
-func SkipCache(ctx context.Context) context.Context {
-	return context.WithValue(ctx, cacheModeKey{}, cacheSkip)
-}
-
-func withCacheMode(ctx context.Context, m cacheMode) context.Context {
-	return context.WithValue(ctx, cacheModeKey{}, m)
-}
-
+// cacheModeOf is the mode a call made with ctx asks for: cacheSkip under
+// SkipCache, else cacheNormal. A nil ctx, which the call then refuses,
+// asks for nothing.
 func cacheModeOf(ctx context.Context) cacheMode {
+	if ctx == nil {
+		return cacheNormal
+	}
 	m, _ := ctx.Value(cacheModeKey{}).(cacheMode)
 	return m
+}
+
+// cacheCounts are the cache's counters, read by Client.Stats.
+type cacheCounts struct {
+	hits, revalidations, misses atomic.Int64
 }

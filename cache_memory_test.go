@@ -1,69 +1,43 @@
 package gamedata
 
 import (
-	"fmt"
-	"sync"
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
 )
 
-func TestMemoryCacheEvictsLeastRecentlyUsed(t *testing.T) {
-	c := NewMemoryCache(30) // three entries of a 1-byte key and a 9-byte value
-	value := []byte("123456789")
-	c.Set("a", value)
-	c.Set("b", value)
-	c.Set("c", value)
-	_, ok := c.Get("a") // a is now the most recently used
-	assert.True(t, ok)
-	c.Set("d", value)
-	_, ok = c.Get("b")
-	assert.False(t, ok, "b, the least recently used, is evicted")
-	for _, k := range []string{"a", "c", "d"} {
-		_, ok := c.Get(k)
-		assert.True(t, ok, k)
-	}
-}
+// The memory cache hands every call the same stored record, without a
+// copy. A caller who changes the bytes of its record damages the entry:
+// the next call must not serve the change as the service's answer, but
+// read the record again. Both the fresh hit and the revalidation are
+// covered.
+func TestMemoryCacheChangedRecordIsNotServed(t *testing.T) {
+	t.Parallel()
+	for _, policy := range []string{"max-age=3600", "no-cache"} {
+		t.Run(policy, func(t *testing.T) {
+			t.Parallel()
+			twin := gamedatatest.NewServer(gamedatatest.WithCachePolicy(gamedatatest.FamilyPackage, gamedatatest.CachePolicy{CacheControl: policy}))
+			t.Cleanup(twin.Close)
+			c := newTestClient(t, twin.URL)
+			e := twin.Catalog().Packages[0]
+			ctx := context.Background()
 
-func TestMemoryCacheBounds(t *testing.T) {
-	c := NewMemoryCache(10)
-	c.Set("k", []byte("0123456789"))
-	_, ok := c.Get("k")
-	assert.False(t, ok, "an entry larger than the cache is not stored")
+			first, err := c.Packages.Get(ctx, e.Kind, e.Ident)
+			require.NoError(t, err)
+			sent := string(first.JSON())
+			cached, err := c.Packages.Get(ctx, e.Kind, e.Ident)
+			require.NoError(t, err)
+			require.Equal(t, sent, string(cached.JSON()))
 
-	c.Set("k", []byte("01234"))
-	c.Set("k", []byte("012345678"))
-	got, ok := c.Get("k")
-	assert.True(t, ok)
-	assert.Equal(t, "012345678", string(got), "a replaced value is counted once")
-	c.Delete("k")
-	_, ok = c.Get("k")
-	assert.False(t, ok)
-	assert.Zero(t, c.(*memoryCache).size)
-
-	none := NewMemoryCache(0)
-	none.Set("k", nil)
-	_, ok = none.Get("k")
-	assert.False(t, ok)
-}
-
-func TestMemoryCacheConcurrent(t *testing.T) {
-	c := NewMemoryCache(1 << 10)
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Go(func() {
-			for i := range 200 {
-				k := fmt.Sprint(g, i%20)
-				c.Set(k, make([]byte, 40))
-				c.Get(k)
-				if i%7 == 0 {
-					c.Delete(k)
-				}
-			}
+			clear(cached.JSON()) // the caller's own bytes, shared with the cache
+			again, err := c.Packages.Get(ctx, e.Kind, e.Ident)
+			require.NoError(t, err)
+			assert.Equal(t, sent, string(again.JSON()), "the service's record, not the changed bytes")
+			assert.Equal(t, int64(2), c.Stats().CacheMisses, "read again in full")
 		})
 	}
-	wg.Wait()
-	m := c.(*memoryCache)
-	assert.LessOrEqual(t, m.size, int64(1<<10))
-	assert.Equal(t, len(m.entries), m.order.Len())
 }

@@ -17,17 +17,19 @@ import (
 
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/time/rate"
-)
 
-// Version is the version of this module, sent in the default User-Agent.
-const Version = "0.1.0"
+	"github.com/gamedata-go/gamedata/internal/adaptive"
+	"github.com/gamedata-go/gamedata/internal/httpcache"
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
+	"github.com/gamedata-go/gamedata/internal/sanitize"
+)
 
 // Client reads the service. It is safe for concurrent use by many
 // goroutines, which share its rate limiter. Create one with NewClient.
 type Client struct {
 	base      *url.URL
 	http      *retryablehttp.Client
-	adaptive  *adaptiveRate
+	adaptive  *adaptive.Rate
 	userAgent string
 	prefetch  int
 
@@ -60,14 +62,27 @@ func (s *service) ready() (*Client, error) {
 	return s.client, nil
 }
 
-// get reads the endpoint at path, with query q, and hands its body to
-// decode.
-func (s *service) get(ctx context.Context, q url.Values, decode func([]byte) error, path ...string) error {
+// get reads the endpoint at path, with query q, using the cache as mode
+// says, and hands its body to decode.
+func (s *service) get(ctx context.Context, mode cacheMode, q url.Values, decode func([]byte) error, path ...string) error {
 	c, err := s.ready()
 	if err != nil {
 		return err
 	}
-	return c.getJSON(ctx, c.endpoint(q, path...), decode)
+	return c.getJSON(ctx, mode, c.endpoint(q, path...), decode)
+}
+
+// getRecord reads and decodes the record at the endpoint path; what names
+// it in a decode error. Every Get is this and its own checks.
+func getRecord[T any](ctx context.Context, s *service, mode cacheMode, what string, decode func([]byte) (T, error), path ...string) (T, error) {
+	var v T
+	err := s.get(ctx, mode, nil, func(b []byte) (err error) {
+		if v, err = decode(b); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+		return nil
+	}, path...)
+	return v, err
 }
 
 // prefetch is how many pages a walk fetches ahead: the client's setting,
@@ -108,7 +123,7 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	limiter := rate.NewLimiter(cfg.rateLimit, cfg.rateBurst)
 	c := &Client{
 		base:      base,
-		adaptive:  newAdaptiveRate(limiter, cfg.adaptiveRate, cfg.logger),
+		adaptive:  adaptive.New(limiter, cfg.adaptiveRate, cfg.logger),
 		userAgent: cfg.userAgent,
 		prefetch:  cfg.prefetch,
 		cache:     cfg.cache,
@@ -178,16 +193,29 @@ func parseBaseURL(raw string) (*url.URL, error) {
 // it.
 func (c *Client) endpoint(query url.Values, segments ...string) *url.URL {
 	u := *c.base
-	var path, raw strings.Builder
-	path.WriteString(u.Path)
-	raw.WriteString(u.EscapedPath())
-	for _, s := range segments {
-		path.WriteString("/" + s)
-		raw.WriteString("/" + url.PathEscape(s))
-	}
-	u.Path, u.RawPath = path.String(), raw.String()
+	u.Path, u.RawPath = joinPath(u.Path, segments, nil), joinPath(u.EscapedPath(), segments, url.PathEscape)
 	u.RawQuery = query.Encode()
 	return &u
+}
+
+// joinPath is base, then each segment after a "/", escaped by escape
+// when it is not nil, built in one allocation: it is on every call.
+func joinPath(base string, segments []string, escape func(string) string) string {
+	n := len(base)
+	for _, s := range segments {
+		n += 1 + len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(base)
+	for _, s := range segments {
+		if escape != nil {
+			s = escape(s)
+		}
+		b.WriteByte('/')
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // checkSegments refuses, before any request is sent, identifiers that
@@ -206,13 +234,100 @@ func checkSegments(names []string, values ...string) error {
 	return nil
 }
 
-// getJSON reads u, through the cache (cache_read.go), and hands the body
-// to decode. A decode failure is a *DecodeError that names the URL.
-func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) error) error {
-	body, keep, err := c.read(ctx, u)
-	if err != nil {
+// getJSON is the request path of every call: the cache entry for u, then
+// the service, asked with the entry's validators, whose answer is a 200, a
+// 304 that revalidates the entry, or a failure the entry may stand in for
+// (stale-if-error); then the body, decoded by decode, and stored only once
+// it decoded, so a bad body is never cached. mode, read where the call
+// started, says how the call uses the cache.
+//
+// The cache sits above send and below decoding: a cached page is decoded,
+// and so checked for its pagination.page, like a fresh one, while a
+// redirect to another page fails in send and is never stored.
+func (c *Client) getJSON(ctx context.Context, mode cacheMode, u *url.URL, decode func([]byte) error) error {
+	if ctx == nil {
+		return invalidArgument("nil context")
+	}
+	key := u.String()
+	stored := c.lookup(key, mode)
+	if stored != nil && mode == cacheNormal && stored.Fresh(c.clock.Now()) {
+		c.cacheCounts.hits.Add(1)
+		return decodeBody(u, stored.Body(), decode)
+	}
+	header := stored.Conditional()
+	requested := c.clock.Now()
+	r, err := c.send(ctx, u, header)
+	if err == nil && r.status == http.StatusNotModified && header != nil && !stored.Selects(r.header) {
+		// The 304 is about another version than the stored one: read the
+		// current one in full.
+		stored, header, requested = nil, nil, c.clock.Now()
+		r, err = c.send(ctx, u, nil)
+	}
+	received := c.clock.Now()
+
+	var body []byte
+	var keep *httpcache.Entry
+	switch {
+	case err != nil:
+		if !c.servableOnError(ctx, stored, err, received) {
+			return err
+		}
+		c.cacheCounts.hits.Add(1)
+		body = stored.Body()
+	case r.status != http.StatusNotModified:
+		body, keep = r.body, c.entryOf(key, stored, r, requested, received)
+	case header == nil:
+		return fmt.Errorf("gamedata: GET %s: 304 Not Modified to a request that named no validator", u)
+	default:
+		c.cacheCounts.revalidations.Add(1)
+		keep = stored.Revalidated(r.header, requested, received)
+		body = keep.Body()
+	}
+	if err := decodeBody(u, body, decode); err != nil {
 		return err
 	}
+	if keep != nil {
+		httpcache.Save(c.cache, key, keep)
+	}
+	return nil
+}
+
+// lookup returns the entry stored under key that a call in mode may serve
+// or revalidate, if any.
+func (c *Client) lookup(key string, mode cacheMode) *httpcache.Entry {
+	if c.cache == nil || mode == cacheSkip {
+		return nil
+	}
+	return httpcache.Load(c.cache, key)
+}
+
+// servableOnError tells whether stored may stand in for a request that
+// failed with err at now: the service unreachable or failing, not the
+// caller giving up, and within the service's stale-if-error.
+func (c *Client) servableOnError(ctx context.Context, stored *httpcache.Entry, err error, now time.Time) bool {
+	return stored != nil && ctx.Err() == nil && serverFailed(err) && stored.ServableOnError(now)
+}
+
+// entryOf counts a full response r as a miss and returns the entry to
+// store for it, or nil when the service does not allow it to be stored,
+// in which case the entry stored before, which it may not replace, is
+// removed.
+func (c *Client) entryOf(key string, stored *httpcache.Entry, r *response, requested, received time.Time) *httpcache.Entry {
+	if c.cache == nil {
+		return nil
+	}
+	c.cacheCounts.misses.Add(1)
+	e, ok := httpcache.NewEntry(r.status, r.header, requested, received, r.body)
+	if !ok && stored != nil {
+		c.cache.Delete(key)
+	}
+	return e
+}
+
+// decodeBody hands body, the answer for u, to decode. A body that is not
+// JSON at all, or that decode refuses, is a *DecodeError that names the
+// URL.
+func decodeBody(u *url.URL, body []byte, decode func([]byte) error) error {
 	if err := checkJSONStart(body); err != nil {
 		return &DecodeError{URL: u.String(), Err: err}
 	}
@@ -227,7 +342,6 @@ func (c *Client) getJSON(ctx context.Context, u *url.URL, decode func([]byte) er
 		de.URL = u.String()
 		return de
 	}
-	keep() // stored only once it decoded: a bad body is never cached
 	return nil
 }
 
@@ -239,7 +353,7 @@ func checkJSONStart(body []byte) error {
 	case len(trimmed) == 0:
 		return errors.New("empty response body, want JSON")
 	case trimmed[0] != '{' && trimmed[0] != '[':
-		return fmt.Errorf("response is not JSON: it starts with %q", clip(trimmed[:min(len(trimmed), 16)]))
+		return fmt.Errorf("response is not JSON: it starts with %q", jsonscan.Clip(trimmed[:min(len(trimmed), 16)]))
 	}
 	return nil
 }
@@ -257,12 +371,6 @@ type response struct {
 // which waits on the rate limiter, reads the body whole and classifies the
 // response once; retryPolicy and backoff act on that verdict.
 func (c *Client) send(ctx context.Context, u *url.URL, header http.Header) (*response, error) {
-	if c == nil || c.http == nil {
-		return nil, errZeroClient
-	}
-	if ctx == nil {
-		return nil, invalidArgument("nil context")
-	}
 	attempts := new(int)
 	ctx = context.WithValue(ctx, attemptsKey{}, attempts)
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
@@ -334,7 +442,7 @@ func (e *requestFailure) Error() string {
 	if e.attempts > 1 {
 		after = fmt.Sprintf(" after %d attempts", e.attempts)
 	}
-	return sanitize(fmt.Sprintf("gamedata: %s %s%s: %s", e.method, e.url, after, unprefixed(e.err)))
+	return sanitize.String(fmt.Sprintf("gamedata: %s %s%s: %s", e.method, e.url, after, unprefixed(e.err)))
 }
 
 func (e *requestFailure) Unwrap() error { return e.err }
@@ -347,7 +455,7 @@ func (e *requestFailure) Unwrap() error { return e.err }
 // policy, the backoff and the adaptive rate.
 type attemptTransport struct {
 	limiter  *rate.Limiter
-	adaptive *adaptiveRate
+	adaptive *adaptive.Rate
 	next     http.RoundTripper
 	maxBytes int64
 	timeout  time.Duration // the user's http.Client.Timeout, for each attempt
@@ -356,7 +464,7 @@ type attemptTransport struct {
 }
 
 func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	epoch := t.adaptive.currentEpoch()
+	epoch := t.adaptive.Epoch()
 	if err := t.limiter.Wait(req.Context()); err != nil {
 		if ctxErr := req.Context().Err(); ctxErr != nil {
 			return nil, ctxErr
@@ -365,7 +473,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		// context's deadline; to the caller that is the deadline.
 		return nil, errLimiterDeadline
 	}
-	t.adaptive.sent(t.clock.Now())
+	t.adaptive.Sent(t.clock.Now())
 
 	ctx, cancel := context.WithCancelCause(req.Context())
 	defer cancel(nil)
@@ -382,7 +490,7 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		return nil, stalledOr(ctx, err)
 	}
 	v := classify(resp, t.clock.Now())
-	t.adaptive.observe(t.clock.Now(), epoch, v.throttle)
+	t.adaptive.Observe(t.clock.Now(), epoch, v.throttle)
 	limit := t.maxBytes
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		limit = maxErrorBody
@@ -463,6 +571,20 @@ func retryPolicy(backoffMax time.Duration) func(context.Context, *http.Response,
 		v := verdictOf(resp)
 		return v.retry && v.wait <= backoffMax, nil
 	}
+}
+
+// serverFailed tells the failures that stale-if-error covers: the service
+// unreachable, or answering 500, 502, 503 or 504 (RFC 5861 §4).
+func serverFailed(err error) bool {
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		switch apiErr.StatusCode {
+		case http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+			return true
+		}
+		return false
+	}
+	return retryableError(err) && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded)
 }
 
 // retryableError tells transient failures (a reset, a cut body, a stall)

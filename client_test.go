@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -634,45 +635,119 @@ func TestBadBodies(t *testing.T) {
 }
 
 // A Client that NewClient did not make refuses every call, naming
-// NewClient, instead of panicking.
+// NewClient, instead of panicking; Stats reports nothing done. Every
+// exported method is called, found by reflection, so a new one cannot be
+// left out.
 func TestZeroClientRefusesEveryCall(t *testing.T) {
 	t.Parallel()
 	var c Client
-	ctx := context.Background()
-	first := func(seq func(func(DashboardEntry, error) bool)) error {
-		for _, err := range seq {
-			return err
+	reports := callEveryMethod(t, &c, context.Background())
+	require.Contains(t, reports, "Packages.Watch", "the services' methods are called too")
+	for name, err := range reports {
+		if name == "Stats" {
+			assert.NoError(t, err)
+			continue
 		}
+		assert.ErrorIs(t, err, errZeroClient, name)
+		assert.ErrorContains(t, err, "create it with NewClient", name)
+	}
+	assert.Equal(t, ClientStats{}, c.Stats())
+	var none *Client
+	assert.Equal(t, ClientStats{}, none.Stats())
+}
+
+// Every call refuses a nil context, without panicking and before sending
+// anything.
+func TestNilContextIsRefusedByEveryCall(t *testing.T) {
+	t.Parallel()
+	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
+	c := newTestClient(t, srv.URL)
+	for name, err := range callEveryMethod(t, c, nil) {
+		if name != "Stats" {
+			assert.ErrorContains(t, err, "nil context", name)
+		}
+	}
+	assert.Zero(t, log.len(), "nothing was sent")
+}
+
+// callEveryMethod calls every exported method of c and of its services,
+// found by reflection, with ctx and plain arguments, and returns what
+// each reported, by name ("Search", "Packages.Get"): its error result, or
+// the first error its iterator yielded (nil for none, and for Stats).
+func callEveryMethod(t *testing.T, c *Client, ctx context.Context) map[string]error {
+	t.Helper()
+	reports := map[string]error{}
+	call := func(name string, m reflect.Value) {
+		args := make([]reflect.Value, m.Type().NumIn())
+		for i := range args {
+			args[i] = argumentFor(t, name, m.Type().In(i), ctx)
+		}
+		reports[name] = reported(t, name, m.Call(args))
+	}
+	cv := reflect.ValueOf(c)
+	for i := range cv.NumMethod() {
+		call(cv.Type().Method(i).Name, cv.Method(i))
+	}
+	for i := range cv.Elem().NumField() {
+		f := cv.Elem().Type().Field(i)
+		if !f.IsExported() || f.Type.Kind() != reflect.Pointer {
+			continue
+		}
+		svc := cv.Elem().Field(i)
+		for j := range svc.NumMethod() {
+			call(f.Name+"."+svc.Type().Method(j).Name, svc.Method(j))
+		}
+	}
+	return reports
+}
+
+// argumentFor is a plain argument of type typ: ctx for the context, nil
+// options, one identifier, a concurrency of 1, an interval of a minute.
+func argumentFor(t *testing.T, method string, typ reflect.Type, ctx context.Context) reflect.Value {
+	t.Helper()
+	switch typ {
+	case reflect.TypeFor[context.Context]():
+		return reflect.ValueOf(&ctx).Elem()
+	case reflect.TypeFor[string]():
+		return reflect.ValueOf("x")
+	case reflect.TypeFor[int]():
+		return reflect.ValueOf(1)
+	case reflect.TypeFor[time.Duration]():
+		return reflect.ValueOf(time.Minute)
+	case reflect.TypeFor[[]string]():
+		return reflect.ValueOf([]string{"x"})
+	case reflect.TypeFor[[]PackageRef]():
+		return reflect.ValueOf([]PackageRef{{KindGame, "x"}})
+	}
+	if typ.Kind() == reflect.Pointer {
+		return reflect.Zero(typ)
+	}
+	t.Fatalf("%s takes a %s: teach argumentFor a value of it", method, typ)
+	return reflect.Value{}
+}
+
+// reported is what a call's results report: the error result, or the
+// first error an iterator result yields, or nil.
+func reported(t *testing.T, method string, results []reflect.Value) error {
+	t.Helper()
+	last := results[len(results)-1]
+	switch {
+	case last.Type() == reflect.TypeFor[error]():
+		err, _ := last.Interface().(error)
+		return err
+	case last.Kind() == reflect.Func: // an iter.Seq2 whose second value is an error
+		var first error
+		yield := reflect.MakeFunc(last.Type().In(0), func(args []reflect.Value) []reflect.Value {
+			first, _ = args[1].Interface().(error)
+			return []reflect.Value{reflect.ValueOf(false)}
+		})
+		last.Call([]reflect.Value{yield})
+		return first
+	case last.Type() == reflect.TypeFor[ClientStats]():
 		return nil
 	}
-	for name, call := range map[string]func() error{
-		"Packages.Get":       func() error { _, err := c.Packages.Get(ctx, KindGame, "x"); return err },
-		"Servers.Get":        func() error { _, err := c.Servers.Get(ctx, "s1"); return err },
-		"Organizations.Get":  func() error { _, err := c.Organizations.Get(ctx, "o"); return err },
-		"Organizations.List": func() error { _, err := c.Organizations.List(ctx, nil); return err },
-		"Dashboard.List":     func() error { _, err := c.Dashboard.List(ctx, nil); return err },
-		"Dashboard.All":      func() error { return first(c.Dashboard.All(ctx, nil)) },
-		"Activity.History":   func() error { _, err := c.Activity.History(ctx, nil); return err },
-		"Packages.GetMany": func() error {
-			for _, err := range c.Packages.GetMany(ctx, []PackageRef{{KindGame, "x"}}, 1) {
-				return err
-			}
-			return nil
-		},
-		"Search":                 func() error { _, err := c.Search(ctx, nil); return err },
-		"OpenAPI":                func() error { _, err := c.OpenAPI(ctx); return err },
-		"Analytics.Search":       func() error { _, err := c.Analytics.Search(ctx, nil); return err },
-		"Analytics.Package":      func() error { _, err := c.Analytics.Package(ctx, KindGame, "x"); return err },
-		"Analytics.Organization": func() error { _, err := c.Analytics.Organization(ctx, "o"); return err },
-		"Organizations.All": func() error {
-			for _, err := range c.Organizations.All(ctx, nil) {
-				return err
-			}
-			return nil
-		},
-	} {
-		assert.ErrorContains(t, call(), "create it with NewClient", name)
-	}
+	t.Fatalf("%s returns a %s: teach reported what it says", method, last.Type())
+	return nil
 }
 
 // Every refusal made before sending matches ErrInvalidArgument, and its

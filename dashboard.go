@@ -47,11 +47,20 @@ func decodeDashboardEntry(raw []byte) (DashboardEntry, error) {
 	return e, nil
 }
 
-func dashboardIdentity(e DashboardEntry) string {
-	if e.ID != "" {
-		return "server:" + e.ID
+// dashboardIdentity is what tells entries apart, as one string, for a
+// map.
+func dashboardIdentity(e DashboardEntry) string { return dashboardKey(e).String() }
+
+// dashboardKey is what tells entries apart, in parts: a server's id, or
+// a package's kind and ident.
+func dashboardKey(e DashboardEntry) identity {
+	switch {
+	case e.ID != "":
+		return identity{"server:", e.ID}
+	case e.Kind == "" || e.Ident == "":
+		return identity{}
 	}
-	return joinIdent(e.Kind, e.Ident)
+	return identity{e.Kind, "/", e.Ident}
 }
 
 // UnmarshalJSON decodes an entry, keeping every member.
@@ -84,16 +93,24 @@ type DashboardService service
 
 // dashboard is the directory of packages and dedicated servers.
 var dashboard = directory[DashboardEntry]{
-	path:     []string{"api", "dashboard"},
-	item:     decodeDashboardEntry,
-	identity: dashboardIdentity,
+	path: []string{"api", "dashboard"},
+	item: decodeDashboardEntry,
 }
 
 // List reads one page of the dashboard (GET /api/dashboard). A page the
 // service redirects, because it is out of range, is ErrPageOutOfRange:
 // another page's items are never returned.
 func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*Page[DashboardEntry], error) {
-	return listPage(ctx, (*service)(s), dashboard, valueOf(opts))
+	return s.page(ctx, cacheModeOf(ctx), valueOf(opts))
+}
+
+// page reads the page of the dashboard that opts select.
+func (s *DashboardService) page(ctx context.Context, mode cacheMode, opts DashboardOptions) (*Page[DashboardEntry], error) {
+	var err error
+	if opts.ListOptions, err = opts.paged(); err != nil {
+		return nil, err
+	}
+	return listPage(ctx, (*service)(s), mode, dashboard, opts.ListOptions, opts)
 }
 
 // All walks the dashboard from opts.Page (0 means 1), following
@@ -103,5 +120,14 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*P
 // that runs past opts.MaxItems, ends the walk with ErrWalkUnbounded.
 // Breaking out of the loop stops all fetching.
 func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter.Seq2[DashboardEntry, error] {
-	return walk(ctx, (*service)(s), dashboard, valueOf(opts), shrinkEnds)
+	return s.walk(ctx, cacheModeOf(ctx), valueOf(opts), shrinkEnds)
+}
+
+// walk walks the dashboard from the page opts select on.
+func (s *DashboardService) walk(ctx context.Context, mode cacheMode, opts DashboardOptions, shrink shrinkRule) iter.Seq2[DashboardEntry, error] {
+	return walk(ctx, opts.ListOptions, (*service)(s).prefetch(), dashboardKey, shrink, func(ctx context.Context, lo ListOptions) (*Page[DashboardEntry], error) {
+		o := opts
+		o.ListOptions = lo
+		return s.page(ctx, mode, o)
+	})
 }

@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
+	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 var (
@@ -110,9 +113,9 @@ func (e *APIError) Error() string {
 		msg += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
 	}
 	if len(e.Body) > 0 {
-		msg += ": " + clip(e.Body)
+		msg += ": " + jsonscan.Clip(e.Body)
 	}
-	return sanitize(msg)
+	return sanitize.String(msg)
 }
 
 // Is matches ErrNotFound and ErrRateLimited by status code.
@@ -138,7 +141,7 @@ type PageError struct {
 
 // Error names the page and the underlying error, which names the request.
 func (e *PageError) Error() string {
-	return sanitize(fmt.Sprintf("gamedata: page %d: %s", e.Page, unprefixed(e.Err)))
+	return sanitize.String(fmt.Sprintf("gamedata: page %d: %s", e.Page, unprefixed(e.Err)))
 }
 
 // Unwrap returns the underlying error.
@@ -156,7 +159,7 @@ type ItemError struct {
 // Error names the item's index and the underlying error, which names the
 // request.
 func (e *ItemError) Error() string {
-	return sanitize(fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err)))
+	return sanitize.String(fmt.Sprintf("gamedata: item %d: %s", e.Index, unprefixed(e.Err)))
 }
 
 // Unwrap returns the underlying error.
@@ -186,7 +189,7 @@ func (e *WatchDelayError) Error() string {
 	if e.Wait < e.RetryAfter {
 		asked += ", longer than a watch waits"
 	}
-	return sanitize(fmt.Sprintf("gamedata: %s; the next poll is in %s: %s", asked, e.Wait, unprefixed(e.Err)))
+	return sanitize.String(fmt.Sprintf("gamedata: %s; the next poll is in %s: %s", asked, e.Wait, unprefixed(e.Err)))
 }
 
 // Unwrap returns the poll's error.
@@ -211,9 +214,9 @@ type DecodeError struct {
 // Error names the URL, the member at fault and what was wrong.
 func (e *DecodeError) Error() string {
 	if e.Member == "" {
-		return sanitize(fmt.Sprintf("gamedata: decode %s: %v", e.URL, e.Err))
+		return sanitize.String(fmt.Sprintf("gamedata: decode %s: %v", e.URL, e.Err))
 	}
-	return sanitize(fmt.Sprintf("gamedata: decode %s: %s: %v", e.URL, e.Member, e.Err))
+	return sanitize.String(fmt.Sprintf("gamedata: decode %s: %s: %v", e.URL, e.Member, e.Err))
 }
 
 // Unwrap returns the underlying error.

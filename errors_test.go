@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 // hostileName is a member name that retitles a terminal (OSC 0 … BEL) and
@@ -30,7 +32,7 @@ const (
 func shownSafely(t *testing.T, s, what string) {
 	t.Helper()
 	assert.True(t, utf8.ValidString(s), "%s is valid UTF-8: %q", what, s)
-	assert.Equal(t, sanitize(s), s, "%s holds nothing the sanitizer takes out", what)
+	assert.Equal(t, sanitize.String(s), s, "%s holds nothing the sanitizer takes out", what)
 	assert.NotContains(t, s, "pwned\x07", what)
 }
 
@@ -137,12 +139,12 @@ func TestQuoteEscapesWhatTheSanitizerRemoves(t *testing.T) {
 	t.Parallel()
 	checked := 0
 	for r := rune(0); r <= utf8.MaxRune; r++ {
-		if !utf8.ValidRune(r) || shown(r, utf8.RuneLen(r)) {
+		if !utf8.ValidRune(r) || sanitize.Unchanged(string(r)) {
 			continue
 		}
 		checked++
 		q := strconv.Quote(string(r))
-		if sanitize(q) != q || strings.ContainsRune(q, r) {
+		if sanitize.String(q) != q || strings.ContainsRune(q, r) {
 			t.Errorf("strconv.Quote(%U) = %s leaves it raw", r, q)
 		}
 	}
@@ -153,7 +155,7 @@ func TestQuoteEscapesWhatTheSanitizerRemoves(t *testing.T) {
 			continue
 		}
 		q := strconv.Quote(s)
-		assert.True(t, utf8.ValidString(q) && sanitize(q) == q, "byte %#x: %s", b, q)
+		assert.True(t, utf8.ValidString(q) && sanitize.String(q) == q, "byte %#x: %s", b, q)
 	}
 }
 

@@ -15,8 +15,9 @@ import (
 // Breaking out of the loop cancels the requests in flight and returns once
 // they have stopped.
 func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concurrency int) iter.Seq2[*Package, error] {
-	return fanOut(ctx, refs, concurrency, func(ctx context.Context, r PackageRef) (*Package, error) {
-		return s.Get(ctx, r.Kind, r.Ident)
+	mode := cacheModeOf(ctx)
+	return fanOut(ctx, (*service)(s), refs, concurrency, func(ctx context.Context, r PackageRef) (*Package, error) {
+		return s.get(ctx, mode, r.Kind, r.Ident)
 	})
 }
 
@@ -25,11 +26,16 @@ func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concur
 // exactly one pair for each id, in the order of ids, as
 // PackagesService.GetMany does for packages.
 func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency int) iter.Seq2[*Server, error] {
-	return fanOut(ctx, ids, concurrency, s.Get)
+	mode := cacheModeOf(ctx)
+	return fanOut(ctx, (*service)(s), ids, concurrency, func(ctx context.Context, id string) (*Server, error) {
+		return s.get(ctx, mode, id)
+	})
 }
 
-// fanOut runs get over inputs with bounded concurrency and yields one
-// result for every input, in input order. When ctx ends, the items not yet
+// fanOut runs get, a call of service s, over inputs with bounded
+// concurrency and yields one result for every input, in input order; a
+// bad argument, or a service of a Client that NewClient did not make,
+// yields one error instead, before any request. When ctx ends, the items not yet
 // read still come, each as an error wrapping ctx.Err() (get fails at once
 // on an ended context), and the results already read are yielded, not
 // dropped. Workers run at most fanOutWindow(concurrency) items ahead of the
@@ -37,11 +43,19 @@ func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency 
 // waiting out a Retry-After does not idle the other workers for long.
 // Breaking out of the loop stops all work and returns once the workers are
 // gone.
-func fanOut[In, Out any](ctx context.Context, inputs []In, concurrency int, get func(context.Context, In) (Out, error)) iter.Seq2[Out, error] {
+func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurrency int, get func(context.Context, In) (Out, error)) iter.Seq2[Out, error] {
 	return func(yield func(Out, error) bool) {
 		var zero Out
-		if concurrency < 1 {
-			yield(zero, invalidArgument("concurrency %d, want 1 or more", concurrency))
+		_, err := s.ready()
+		switch {
+		case err != nil:
+		case ctx == nil:
+			err = invalidArgument("nil context")
+		case concurrency < 1:
+			err = invalidArgument("concurrency %d, want 1 or more", concurrency)
+		}
+		if err != nil {
+			yield(zero, err)
 			return
 		}
 		if len(inputs) == 0 {

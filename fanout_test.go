@@ -20,25 +20,31 @@ import (
 
 // detailServer serves /api/packages/game/NAME and /api/servers/NAME, and
 // 404 for names holding "missing". The answer for a name in after waits
-// until the answer for after[name] is sent, so that later items finish
-// first with no sleep. It records the highest number of requests in
-// flight at once.
-func detailServer(t *testing.T, after map[string]string) (string, *atomic.Int32) {
+// until every signal after[name] lists has fired: "sent:N" once the
+// answer for N is sent, "arrived:N" once the request for N has arrived.
+// So later items finish first with no sleep. It records the highest
+// number of requests in flight at once.
+func detailServer(t *testing.T, after map[string][]string) (string, *atomic.Int32) {
 	var inFlight, peak atomic.Int32
 	var sent signals
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		n := inFlight.Add(1)
-		defer inFlight.Add(-1)
+		// A request stops counting when its answer starts: from then on
+		// the client may send its next one before this handler returns.
+		answering := sync.OnceFunc(func() { inFlight.Add(-1) })
+		defer answering()
 		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
 		}
 		name := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
-		if first, ok := after[name]; ok {
+		sent.fire("arrived:" + name)
+		for _, first := range after[name] {
 			select {
 			case <-sent.of(first):
 			case <-r.Context().Done():
 				return
 			}
 		}
+		answering()
 		if strings.Contains(name, "missing") {
 			http.NotFound(w, r)
 			return
@@ -50,7 +56,7 @@ func detailServer(t *testing.T, after map[string]string) (string, *atomic.Int32)
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		io.WriteString(w, body)
 		w.(http.Flusher).Flush()
-		sent.fire(name)
+		sent.fire("sent:" + name)
 	})
 	return srv.URL, &peak
 }
@@ -89,17 +95,19 @@ func (s *signals) fire(name string) {
 
 func TestGetManyKeepsInputOrder(t *testing.T) {
 	t.Parallel()
-	// In each run of four, an answer waits for the next one: p3, p2, p1
-	// and p0 are answered in that order, and only once all four are in
-	// flight at once.
-	after := map[string]string{}
+	// In each run of four, an answer waits for the next one, and the last
+	// for the other three to arrive: p3, p2, p1 and p0 are answered in
+	// that order, and only once all four are in flight at once.
+	after := map[string][]string{}
 	var refs []PackageRef
 	var want []string
 	for i := range 40 {
 		refs = append(refs, PackageRef{Kind: KindGame, Ident: fmt.Sprintf("p%d", i)})
 		want = append(want, fmt.Sprintf("p%d", i))
 		if i%4 != 3 {
-			after[fmt.Sprintf("p%d", i)] = fmt.Sprintf("p%d", i+1)
+			after[fmt.Sprintf("p%d", i)] = []string{fmt.Sprintf("sent:p%d", i+1)}
+		} else {
+			after[fmt.Sprintf("p%d", i)] = []string{fmt.Sprintf("arrived:p%d", i-3), fmt.Sprintf("arrived:p%d", i-2), fmt.Sprintf("arrived:p%d", i-1)}
 		}
 	}
 	base, peak := detailServer(t, after)
@@ -115,7 +123,7 @@ func TestGetManyKeepsInputOrder(t *testing.T) {
 
 func TestGetManyYieldsItemErrorsAndGoesOn(t *testing.T) {
 	t.Parallel()
-	base, _ := detailServer(t, map[string]string{"s1": "s4"}) // s4 is read before s1
+	base, _ := detailServer(t, map[string][]string{"s1": {"sent:s4"}}) // s4 is read before s1
 	c := newTestClient(t, base)
 	ids := []string{"s1", "missing", "", "s4"}
 	var got []string

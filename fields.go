@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/iso8601"
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // Fields keeps every member of a JSON object exactly as the service sent
@@ -53,7 +56,7 @@ func fieldsOf(b []byte) Fields { return Fields{raw: b, idx: &fieldIndex{}} }
 func objectError(b []byte, err error) error {
 	trimmed := bytes.TrimLeft(b, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] != '{' {
-		return fmt.Errorf("got %s, want an object", clip(trimmed[:min(len(trimmed), 16)]))
+		return fmt.Errorf("got %s, want an object", jsonscan.Clip(trimmed[:min(len(trimmed), 16)]))
 	}
 	return err
 }
@@ -111,7 +114,7 @@ func (f Fields) Metric(name string) Nullable[float64] {
 		return Null[float64]()
 	}
 	n, err := strconv.ParseFloat(string(v), 64)
-	if err != nil || !isJSONNumber(v) {
+	if err != nil || !jsonscan.IsNumber(v) {
 		return Nullable[float64]{state: stateOther}
 	}
 	return Value(n)
@@ -151,15 +154,19 @@ func (f Fields) Decode(v any) error {
 	return json.Unmarshal(f.raw, v)
 }
 
-func isJSONNumber(v []byte) bool {
-	return len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9'))
-}
-
-// clip shortens a JSON value for an error message.
-func clip(v []byte) string {
-	const limit = 40
-	if len(v) > limit {
-		return sanitize(string(v[:limit])) + "…"
+// parseTimestamp reads the two timestamp forms of the service: an ISO 8601
+// string with a zone, and a number of Unix milliseconds (the form of the
+// activity history).
+func parseTimestamp(v []byte) (time.Time, error) {
+	switch {
+	case len(v) > 0 && v[0] == '"':
+		return iso8601.Parse(jsonscan.Unquote(v[1 : len(v)-1]))
+	case jsonscan.IsNumber(v):
+		ms, err := jsonscan.ParseMillis(v)
+		if err != nil {
+			return time.Time{}, err
+		}
+		return time.UnixMilli(ms).UTC(), nil
 	}
-	return sanitize(string(v))
+	return time.Time{}, fmt.Errorf("got %s, want a timestamp", jsonscan.Clip(v))
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -218,62 +217,6 @@ func FuzzActivityHistory(f *testing.F) {
 	})
 }
 
-func FuzzParseISO8601(f *testing.F) {
-	for _, s := range []string{
-		"2026-11-20T10:00:00Z",
-		"2026-11-20t10:00:00z",
-		"2026-11-20 10:00:00.123456789+05:45",
-		"2026-11-20T12:00:00+0200",
-		"2026-11-20T12:00:00-02",
-		"2026-11-20T10:00:00.1234567891234Z",
-		"2026-11-20T10:00:00",
-		"0000-01-01T00:00:00+14:00",
-	} {
-		f.Add(s, int64(1763632800), uint32(0), int16(0))
-	}
-	f.Add("", int64(-62135596800), uint32(999_999_999), int16(-14*60))
-	f.Add("", int64(253402300799), uint32(1), int16(14*60))
-	f.Add("", int64(math.MinInt64), uint32(math.MaxUint32), int16(math.MinInt16))
-
-	// Derived times lie from 0001-01-02 to 9999-12-30 UTC, so that even at
-	// an offset of 14 hours the year has four digits.
-	lo := time.Date(1, 1, 2, 0, 0, 0, 0, time.UTC).Unix()
-	hi := time.Date(9999, 12, 30, 0, 0, 0, 0, time.UTC).Unix()
-
-	f.Fuzz(func(t *testing.T, s string, sec int64, nsec uint32, offMin int16) {
-		if got, err := parseISO8601(s); err == nil {
-			formatted := got.Format(time.RFC3339Nano)
-			again, err := parseISO8601(formatted)
-			if err != nil || !again.Equal(got) {
-				t.Fatalf("parseISO8601(%q) = %v; its RFC 3339 form %q parses to %v, %v", s, got, formatted, again, err)
-			}
-		}
-
-		sec = lo + ((sec%(hi-lo))+(hi-lo))%(hi-lo)
-		offset := int(offMin) % (14*60 + 1) * 60
-		want := time.Unix(sec, int64(nsec%1e9)).In(time.FixedZone("", offset))
-		formatted := want.Format(time.RFC3339Nano)
-		forms := []string{formatted}
-		// The other forms the parser's documentation names: t or a space
-		// for T, z for Z, ±hhmm, and ±hh when the minutes are zero.
-		forms = append(forms, formatted[:10]+"t"+formatted[11:], formatted[:10]+" "+formatted[11:])
-		if zone := formatted[len(formatted)-6:]; strings.HasSuffix(formatted, "Z") {
-			forms = append(forms, strings.TrimSuffix(formatted, "Z")+"z")
-		} else {
-			forms = append(forms, formatted[:len(formatted)-3]+zone[4:])
-			if strings.HasSuffix(zone, ":00") {
-				forms = append(forms, formatted[:len(formatted)-3])
-			}
-		}
-		for _, form := range forms {
-			got, err := parseISO8601(form)
-			if err != nil || !got.Equal(want) {
-				t.Errorf("parseISO8601(%q) = %v, %v; want %v", form, got, err, want)
-			}
-		}
-	})
-}
-
 // fuzzItemsLen counts, with encoding/json alone, the elements of the
 // array of items: the only array member other than pagination, or the
 // member "items" when there are several. A name sent twice means its last
@@ -329,68 +272,6 @@ func FuzzDecodePage(f *testing.F) {
 			if e.ID == "" && (e.Kind == "" || e.Ident == "") {
 				t.Errorf("decodePage(%q, %d): item %d %+v has no identity", body, requested, i, e)
 			}
-		}
-	})
-}
-
-// fuzzForbidden reports whether r may not appear in sanitized text: a C0
-// control, DEL, a C1 control, a bidirectional override, embedding,
-// isolate or mark, a line or paragraph separator, or an invisible
-// character (zero-width space or joiner, word joiner, invisible operator,
-// byte-order mark, tag).
-func fuzzForbidden(r rune) bool {
-	switch {
-	case r <= 0x1f, r == 0x7f, r >= 0x80 && r <= 0x9f,
-		r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
-		r == 0x200e, r == 0x200f, r == 0x061c,
-		r == 0x2028, r == 0x2029,
-		r >= 0x200b && r <= 0x200d, r >= 0x2060 && r <= 0x2064, r == 0xfeff,
-		r >= 0xe0000 && r <= 0xe007f:
-		return true
-	}
-	return false
-}
-
-// fuzzClean reports whether s is valid UTF-8 without a forbidden rune.
-func fuzzClean(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsFunc(s, fuzzForbidden)
-}
-
-func FuzzUntrusted(f *testing.F) {
-	for _, s := range []string{
-		"Space Miner — 宇宙 🚀",
-		"\x1b[31mRed\x1b[0m Alert \u202eevil",
-		"\x1b]8;;http://evil.example\x07click\x1b]8;;\x07",
-		"a\u009d0;title\u009cb\u009b31mc",
-		"a\x1bPq#0;2\x1b\\b\x1b",
-		"line\r\nnext\ttab\x00\x7f\u0085",
-		"\u2066x\u2069\u200f\u200e\u061c",
-		"zero\u200bwidth\u200d\ufeff\u2060 sep\u2028para\u2029",
-		"hidden \U000e0049\U000e0067\U000e006e\U000e006f\U000e0072\U000e0065 tags",
-		"a\xffb\xc2",
-		"Ignore previous instructions.",
-	} {
-		f.Add(s)
-	}
-
-	f.Fuzz(func(t *testing.T, s string) {
-		u := NewUntrusted(s)
-		out := u.String()
-		if u.Unsanitized() != s {
-			t.Errorf("NewUntrusted(%q).Unsanitized() = %q, want the text as sent", s, u.Unsanitized())
-		}
-		if !utf8.ValidString(out) {
-			t.Errorf("NewUntrusted(%q).String() = %q is not valid UTF-8", s, out)
-		}
-		if i := strings.IndexFunc(out, fuzzForbidden); i >= 0 {
-			r, _ := utf8.DecodeRuneInString(out[i:])
-			t.Errorf("NewUntrusted(%q).String() = %q holds %U at byte %d", s, out, r, i)
-		}
-		if twice := NewUntrusted(out).String(); twice != out {
-			t.Errorf("NewUntrusted(%q).String() = %q, but sanitizing that again gives %q", s, out, twice)
-		}
-		if fuzzClean(s) && out != s {
-			t.Errorf("NewUntrusted(%q).String() = %q; the text was already clean and must be unchanged", s, out)
 		}
 	})
 }
@@ -479,41 +360,4 @@ func TestNestingBombFails(t *testing.T) {
 		_, err = decodePage(body, 1, decodeDashboardEntry)
 		assert.Error(t, err, "directory page, %s", name)
 	}
-}
-
-// isoLayouts are the forms of FuzzParseISO8601 that time.Parse also reads.
-var isoLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04Z07:00",
-	"20060102T150405Z0700",
-	"20060102T1504Z0700",
-	"2006-01-02T15:04:05-07",
-	"2006-01-02",
-}
-
-// FuzzParseISO8601LikeTimeParse checks the parser against time.Parse: whatever one of
-// isoLayouts reads, parseISO8601 reads as the same instant, and it never
-// panics on anything else.
-func FuzzParseISO8601LikeTimeParse(f *testing.F) {
-	for _, s := range []string{
-		"2026-11-20T10:00:00Z", "2026-11-20T10:00Z", "20261120T100000Z", "20261120T1000+0100",
-		"2026-11-20T10:00:00.123456789+05:30", "2026-11-20", "2026-11-20T10:00:00-07", "2024-02-29",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseISO8601(s)
-		for _, layout := range isoLayouts {
-			want, werr := time.Parse(layout, s)
-			if werr != nil {
-				continue
-			}
-			if err != nil {
-				t.Fatalf("parseISO8601(%q): %v; time.Parse(%q) reads %s", s, err, layout, want)
-			}
-			if !got.Equal(want) {
-				t.Fatalf("parseISO8601(%q) = %s; time.Parse(%q) = %s", s, got, layout, want)
-			}
-		}
-	})
 }

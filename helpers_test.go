@@ -93,15 +93,6 @@ func newTestClient(t *testing.T, baseURL string, opts ...Option) *Client {
 	return c
 }
 
-// headerOf is a header of one value per field, the fields canonicalised.
-func headerOf(fields map[string]string) http.Header {
-	h := http.Header{}
-	for k, v := range fields {
-		h.Set(k, v)
-	}
-	return h
-}
-
 // timeField is f.Time(name); it stops the test when the member is not a
 // time.
 func timeField(t *testing.T, f Fields, name string) time.Time {

@@ -10,7 +10,7 @@ import (
 // 3.1 document (GET /openapi.json under the base URL), as sent.
 func (c *Client) OpenAPI(ctx context.Context) (json.RawMessage, error) {
 	var doc json.RawMessage
-	err := (&service{client: c}).get(ctx, nil, func(b []byte) error {
+	err := (&service{client: c}).get(ctx, cacheModeOf(ctx), nil, func(b []byte) error {
 		if !json.Valid(b) {
 			return errors.New("OpenAPI description is not valid JSON")
 		}

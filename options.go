@@ -8,6 +8,9 @@ import (
 	"golang.org/x/time/rate"
 )
 
+// Version is the version of this module, sent in the default User-Agent.
+const Version = "0.1.0"
+
 // Option configures a Client. An option given a bad value makes NewClient
 // return an error; none of them makes a network call.
 type Option func(*config) error
@@ -184,6 +187,16 @@ func WithStallTimeout(d time.Duration) Option {
 			return invalidArgument("WithStallTimeout: %s, want 0 (off) or more", d)
 		}
 		c.stallTimeout = d
+		return nil
+	}
+}
+
+// WithCache sets the cache of GET responses that the service allows to be
+// cached (see the README, "Caching"). The default is NewMemoryCache(32 <<
+// 20); WithCache(nil) turns caching off, so every call is a full request.
+func WithCache(c Cache) Option {
+	return func(cfg *config) error {
+		cfg.cache = c
 		return nil
 	}
 }

@@ -25,6 +25,10 @@ func decodeOrganization(raw []byte) (Organization, error) {
 
 func organizationIdentity(o Organization) string { return o.Ident }
 
+// organizationItem decodes an organization inside a list, where it must
+// identify itself.
+var organizationItem = listed(decodeOrganization, organizationIdentity, "organization")
+
 // UnmarshalJSON decodes an organization record, keeping every member.
 func (o *Organization) UnmarshalJSON(b []byte) error {
 	return unmarshalRecord(b, decodeOrganization, o)
@@ -47,7 +51,7 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 	if err := checkSegments([]string{"organization ident"}, ident); err != nil {
 		return nil, err
 	}
-	o, err := getRecord(ctx, (*service)(s), "organization record", decodeOrganization, "api", "organizations", ident)
+	o, err := getRecord(ctx, (*service)(s), cacheModeOf(ctx), "organization record", decodeOrganization, "api", "organizations", ident)
 	if err != nil {
 		return nil, err
 	}
@@ -57,16 +61,24 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 
 // organizations is the directory of organizations.
 var organizations = directory[Organization]{
-	path:     []string{"api", "organizations"},
-	item:     organizationItem,
-	identity: organizationIdentity,
+	path: []string{"api", "organizations"},
+	item: organizationItem,
 }
 
 // List reads one page of the organization directory (GET
 // /api/organizations). A page the service redirects, because it is out of
 // range, is ErrPageOutOfRange: another page's items are never returned.
 func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Page[Organization], error) {
-	return listPage(ctx, (*service)(s), organizations, valueOf(opts))
+	return s.page(ctx, cacheModeOf(ctx), valueOf(opts))
+}
+
+// page reads the page of the organization directory that opts select.
+func (s *OrganizationsService) page(ctx context.Context, mode cacheMode, opts ListOptions) (*Page[Organization], error) {
+	opts, err := opts.paged()
+	if err != nil {
+		return nil, err
+	}
+	return listPage(ctx, (*service)(s), mode, organizations, opts, opts)
 }
 
 // All walks the organization directory from opts.Page (0 means 1),
@@ -76,5 +88,8 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Pa
 // said it would, or that runs past opts.MaxItems, ends the walk with
 // ErrWalkUnbounded. Breaking out of the loop stops all fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
-	return walk(ctx, (*service)(s), organizations, valueOf(opts), shrinkEnds)
+	mode := cacheModeOf(ctx)
+	return walk(ctx, valueOf(opts), (*service)(s).prefetch(), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, func(ctx context.Context, lo ListOptions) (*Page[Organization], error) {
+		return s.page(ctx, mode, lo)
+	})
 }

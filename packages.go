@@ -31,6 +31,10 @@ func decodePackage(raw []byte) (Package, error) {
 
 func packageIdentity(p Package) string { return joinIdent(p.Kind, p.Ident) }
 
+// packageItem decodes a package inside a list, where it must identify
+// itself.
+var packageItem = listed(decodePackage, packageIdentity, "package")
+
 // UnmarshalJSON decodes a package record, keeping every member.
 func (p *Package) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decodePackage, p) }
 
@@ -48,10 +52,15 @@ type PackagesService service
 // service does not know is an *APIError that matches ErrNotFound. When the
 // record leaves out its kind or ident, those asked for are filled in.
 func (s *PackagesService) Get(ctx context.Context, kind, ident string) (*Package, error) {
+	return s.get(ctx, cacheModeOf(ctx), kind, ident)
+}
+
+// get is Get, using the cache as mode says.
+func (s *PackagesService) get(ctx context.Context, mode cacheMode, kind, ident string) (*Package, error) {
 	if err := checkSegments([]string{"package kind", "package ident"}, kind, ident); err != nil {
 		return nil, err
 	}
-	p, err := getRecord(ctx, (*service)(s), "package record", decodePackage, "api", "packages", kind, ident)
+	p, err := getRecord(ctx, (*service)(s), mode, "package record", decodePackage, "api", "packages", kind, ident)
 	if err != nil {
 		return nil, err
 	}

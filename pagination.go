@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // Page is one page of a directory.
@@ -83,21 +85,10 @@ type ListOptions struct {
 // entries of a round, each as sent.
 const DefaultMaxItems = 1_000_000
 
-func (o *ListOptions) list() *ListOptions { return o }
-
-// listOptions is what the options of every directory have, through the
-// ListOptions they are or embed. A directory's functions take the options
-// by value and reach their ListOptions through a pointer to that copy, P.
-type listOptions[O any] interface {
-	*O
-	list() *ListOptions
-}
-
 // directory is one of the service's paginated directories.
 type directory[T any] struct {
-	path     []string
-	item     func([]byte) (T, error)
-	identity func(T) string
+	path []string
+	item func([]byte) (T, error)
 }
 
 // decodePage decodes a directory response by these rules: the body is an
@@ -143,12 +134,12 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 	case "true", "false":
 		p.HasNext = string(hasNext) == "true"
 	default:
-		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Err: fmt.Errorf("got %q, want a boolean", clip(hasNext))}
+		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Err: fmt.Errorf("got %q, want a boolean", jsonscan.Clip(hasNext))}
 	}
 	if page, ok := f.members()["page"]; ok && string(page) != "null" {
 		served, err := strconv.Atoi(string(page))
 		if err != nil {
-			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", clip(page))}
+			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", jsonscan.Clip(page))}
 		}
 		if served != requested {
 			return Pagination{}, fmt.Errorf("%w: asked for page %d, served page %d", ErrPageOutOfRange, requested, served)
@@ -213,86 +204,115 @@ const (
 	shrinkFails
 )
 
-// walk yields every item of directory d from the page opts select on,
-// following hasNext, with the client's prefetch pages fetched ahead of the
-// caller, and each identity at most once. It stops at the first error, yielded as a
-// *PageError so the caller can resume at that page. A redirect after the
-// first page is handled by shrink. Pages that bring nothing new mean the
-// service ignores the page parameter: the walk ends with
-// ErrPageNotAdvancing instead of looping forever. A walk past a bound
-// (walkBound) ends with ErrWalkUnbounded. Breaking out of the loop
-// cancels pages in flight and returns only once they have stopped.
-func walk[T, O any, P listOptions[O]](ctx context.Context, s *service, d directory[T], opts O, shrink shrinkRule) iter.Seq2[T, error] {
-	lo := P(&opts).list()
+// walk yields every item of a directory from the page lo selects on,
+// following hasNext, reading each page with query, up to prefetch pages
+// ahead of the caller, and each identity (by identity) at most once. It
+// stops at the first error, yielded as a *PageError so the caller can
+// resume at that page. A redirect after the first page is handled by
+// shrink. Pages that bring nothing new mean the service ignores the page
+// parameter: the walk ends with ErrPageNotAdvancing instead of looping
+// forever. A walk past a bound (walkBound) ends with ErrWalkUnbounded.
+// Breaking out of the loop cancels pages in flight and returns only once
+// they have stopped.
+func walk[T any](ctx context.Context, lo ListOptions, prefetch int, identity func(T) identity, shrink shrinkRule, query func(context.Context, ListOptions) (*Page[T], error)) iter.Seq2[T, error] {
 	first := lo.Page
 	if first == 0 {
 		first = 1
 	}
-	fetch := func(ctx context.Context, page int) (*Page[T], error) {
-		o := opts // a copy for each page: one walk may be iterated twice at once
-		P(&o).list().Page = page
-		return listPage[T, O, P](ctx, s, d, o)
-	}
 	return func(yield func(T, error) bool) {
 		var zero T
-		if lo.MaxItems < 0 {
+		switch {
+		case ctx == nil:
+			yield(zero, &PageError{Page: first, Err: invalidArgument("nil context")})
+			return
+		case lo.MaxItems < 0:
 			yield(zero, &PageError{Page: first, Err: invalidArgument("MaxItems %d, want 0 (the default, %d) or more", lo.MaxItems, DefaultMaxItems)})
 			return
 		}
-		stats := lo.Stats // each iteration counts on its own unless the caller shares one
-		if stats == nil {
-			stats = &WalkStats{}
-		}
-		*stats = WalkStats{}
-		ctx, cancel := context.WithCancel(ctx)
-		next, wait := pages(ctx, first, s.prefetch(), fetch)
-		defer func() {
-			cancel()
-			wait()
-		}()
-
-		seen := newIdentitySet()
-		bound := newWalkBound(lo)
-		stale := 0
+		w := newWalker(lo, identity)
+		pages := newPrefetcher(ctx, first, prefetch, func(ctx context.Context, page int) (*Page[T], error) {
+			lo := lo // a copy for each page: one walk may be iterated twice at once
+			lo.Page = page
+			return query(ctx, lo)
+		})
+		defer pages.Close()
 		for page := first; ; page++ {
-			p, err := next()
+			p, err := pages.Next()
+			if err == nil {
+				err = w.count(page, p)
+			}
 			if err != nil {
-				var redirected *pageRedirectError
-				if errors.As(err, &redirected) && page > first && shrink == shrinkEnds {
-					return
+				if !shrunk(err, page > first, shrink) {
+					yield(zero, &PageError{Page: page, Err: err})
 				}
-				yield(zero, &PageError{Page: page, Err: err})
 				return
 			}
-			stats.Pages++
-			if err := bound.check(page, p.Pagination, len(p.Items)); err != nil {
-				yield(zero, &PageError{Page: page, Err: err})
+			if !w.yieldNew(p, yield) || !p.Pagination.HasNext {
 				return
 			}
-			fresh := 0
-			for _, it := range p.Items {
-				if !seen.add(d.identity(it)) {
-					stats.Duplicates++
-					continue
-				}
-				fresh++
-				stats.Items++
-				if !yield(it, nil) {
-					return
-				}
-			}
-			if stale = stale + 1; fresh > 0 || len(p.Items) == 0 {
-				stale = 0
-			}
-			if stale == maxStalePages && p.Pagination.HasNext {
+			if w.stale == maxStalePages {
 				yield(zero, &PageError{Page: page, Err: ErrPageNotAdvancing})
-				return
-			}
-			if !p.Pagination.HasNext {
 				return
 			}
 		}
 	}
+}
+
+// shrunk tells whether err, met on a page after the first when later is
+// true, means the directory shrank since the previous page promised more,
+// and shrink says the walk then ends without an error.
+func shrunk(err error, later bool, shrink shrinkRule) bool {
+	var redirected *pageRedirectError
+	return later && shrink == shrinkEnds && errors.As(err, &redirected)
+}
+
+// walker is what one walk keeps from page to page.
+type walker[T any] struct {
+	identity func(T) identity
+	seen     *identitySet
+	bound    *walkBound
+	stats    *WalkStats
+	// stale counts the non-empty pages in a row that brought nothing new.
+	stale int
+}
+
+func newWalker[T any](lo ListOptions, identity func(T) identity) *walker[T] {
+	stats := lo.Stats // each iteration counts on its own unless the caller shares one
+	if stats == nil {
+		stats = &WalkStats{}
+	}
+	*stats = WalkStats{}
+	return &walker[T]{identity: identity, seen: newIdentitySet(), bound: newWalkBound(lo), stats: stats}
+}
+
+// count counts page p, whose number is page, before any of its items is
+// yielded; an error says the walk went out of bounds.
+func (w *walker[T]) count(page int, p *Page[T]) error {
+	w.stats.Pages++
+	return w.bound.check(page, p.Pagination, len(p.Items))
+}
+
+// yieldNew yields the items of p the walk has not yielded yet, and
+// reports false when the caller broke out.
+func (w *walker[T]) yieldNew(p *Page[T], yield func(T, error) bool) bool {
+	fresh := 0
+	for _, it := range p.Items {
+		if id := w.identity(it); !w.seen.add(id[:]...) {
+			w.stats.Duplicates++
+			continue
+		}
+		fresh++
+		w.stats.Items++
+		if !yield(it, nil) {
+			return false
+		}
+	}
+	if fresh > 0 || len(p.Items) == 0 {
+		w.stale = 0
+	} else {
+		w.stale++
+	}
+	return true
 }
 
 // walkBound keeps a walk within what the service said of its directory and
@@ -306,7 +326,7 @@ type walkBound struct {
 	largest  int // the most entries a page held
 }
 
-func newWalkBound(lo *ListOptions) *walkBound {
+func newWalkBound(lo ListOptions) *walkBound {
 	b := &walkBound{maxItems: lo.MaxItems, pageCap: lo.PageSize}
 	if b.maxItems == 0 {
 		b.maxItems = DefaultMaxItems
@@ -364,9 +384,18 @@ func newIdentitySet() *identitySet {
 	}
 }
 
-// add reports whether id is new.
-func (s *identitySet) add(id string) bool {
-	key := [2]uint64{maphash.String(s.seeds[0], id), maphash.String(s.seeds[1], id)}
+// identity names an entry in a walk: the concatenation of its parts.
+// Kept in parts, so that naming an entry (kind "/" ident) allocates
+// nothing.
+type identity [3]string
+
+// String is the identity as one string.
+func (id identity) String() string { return id[0] + id[1] + id[2] }
+
+// add reports whether the identity that parts make, concatenated, is
+// new.
+func (s *identitySet) add(parts ...string) bool {
+	key := [2]uint64{hashParts(s.seeds[0], parts), hashParts(s.seeds[1], parts)}
 	if _, ok := s.seen[key]; ok {
 		return false
 	}
@@ -374,72 +403,95 @@ func (s *identitySet) add(id string) bool {
 	return true
 }
 
-// pages returns the pages from first on, in order, through next. With
-// prefetch > 0 a goroutine fetches up to prefetch pages ahead; it stops
-// after a page that fails or has no next, or when ctx is cancelled. wait
-// waits for it to end; cancel ctx first.
-func pages[T any](ctx context.Context, first, prefetch int, fetch func(context.Context, int) (*Page[T], error)) (next func() (*Page[T], error), wait func()) {
-	if prefetch == 0 {
-		page := first
-		return func() (*Page[T], error) {
-			p, err := fetch(ctx, page)
-			page++
-			return p, err
-		}, func() {}
+// hashParts is the hash of parts, concatenated, with seed.
+func hashParts(seed maphash.Seed, parts []string) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	for _, part := range parts {
+		h.WriteString(part)
 	}
-	type result struct {
-		page *Page[T]
-		err  error
-	}
-	// An unbuffered channel already holds one page ahead: the goroutine
-	// fetches page N+1 while the caller works on page N.
-	results := make(chan result, prefetch-1)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer close(results)
-		for page := first; ; page++ {
-			p, err := fetch(ctx, page)
-			select {
-			case results <- result{p, err}:
-			case <-ctx.Done():
-				return
-			}
-			if err != nil || !p.Pagination.HasNext {
-				return
-			}
-		}
-	}()
-	page := first
-	return func() (*Page[T], error) {
-			r, ok := <-results
-			if !ok {
-				// Only an ended walk asks past the last page sent: the
-				// fetch fails at once on the ended context, and its error
-				// names the request as any other does.
-				return fetch(ctx, page)
-			}
-			page++
-			return r.page, r.err
-		}, func() {
-			<-done
-		}
+	return h.Sum64()
 }
 
-// listPage reads the page of d that opts select (page 0 means 1), having
-// checked the paging before sending anything.
-func listPage[T, O any, P listOptions[O]](ctx context.Context, s *service, d directory[T], opts O) (*Page[T], error) {
-	lo := P(&opts).list()
-	if err := checkPaging(lo.Page, lo.PageSize); err != nil {
-		return nil, err
+// prefetcher reads the pages of a walk, from first on, in order, with
+// fetch. With ahead > 0 a goroutine fetches up to ahead pages before Next
+// asks for them; it stops after a page that fails or has no next, or when
+// Close is called.
+type prefetcher[T any] struct {
+	ctx     context.Context
+	cancel  context.CancelFunc
+	fetch   func(context.Context, int) (*Page[T], error)
+	next    int                // the page Next returns
+	results chan pageResult[T] // nil when nothing is fetched ahead
+	done    chan struct{}      // closed when the goroutine has ended
+}
+
+type pageResult[T any] struct {
+	page *Page[T]
+	err  error
+}
+
+func newPrefetcher[T any](ctx context.Context, first, ahead int, fetch func(context.Context, int) (*Page[T], error)) *prefetcher[T] {
+	ctx, cancel := context.WithCancel(ctx)
+	p := &prefetcher[T]{ctx: ctx, cancel: cancel, fetch: fetch, next: first}
+	if ahead > 0 {
+		// An unbuffered channel already holds one page ahead: the
+		// goroutine fetches page N+1 while the caller works on page N.
+		p.results = make(chan pageResult[T], ahead-1)
+		p.done = make(chan struct{})
+		go p.run(first)
 	}
-	lo.Page = max(lo.Page, 1)
+	return p
+}
+
+func (p *prefetcher[T]) run(page int) {
+	defer close(p.done)
+	defer close(p.results)
+	for ; ; page++ {
+		pg, err := p.fetch(p.ctx, page)
+		select {
+		case p.results <- pageResult[T]{pg, err}:
+		case <-p.ctx.Done():
+			return
+		}
+		if err != nil || !pg.Pagination.HasNext {
+			return
+		}
+	}
+}
+
+// Next returns the next page.
+func (p *prefetcher[T]) Next() (*Page[T], error) {
+	page := p.next
+	p.next++
+	if p.results != nil {
+		if r, ok := <-p.results; ok {
+			return r.page, r.err
+		}
+		// Only an ended walk asks past the last page sent: the fetch
+		// below fails at once on the ended context, and its error names
+		// the request as any other does.
+	}
+	return p.fetch(p.ctx, page)
+}
+
+// Close cancels the pages in flight and returns once they have stopped.
+func (p *prefetcher[T]) Close() {
+	p.cancel()
+	if p.done != nil {
+		<-p.done
+	}
+}
+
+// listPage reads the page of d that lo selects, lo as paged returns it,
+// with the query of opts, the options that hold lo.
+func listPage[T any](ctx context.Context, s *service, mode cacheMode, d directory[T], lo ListOptions, opts any) (*Page[T], error) {
 	q, err := encodeQuery(opts, lo.Params)
 	if err != nil {
 		return nil, err
 	}
 	var p *Page[T]
-	err = s.get(ctx, q, func(b []byte) (err error) {
+	err = s.get(ctx, mode, q, func(b []byte) (err error) {
 		p, err = decodePage(b, lo.Page, d.item)
 		return err
 	}, d.path...)
@@ -447,6 +499,16 @@ func listPage[T, O any, P listOptions[O]](ctx context.Context, s *service, d dir
 		return nil, err
 	}
 	return p, nil
+}
+
+// paged checks the paging of lo before anything is sent, and returns it
+// with page 0 made 1.
+func (lo ListOptions) paged() (ListOptions, error) {
+	if err := checkPaging(lo.Page, lo.PageSize); err != nil {
+		return lo, err
+	}
+	lo.Page = max(lo.Page, 1)
+	return lo, nil
 }
 
 // valueOf returns *p, or the zero T for a nil p: nil options mean the

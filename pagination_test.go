@@ -640,12 +640,12 @@ func TestDefaultBoundLetsALargePlatformThrough(t *testing.T) {
 		pages := entries / size
 		said, err := decodePagination([]byte(fmt.Sprintf(`{"hasNext":true,"total":%d,"totalPages":%d}`, entries, pages)), 1)
 		require.NoError(t, err)
-		b := newWalkBound(&ListOptions{PageSize: size})
+		b := newWalkBound(ListOptions{PageSize: size})
 		for page := 1; page <= pages; page++ {
 			require.NoError(t, b.check(page, said, size), "page size %d, page %d", size, page)
 		}
 	}
-	assert.Equal(t, DefaultMaxItems, newWalkBound(&ListOptions{}).maxItems)
+	assert.Equal(t, DefaultMaxItems, newWalkBound(ListOptions{}).maxItems)
 }
 
 // BenchmarkWalkBound measures what a walk holds when a directory never

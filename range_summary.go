@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // RangeSummary summarizes an analytics report over one range of time,
@@ -62,7 +64,7 @@ func decodeSummaries(report Fields) (Summaries, error) {
 	case 'n':
 		return nil, nil
 	}
-	return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an object keyed by range or an array of summaries", clip(raw))}
+	return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an object keyed by range or an array of summaries", jsonscan.Clip(raw))}
 }
 
 // summariesByRange decodes an object whose members are summaries keyed by

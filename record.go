@@ -2,86 +2,83 @@ package gamedata
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
-// getRecord reads and decodes the record at the endpoint path; what names
-// it in a decode error.
-func getRecord[T any](ctx context.Context, s *service, what string, decode func([]byte) (T, error), path ...string) (T, error) {
-	var v T
-	err := s.get(ctx, nil, func(b []byte) (err error) {
-		if v, err = decode(b); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		return nil
-	}, path...)
-	return v, err
-}
+// maxIdentifiers is the most members that identify a record: a
+// dashboard entry's kind, ident and id.
+const maxIdentifiers = 3
+
+// recordIDs are the identifiers of a record, in the order their names were
+// given. An array, not a slice: a directory decodes thousands of records,
+// and a slice each would be an allocation each.
+type recordIDs [maxIdentifiers]string
 
 // decodeRecord validates a record and reads the members that identify it
-// in one pass; the others wait for a lookup (see Fields.idx), since a map
-// of them would cost a cache hit most of its time. An identifier that is
-// absent comes back as "".
-func decodeRecord(raw []byte, names ...string) (Fields, []string, error) {
-	sent := make([][]byte, len(names)) // the last value of each, as a map keeps it
-	s := scanner{b: raw}
-	err := s.object(func(name []byte) error {
-		v, err := s.value()
-		if i := slices.IndexFunc(names, func(n string) bool { return nameIs(name, n) }); i >= 0 {
+// (at most maxIdentifiers) in one pass; the others wait for a lookup (see
+// Fields.idx), since a map of them would cost a cache hit most of its
+// time. An identifier that is absent comes back as "".
+func decodeRecord(raw []byte, names ...string) (Fields, recordIDs, error) {
+	var sent [maxIdentifiers][]byte // the last value of each, as a map keeps it
+	s := jsonscan.New(raw)
+	err := s.Object(func(name []byte) error {
+		v, err := s.Value()
+		if i := slices.IndexFunc(names, func(n string) bool { return jsonscan.NameIs(name, n) }); i >= 0 {
 			sent[i] = v
 		}
 		return err
 	})
 	if err == nil {
-		err = s.end()
+		err = s.End()
 	}
 	if err != nil {
-		return Fields{}, nil, objectError(raw, err)
+		return Fields{}, recordIDs{}, objectError(raw, err)
 	}
-	ids, err := identifiers(names, sent)
+	id, err := identifiers(names, sent)
 	if err != nil {
-		return Fields{}, nil, err
+		return Fields{}, recordIDs{}, err
 	}
-	return fieldsOf(raw), ids, nil
+	return fieldsOf(raw), id, nil
 }
 
 // decodeIndexed is decodeRecord for an object whose other members are
 // read at once, such as a report: decodeFields validates and indexes it
 // in one pass, where decodeRecord's own pass would be a second.
-func decodeIndexed(raw []byte, names ...string) (Fields, []string, error) {
+func decodeIndexed(raw []byte, names ...string) (Fields, recordIDs, error) {
 	f, err := decodeFields(raw)
 	if err != nil {
-		return Fields{}, nil, err
+		return Fields{}, recordIDs{}, err
 	}
-	sent := make([][]byte, len(names))
+	var sent [maxIdentifiers][]byte
 	for i, n := range names {
 		sent[i] = f.members()[n]
 	}
-	ids, err := identifiers(names, sent)
+	id, err := identifiers(names, sent)
 	if err != nil {
-		return Fields{}, nil, err
+		return Fields{}, recordIDs{}, err
 	}
-	return f, ids, nil
+	return f, id, nil
 }
 
 // identifiers reads the identifier members named names from their values
 // as sent, nil for one that is absent, which reads as "".
-func identifiers(names []string, sent [][]byte) ([]string, error) {
-	ids := make([]string, len(names))
-	for i, v := range sent {
+func identifiers(names []string, sent [maxIdentifiers][]byte) (recordIDs, error) {
+	var id recordIDs
+	for i, v := range sent[:len(names)] {
 		if v == nil {
 			continue
 		}
 		var err error
-		if ids[i], err = identifier(names[i], v); err != nil {
-			return nil, err
+		if id[i], err = identifier(names[i], v); err != nil {
+			return recordIDs{}, err
 		}
 	}
-	return ids, nil
+	return id, nil
 }
 
 // identifier reads a member that identifies a record. Identifiers are
@@ -92,13 +89,17 @@ func identifier(name string, v []byte) (string, error) {
 	switch {
 	case string(v) == "null":
 		return "", nil
+	case string(v) == `"game"`:
+		// The kind of most records (KindGame): a constant string saves
+		// an allocation a record.
+		return "game", nil
 	case v[0] == '"':
-		return unquote(v[1 : len(v)-1]), nil
+		return jsonscan.Unquote(v[1 : len(v)-1]), nil
 	}
 	if _, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return string(v), nil
 	}
-	return "", fmt.Errorf("member %q is %s, want a string identifier", name, clip(v))
+	return "", fmt.Errorf("member %q is %s, want a string identifier", name, jsonscan.Clip(v))
 }
 
 // listed wraps a record decoder for records inside a list, where a record
@@ -124,11 +125,17 @@ func decodeList[T any](f Fields, name string, item func([]byte) (T, error)) ([]T
 }
 
 // decodeArray decodes each element of an array with item; its errors name
-// the member and the index.
+// the member and the index. The whole array is validated before any
+// element is decoded, and the elements handed to item are subslices of
+// raw, not copies: a page of a walk is a hundred records.
 func decodeArray[T any](raw []byte, name string, item func([]byte) (T, error)) ([]T, error) {
-	var elems []json.RawMessage
-	if raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
-		return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an array", clip(raw))}
+	var elems [][]byte
+	collect := func(_ int, elem []byte) error {
+		elems = append(elems, elem)
+		return nil
+	}
+	if len(raw) == 0 || raw[0] != '[' || jsonscan.Elements(raw, collect) != nil {
+		return nil, &DecodeError{Member: name, Err: fmt.Errorf("got %s, want an array", jsonscan.Clip(raw))}
 	}
 	out := make([]T, 0, len(elems)) // an empty list sent is empty, not absent
 	for i, elem := range elems {
@@ -167,4 +174,17 @@ func joinIdent(kind, ident string) string {
 		return ""
 	}
 	return kind + "/" + ident
+}
+
+// partialCoverage reads the boolean member partialCoverage of an object;
+// absent or null is false.
+func partialCoverage(f Fields) (bool, error) {
+	switch v := f.members()["partialCoverage"]; string(v) {
+	case "", "null", "false":
+		return false, nil
+	case "true":
+		return true, nil
+	default:
+		return false, fmt.Errorf("partialCoverage is %s, want a boolean", jsonscan.Clip(v))
+	}
 }

@@ -24,6 +24,10 @@ func decodeServer(raw []byte) (Server, error) {
 
 func serverIdentity(s Server) string { return s.ID }
 
+// serverItem decodes a server inside a list, where it must identify
+// itself.
+var serverItem = listed(decodeServer, serverIdentity, "server")
+
 // UnmarshalJSON decodes a server record, keeping every member.
 func (s *Server) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decodeServer, s) }
 
@@ -41,10 +45,15 @@ type ServersService service
 // path segment, so "203.0.113.7:27015" and even "a/b" stay whole. A server
 // the service does not know is an *APIError that matches ErrNotFound.
 func (s *ServersService) Get(ctx context.Context, id string) (*Server, error) {
+	return s.get(ctx, cacheModeOf(ctx), id)
+}
+
+// get is Get, using the cache as mode says.
+func (s *ServersService) get(ctx context.Context, mode cacheMode, id string) (*Server, error) {
 	if err := checkSegments([]string{"server id"}, id); err != nil {
 		return nil, err
 	}
-	srv, err := getRecord(ctx, (*service)(s), "server record", decodeServer, "api", "servers", id)
+	srv, err := getRecord(ctx, (*service)(s), mode, "server record", decodeServer, "api", "servers", id)
 	if err != nil {
 		return nil, err
 	}

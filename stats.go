@@ -27,11 +27,19 @@ type ClientStats struct {
 }
 
 // Stats returns the client's request counts, current rate and cache
-// counts.
+// counts; a Client that NewClient did not make has done nothing.
 func (c *Client) Stats() ClientStats {
-	s := c.adaptive.stats()
-	s.CacheHits = c.cacheCounts.hits.Load()
-	s.CacheRevalidations = c.cacheCounts.revalidations.Load()
-	s.CacheMisses = c.cacheCounts.misses.Load()
-	return s
+	if c == nil || c.adaptive == nil {
+		return ClientStats{}
+	}
+	a := c.adaptive.Counts()
+	return ClientStats{
+		Rate:               a.Rate,
+		Ceiling:            a.Ceiling,
+		Requests:           a.Requests,
+		Throttled:          a.Throttled,
+		CacheHits:          c.cacheCounts.hits.Load(),
+		CacheRevalidations: c.cacheCounts.revalidations.Load(),
+		CacheMisses:        c.cacheCounts.misses.Load(),
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"time"
 )
@@ -75,13 +76,13 @@ func (g *fullReadGuard) polled(now time.Time, full, changed bool) {
 	}
 }
 
-// pollContext is ctx for a poll: a full read skips the cache; any other
+// pollMode is how a poll uses the cache: a full read skips it; any other
 // poll sends a conditional request whatever the entry's freshness.
-func pollContext(ctx context.Context, full bool) context.Context {
+func pollMode(full bool) cacheMode {
 	if full {
-		return SkipCache(ctx)
+		return cacheSkip
 	}
-	return withCacheMode(ctx, cacheRevalidate)
+	return cacheRevalidate
 }
 
 // A Retry-After delays a watch's next poll, but never past a bound of the
@@ -136,17 +137,69 @@ func (p *pacer) wait(ctx context.Context) error {
 	return nil
 }
 
-// failed notes a failed poll whose error is err. A Retry-After that the
-// client did not wait out (it was beyond the backoff maximum, or the
-// retries ran out) delays the next poll, up to the pacer's bound, and the
-// error returned says so; any other err is returned as it is.
+// failed notes a failed poll whose error is err, a *PageError or an
+// *ItemError that locates it. A Retry-After that the client did not wait
+// out (it was beyond the backoff maximum, or the retries ran out) delays
+// the next poll, up to the pacer's bound, and the error returned says so
+// with a *WatchDelayError inside the one that locates it; any other err is
+// returned as it is.
 func (p *pacer) failed(err error) error {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.RetryAfter <= 0 {
 		return err
 	}
 	p.extra = min(apiErr.RetryAfter, p.most)
-	return &WatchDelayError{RetryAfter: apiErr.RetryAfter, Wait: max(p.extra, p.gap), Err: err}
+	delayed := func(err error) error {
+		return &WatchDelayError{RetryAfter: apiErr.RetryAfter, Wait: max(p.extra, p.gap), Err: err}
+	}
+	switch e := err.(type) {
+	case *PageError:
+		return &PageError{Page: e.Page, Err: delayed(e.Err)}
+	case *ItemError:
+		return &ItemError{Index: e.Index, Err: delayed(e.Err)}
+	}
+	return delayed(err)
+}
+
+// pollLoop is the loop of every watch: it polls the n targets of the
+// watch in turn (the packages of Packages.Watch, the one directory of
+// Dashboard.Watch), each once per interval every, the polls spread over
+// the interval with jitter rather than sent in a burst, and yields what
+// each poll reports: its changes, or its error, after which the watch
+// goes on. poll(ctx, i, full) polls target i, in full when full (see
+// fullReadGuard), and returns the changes since its last poll; an error
+// it returns locates the target (a *PageError or an *ItemError). The loop
+// ends, with nothing yielded, when ctx ends or yield returns false.
+func pollLoop[C any](ctx context.Context, clk clock, every time.Duration, n int, jitter float64, poll func(ctx context.Context, i int, full bool) (iter.Seq[C], error), yield func(C, error) bool) {
+	var zero C
+	pace := newPacer(clk, every, n, jitter)
+	guards := make([]fullReadGuard, n)
+	for {
+		for i := range guards {
+			if pace.wait(ctx) != nil {
+				return
+			}
+			full := guards[i].due(clk.Now())
+			changes, err := poll(ctx, i, full)
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				if !yield(zero, pace.failed(err)) {
+					return
+				}
+				continue
+			}
+			changed := false
+			for ch := range changes {
+				changed = true
+				if !yield(ch, nil) {
+					return
+				}
+			}
+			guards[i].polled(clk.Now(), full, changed)
+		}
+	}
 }
 
 func checkWatch(ctx context.Context, every time.Duration) error {

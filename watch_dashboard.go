@@ -41,38 +41,29 @@ func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, ev
 			yield(Change[DashboardEntry]{}, err)
 			return
 		}
-		pace := newPacer(c.clock, every, 1, 0.1)
-		var guard fullReadGuard
-		var last *directoryRound
-		for {
-			if pace.wait(ctx) != nil {
-				return
-			}
-			full := guard.due(c.clock.Now())
-			round, err := s.round(pollContext(ctx, full), opts)
-			if ctx.Err() != nil {
-				return
-			}
-			if err != nil {
-				if pe, ok := err.(*PageError); ok {
-					err = &PageError{Page: pe.Page, Err: pace.failed(pe.Err)}
-				}
-				if !yield(Change[DashboardEntry]{}, err) {
-					return
-				}
-				continue
-			}
-			changed := false
-			for ch := range round.diff(last) {
-				changed = true
-				if !yield(ch, nil) {
-					return
-				}
-			}
-			guard.polled(c.clock.Now(), full, changed)
-			last = round
-		}
+		w := &directoryWatch{s: s, opts: valueOf(opts)}
+		pollLoop(ctx, c.clock, every, 1, 0.1, w.poll, yield)
 	}
+}
+
+// directoryWatch is the one target of Dashboard.Watch: the directory,
+// with the last round that was complete.
+type directoryWatch struct {
+	s    *DashboardService
+	opts DashboardOptions
+	last *directoryRound
+}
+
+// poll walks the directory once, and returns what changed since the last
+// complete round.
+func (w *directoryWatch) poll(ctx context.Context, _ int, full bool) (iter.Seq[Change[DashboardEntry]], error) {
+	round, err := w.s.round(ctx, pollMode(full), w.opts)
+	if err != nil {
+		return nil, err
+	}
+	prev := w.last
+	w.last = round
+	return round.diff(prev), nil
 }
 
 // directoryRound is the directory as one walk saw it.
@@ -84,9 +75,9 @@ type directoryRound struct {
 // round walks the whole directory. It returns without an error only when
 // the walk ended on hasNext false: a walk that fails on a shrinking
 // directory has no other way to end without one.
-func (s *DashboardService) round(ctx context.Context, opts *DashboardOptions) (*directoryRound, error) {
+func (s *DashboardService) round(ctx context.Context, mode cacheMode, opts DashboardOptions) (*directoryRound, error) {
 	r := &directoryRound{index: map[string]int{}}
-	for e, err := range walk(ctx, (*service)(s), dashboard, valueOf(opts), shrinkFails) {
+	for e, err := range s.walk(ctx, mode, opts, shrinkFails) {
 		if err != nil {
 			return nil, err
 		}

@@ -48,34 +48,32 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 		if len(refs) == 0 {
 			return
 		}
-		pace := newPacer(c.clock, every, len(refs), 0.5)
-		last := make([]*Package, len(refs))
-		guards := make([]fullReadGuard, len(refs))
-		for {
-			for i, r := range refs {
-				if pace.wait(ctx) != nil {
-					return
-				}
-				full := guards[i].due(c.clock.Now())
-				p, err := s.Get(pollContext(ctx, full), r.Kind, r.Ident)
-				if ctx.Err() != nil {
-					return
-				}
-				if err != nil && !errors.Is(err, ErrNotFound) {
-					if !yield(Change[*Package]{}, &ItemError{Index: i, Err: pace.failed(err)}) {
-						return
-					}
-					continue
-				}
-				change, changed := packageChange(last[i], p, err)
-				guards[i].polled(c.clock.Now(), full, changed)
-				last[i] = p
-				if changed && !yield(change, nil) {
-					return
-				}
-			}
-		}
+		w := &packagesWatch{s: s, refs: refs, last: make([]*Package, len(refs))}
+		pollLoop(ctx, c.clock, every, len(refs), 0.5, w.poll, yield)
 	}
+}
+
+// packagesWatch is the targets of Packages.Watch: one a package, with
+// what its last poll read (nil when it answered 404).
+type packagesWatch struct {
+	s    *PackagesService
+	refs []PackageRef
+	last []*Package
+}
+
+// poll reads package i, and returns its change since the last poll.
+func (w *packagesWatch) poll(ctx context.Context, i int, full bool) (iter.Seq[Change[*Package]], error) {
+	p, err := w.s.get(ctx, pollMode(full), w.refs[i].Kind, w.refs[i].Ident)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return nil, &ItemError{Index: i, Err: err}
+	}
+	change, changed := packageChange(w.last[i], p, err)
+	w.last[i] = p
+	return func(yield func(Change[*Package]) bool) {
+		if changed {
+			yield(change)
+		}
+	}, nil
 }
 
 // packageChange compares a poll's result with the last one: p, or err

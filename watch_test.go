@@ -62,11 +62,10 @@ func TestPacerHonoursRetryAfter(t *testing.T) {
 	clk := newFakeClock()
 	p := newPacer(clk, time.Second, 1, 0)
 	require.NoError(t, p.wait(context.Background()))
-	pollErr := &ItemError{Err: &APIError{StatusCode: 429, RetryAfter: 3 * time.Second}}
-	err := p.failed(pollErr)
-	var delay *WatchDelayError
-	require.ErrorAs(t, err, &delay)
-	assert.Equal(t, WatchDelayError{RetryAfter: 3 * time.Second, Wait: 3 * time.Second, Err: pollErr}, *delay)
+	apiErr := &APIError{StatusCode: 429, RetryAfter: 3 * time.Second}
+	err := p.failed(&ItemError{Index: 2, Err: apiErr})
+	want := &ItemError{Index: 2, Err: &WatchDelayError{RetryAfter: 3 * time.Second, Wait: 3 * time.Second, Err: apiErr}}
+	assert.Equal(t, want, err, "the delay is said inside the error that locates the poll")
 	require.NoError(t, p.wait(context.Background()))
 	other := errors.New("network")
 	assert.Equal(t, other, p.failed(other), "an error without Retry-After is said as it is")
@@ -76,6 +75,9 @@ func TestPacerHonoursRetryAfter(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	assert.ErrorIs(t, p.wait(ctx), context.Canceled)
+
+	page := p.failed(&PageError{Page: 3, Err: apiErr})
+	assert.Equal(t, &PageError{Page: 3, Err: &WatchDelayError{RetryAfter: 3 * time.Second, Wait: 3 * time.Second, Err: apiErr}}, page)
 }
 
 // However long the service asks a watch to wait, it waits at most four of

@@ -1,4 +1,4 @@
-package gamedata
+package adaptive
 
 import (
 	"bytes"
@@ -21,26 +21,26 @@ func (c *stepClock) advance(d time.Duration) time.Time {
 	return c.now
 }
 
-func newController(ceiling rate.Limit, adapt bool) (*adaptiveRate, *stepClock) {
+func newController(ceiling rate.Limit, adapt bool) (*Rate, *stepClock) {
 	clk := &stepClock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
-	return newAdaptiveRate(rate.NewLimiter(ceiling, 1), adapt, nil), clk
+	return New(rate.NewLimiter(ceiling, 1), adapt, nil), clk
 }
 
 // send sends n requests evenly over d and returns the epoch they started
 // in.
-func send(a *adaptiveRate, clk *stepClock, n int, d time.Duration) uint64 {
-	epoch := a.currentEpoch()
+func send(a *Rate, clk *stepClock, n int, d time.Duration) uint64 {
+	epoch := a.Epoch()
 	for range n {
-		a.sent(clk.advance(d / time.Duration(n)))
+		a.Sent(clk.advance(d / time.Duration(n)))
 	}
 	return epoch
 }
 
 // round sends n requests evenly over d and, wait later, observes one of
 // them answered, throttled or not.
-func round(a *adaptiveRate, clk *stepClock, n int, d, wait time.Duration, throttled bool) {
+func round(a *Rate, clk *stepClock, n int, d, wait time.Duration, throttled bool) {
 	epoch := send(a, clk, n, d)
-	a.observe(clk.advance(wait), epoch, throttled)
+	a.Observe(clk.advance(wait), epoch, throttled)
 }
 
 func TestAdaptiveRateStaysAtTheCeilingUntilThrottled(t *testing.T) {
@@ -49,37 +49,37 @@ func TestAdaptiveRateStaysAtTheCeilingUntilThrottled(t *testing.T) {
 	for range 10 {
 		round(a, clk, 50, time.Second, time.Millisecond, false)
 	}
-	assert.Equal(t, rate.Limit(100), a.stats().Rate)
-	assert.Equal(t, int64(500), a.stats().Requests)
+	assert.Equal(t, rate.Limit(100), a.Counts().Rate)
+	assert.Equal(t, int64(500), a.Counts().Requests)
 }
 
 func TestAdaptiveRateDecreasesFromTheAchievedRate(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(100, true)
 	epoch := send(a, clk, 40, 2*time.Second) // 20 requests/s really sent
-	a.observe(clk.advance(time.Millisecond), epoch, true)
-	assert.InDelta(t, 2*20*cubicBeta, float64(a.stats().Rate), 1, "from twice the 20/s achieved, not from the ceiling of 100/s")
-	assert.Equal(t, int64(1), a.stats().Throttled)
-	lowered := a.stats().Rate
+	a.Observe(clk.advance(time.Millisecond), epoch, true)
+	assert.InDelta(t, 2*20*cubicBeta, float64(a.Counts().Rate), 1, "from twice the 20/s achieved, not from the ceiling of 100/s")
+	assert.Equal(t, int64(1), a.Counts().Throttled)
+	lowered := a.Counts().Rate
 
 	// Throttles of requests that started before that decrease are echoes
 	// of the old rate: counted, but they lower nothing.
-	a.observe(clk.advance(time.Millisecond), epoch, true)
-	a.observe(clk.advance(time.Millisecond), epoch, true)
-	assert.Equal(t, lowered, a.stats().Rate)
-	assert.Equal(t, int64(3), a.stats().Throttled)
+	a.Observe(clk.advance(time.Millisecond), epoch, true)
+	a.Observe(clk.advance(time.Millisecond), epoch, true)
+	assert.Equal(t, lowered, a.Counts().Rate)
+	assert.Equal(t, int64(3), a.Counts().Throttled)
 
 	// A request of the new epoch lowers it again.
 	later := send(a, clk, 14, time.Second)
-	a.observe(clk.advance(time.Millisecond), later, true)
-	assert.InDelta(t, float64(lowered)*cubicBeta, float64(a.stats().Rate), 0.5)
+	a.Observe(clk.advance(time.Millisecond), later, true)
+	assert.InDelta(t, float64(lowered)*cubicBeta, float64(a.Counts().Rate), 0.5)
 }
 
 func TestAdaptiveRateWithoutAMeasureDecreasesFromTheRateInForce(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(100, true)
 	round(a, clk, 3, 30*time.Millisecond, 0, true) // too soon for a measure
-	assert.InDelta(t, 100*cubicBeta, float64(a.stats().Rate), 0.01)
+	assert.InDelta(t, 100*cubicBeta, float64(a.Counts().Rate), 0.01)
 }
 
 func TestAdaptiveRateClimbsBackAlongTheCubic(t *testing.T) {
@@ -87,14 +87,14 @@ func TestAdaptiveRateClimbsBackAlongTheCubic(t *testing.T) {
 	a, clk := newController(30, true)
 	round(a, clk, 60, 2*time.Second, 0, true) // 30/s, the ceiling
 	a.ceiling = 100                           // let it climb past the old ceiling
-	require.InDelta(t, 21, float64(a.stats().Rate), 0.5)
+	require.InDelta(t, 21, float64(a.Counts().Rate), 0.5)
 	assert.InDelta(t, 30, a.lastMax, 0.5)
 
 	var rates []float64
 	for range 12 {
 		// The client sends at whatever rate it is allowed.
-		round(a, clk, int(a.stats().Rate), time.Second, 0, false)
-		rates = append(rates, float64(a.stats().Rate))
+		round(a, clk, int(a.Counts().Rate), time.Second, 0, false)
+		rates = append(rates, float64(a.Counts().Rate))
 	}
 	for i := 1; i < len(rates); i++ {
 		assert.GreaterOrEqual(t, rates[i], rates[i-1], "quiet periods never lower the rate")
@@ -116,7 +116,7 @@ func TestAdaptiveRateIsCappedByTwiceTheAchievedRate(t *testing.T) {
 	// shown it sends 10/s.
 	clk.advance(time.Minute)
 	round(a, clk, 50, 5*time.Second, 0, false)
-	assert.InDelta(t, 20, float64(a.stats().Rate), 1)
+	assert.InDelta(t, 20, float64(a.Counts().Rate), 1)
 }
 
 func TestAdaptiveRateFloor(t *testing.T) {
@@ -125,14 +125,14 @@ func TestAdaptiveRateFloor(t *testing.T) {
 	for range 40 {
 		round(a, clk, 2, time.Second, time.Millisecond, true)
 	}
-	assert.Equal(t, rate.Limit(minRate), a.stats().Rate)
+	assert.Equal(t, rate.Limit(minRate), a.Counts().Rate)
 }
 
 func TestAdaptiveRateOff(t *testing.T) {
 	t.Parallel()
 	a, clk := newController(100, false)
 	round(a, clk, 60, 2*time.Second, 0, true)
-	assert.Equal(t, ClientStats{Rate: 100, Ceiling: 100, Requests: 60, Throttled: 1}, a.stats())
+	assert.Equal(t, Counts{Rate: 100, Ceiling: 100, Requests: 60, Throttled: 1}, a.Counts())
 }
 
 // TestAdaptiveRateAgainstASimulatedService runs the controller on the fake
@@ -148,13 +148,13 @@ func TestAdaptiveRateAgainstASimulatedService(t *testing.T) {
 		service.SetLimitAt(start, 30)
 		done, attempts, throttled := 0, 0, 0
 		for done < 500 {
-			epoch := a.currentEpoch()
+			epoch := a.Epoch()
 			r := a.limiter.ReserveN(clk.now, 1)
 			now := clk.advance(r.DelayFrom(clk.now))
 			attempts++
-			a.sent(now)
+			a.Sent(now)
 			ok := service.AllowN(now, 1)
-			a.observe(now.Add(5*time.Millisecond), epoch, !ok)
+			a.Observe(now.Add(5*time.Millisecond), epoch, !ok)
 			if ok {
 				done++
 			} else {
@@ -191,12 +191,12 @@ func TestAdaptiveRateClimbsWhenTheLimitRises(t *testing.T) {
 		if clk.now.After(raised) && service.Limit() == 30 {
 			service.SetLimitAt(clk.now, 60)
 		}
-		epoch := a.currentEpoch()
+		epoch := a.Epoch()
 		r := a.limiter.ReserveN(clk.now, 1)
 		now := clk.advance(r.DelayFrom(clk.now))
-		a.sent(now)
+		a.Sent(now)
 		ok := service.AllowN(now, 1)
-		a.observe(now.Add(5*time.Millisecond), epoch, !ok)
+		a.Observe(now.Add(5*time.Millisecond), epoch, !ok)
 		if !ok {
 			continue
 		}
@@ -206,7 +206,7 @@ func TestAdaptiveRateClimbsWhenTheLimitRises(t *testing.T) {
 			reached = now.Sub(raised)
 		}
 	}
-	t.Logf("reached 48/s %.1fs after the raise; client rate %.1f/s", reached.Seconds(), float64(a.stats().Rate))
+	t.Logf("reached 48/s %.1fs after the raise; client rate %.1f/s", reached.Seconds(), float64(a.Counts().Rate))
 	assert.NotZero(t, reached, "the client did not reach 48/s within 10 s of the raise")
 }
 
@@ -215,7 +215,7 @@ func TestAdaptiveRateLogsAtDebug(t *testing.T) {
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	clk := &stepClock{now: time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)}
-	a := newAdaptiveRate(rate.NewLimiter(100, 1), true, logger)
+	a := New(rate.NewLimiter(100, 1), true, logger)
 	round(a, clk, 60, 2*time.Second, 0, true)
 	assert.Contains(t, buf.String(), "level=DEBUG")
 	assert.Contains(t, buf.String(), "client rate adjusted")
@@ -224,6 +224,6 @@ func TestAdaptiveRateLogsAtDebug(t *testing.T) {
 	// Small moves are not logged: the log says when the rate really
 	// changed, not at every response.
 	buf.Reset()
-	a.observe(clk.advance(time.Millisecond), a.currentEpoch(), false)
+	a.Observe(clk.advance(time.Millisecond), a.Epoch(), false)
 	assert.Empty(t, buf.String())
 }

@@ -1,16 +1,17 @@
-package gamedata
+package httpcache
 
 import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"maps"
 	"net/http"
 	"time"
 )
 
-// cacheEntry is a stored response: what RFC 9111 needs to judge its
-// freshness and revalidate it, and its body.
-type cacheEntry struct {
+// Entry is a stored response: what RFC 9111 needs to judge its freshness
+// and revalidate it, and its body.
+type Entry struct {
 	status int
 	// requested and received are when the request that brought the
 	// response was sent and when the response arrived: the request_time
@@ -20,6 +21,11 @@ type cacheEntry struct {
 	// hit parses no header.
 	freshness freshness
 	body      []byte
+	// bodySum is the CRC-32C of body, checked when the memory store
+	// hands a shared entry out: a caller that changed the bytes of a
+	// record decoded from it (Fields.JSON) damaged the entry, which must
+	// then read as a miss, as a damaged encoded entry does.
+	bodySum uint32
 	// header holds only keptHeaders. A decoded entry leaves it nil and
 	// keeps the encoded headers in rawHeader until they are needed, for a
 	// revalidation.
@@ -44,28 +50,50 @@ var keptHeaders = []string{"Age", "Cache-Control", "Content-Type", "Date", "Etag
 // reads as a miss.
 const entryVersion byte = 1
 
-func newCacheEntry(status int, h http.Header, requested, received time.Time, body []byte) *cacheEntry {
-	e := &cacheEntry{status: status, header: http.Header{}, body: body}
-	e.update(h, requested, received)
-	return e
+// NewEntry returns the entry of a response with status, headers h and
+// body, requested and received at the given times, and whether the
+// response may be stored at all. Its Cache-Control is parsed once, for
+// both.
+func NewEntry(status int, h http.Header, requested, received time.Time, body []byte) (*Entry, bool) {
+	cc := parseCacheControl(h)
+	if !storable(status, h, cc) {
+		return nil, false
+	}
+	e := &Entry{status: status, header: http.Header{}, body: body, bodySum: crc32.Checksum(body, castagnoli)}
+	e.keep(h)
+	e.requested, e.received = requested, received
+	e.freshness = deriveFreshness(e.header, cc, requested, received)
+	return e, true
 }
 
-// update replaces the kept headers that h carries, as a 304 updates the
-// stored response (RFC 9111 §3.2), and the times of the exchange that
-// brought them.
-func (e *cacheEntry) update(h http.Header, requested, received time.Time) {
+// Revalidated returns the entry as a 304 with headers h updates it (RFC
+// 9111 §3.2): the kept headers h carries replace the stored ones, and the
+// times are those of the exchange that brought it. e itself is left as it
+// is, since a store may be handing it to other calls at the same time.
+func (e *Entry) Revalidated(h http.Header, requested, received time.Time) *Entry {
+	r := *e
+	r.header, r.rawHeader = maps.Clone(e.headers()), nil
+	r.keep(h)
+	r.requested, r.received = requested, received
+	r.freshness = deriveFreshness(r.header, parseCacheControl(r.header), requested, received)
+	return &r
+}
+
+// keep copies the kept headers that h carries into the entry's.
+func (e *Entry) keep(h http.Header) {
 	stored := e.headers()
 	for _, name := range keptHeaders {
 		if v, ok := h[name]; ok {
 			stored[name] = v
 		}
 	}
-	e.requested, e.received = requested, received
-	e.freshness = deriveFreshness(stored, requested, received)
 }
 
+// Body returns the stored body.
+func (e *Entry) Body() []byte { return e.body }
+
 // headers returns the kept headers, decoding them on first use.
-func (e *cacheEntry) headers() http.Header {
+func (e *Entry) headers() http.Header {
 	if e.header == nil {
 		e.header = http.Header{}
 		r := entryReader{b: e.rawHeader}
@@ -74,19 +102,16 @@ func (e *cacheEntry) headers() http.Header {
 	return e.header
 }
 
-// encode lays out the version, a CRC-32C of the rest, then the status, the
+// castagnoli is the CRC-32C table of the checksums of entries and of the
+// disk store's files.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// Encode lays out the version, a CRC-32C of the rest, then the status, the
 // two times, the freshness, the body and the headers, so that an entry
 // damaged anywhere in any store reads as a miss.
-func (e *cacheEntry) encode() []byte {
+func (e *Entry) Encode() []byte {
 	header := e.headers()
-	n := len(e.body) + 64
-	for name, values := range header {
-		n += len(name) + 8
-		for _, v := range values {
-			n += len(v) + 4
-		}
-	}
-	b := make([]byte, 5, n)
+	b := make([]byte, 5, e.size())
 	b[0] = entryVersion
 	b = binary.AppendUvarint(b, uint64(e.status))
 	b = binary.AppendVarint(b, e.requested.UnixNano())
@@ -109,6 +134,19 @@ func (e *cacheEntry) encode() []byte {
 	return b
 }
 
+// size is about the length of the encoded entry, a little more: what an
+// entry counts for against a store's bound.
+func (e *Entry) size() int {
+	n := len(e.body) + 64
+	for name, values := range e.headers() {
+		n += len(name) + 8
+		for _, v := range values {
+			n += len(v) + 4
+		}
+	}
+	return n
+}
+
 func btoi8(v bool) byte {
 	if v {
 		return 1
@@ -123,14 +161,43 @@ func appendString(b []byte, s string) []byte {
 
 var errBadEntry = errors.New("damaged or foreign cache entry")
 
-// decodeCacheEntry reads an encoded entry. Its body shares b's memory;
-// its headers are checked but decoded only when needed.
-func decodeCacheEntry(b []byte) (*cacheEntry, error) {
+// Load returns the entry stored under key, or nil; an entry that does not
+// decode, or that holds another status than 200, is removed. The entry
+// may be shared with other calls: it is not to be changed.
+func Load(s Store, key string) *Entry {
+	if m, ok := s.(*Memory); ok {
+		return m.load(key)
+	}
+	raw, ok := s.Get(key)
+	if !ok {
+		return nil
+	}
+	e, err := decode(raw)
+	if err != nil || e.status != http.StatusOK {
+		s.Delete(key)
+		return nil
+	}
+	return e
+}
+
+// Save stores e under key: in a Memory store as it is, shared, so that a
+// hit neither decodes nor copies it; in any other store encoded.
+func Save(s Store, key string, e *Entry) {
+	if m, ok := s.(*Memory); ok {
+		m.save(key, e)
+		return
+	}
+	s.Set(key, e.Encode())
+}
+
+// decode reads an encoded entry. Its body shares b's memory; its headers
+// are checked but decoded only when needed.
+func decode(b []byte) (*Entry, error) {
 	if len(b) < 5 || b[0] != entryVersion || binary.BigEndian.Uint32(b[1:5]) != crc32.Checksum(b[5:], castagnoli) {
 		return nil, errBadEntry
 	}
 	r := entryReader{b: b[5:]}
-	e := &cacheEntry{status: int(r.uvarint())}
+	e := &Entry{status: int(r.uvarint())}
 	e.requested = time.Unix(0, r.varint())
 	e.received = time.Unix(0, r.varint())
 	e.freshness = freshness{
@@ -141,6 +208,7 @@ func decodeCacheEntry(b []byte) (*cacheEntry, error) {
 	flags := r.byte()
 	e.freshness.noCache, e.freshness.mustRevalidate = flags&1 != 0, flags&2 != 0
 	e.body = r.bytes()
+	e.bodySum = crc32.Checksum(e.body, castagnoli)
 	e.rawHeader = r.b
 	r.header(nil)
 	if r.bad || len(r.b) != 0 || flags > 3 {

@@ -1,4 +1,8 @@
-package gamedata
+// Package adaptive learns the rate a service tolerates from its
+// throttling and drives a client's rate limiter with it: down at each
+// throttle, back up along a CUBIC curve in quiet periods, never above the
+// ceiling the client was given.
+package adaptive
 
 import (
 	"log/slog"
@@ -30,10 +34,10 @@ const (
 	rateSmoothed = 0.8 // weight of the newest bucket in the measured rate
 )
 
-// adaptiveRate drives the client's limiter from the responses it sees.
-// Its methods take the time as an argument, so tests run it on a fake
-// clock.
-type adaptiveRate struct {
+// Rate drives a client's limiter from the responses it sees. Its methods
+// take the time as an argument, so tests run it on a fake clock. It is
+// safe for concurrent use.
+type Rate struct {
 	mu      sync.Mutex
 	limiter *rate.Limiter
 	ceiling rate.Limit
@@ -55,8 +59,11 @@ type adaptiveRate struct {
 	requests, throttled int64
 }
 
-func newAdaptiveRate(limiter *rate.Limiter, adapt bool, logger *slog.Logger) *adaptiveRate {
-	a := &adaptiveRate{limiter: limiter, ceiling: limiter.Limit(), adapt: adapt, logger: logger}
+// New returns the Rate of limiter, whose limit is the ceiling. With adapt
+// false it only counts; logger, when not nil, gets a debug line when the
+// rate really changes.
+func New(limiter *rate.Limiter, adapt bool, logger *slog.Logger) *Rate {
+	a := &Rate{limiter: limiter, ceiling: limiter.Limit(), adapt: adapt, logger: logger}
 	a.logged = float64(a.ceiling)
 	if adapt && limiter.Burst() < 1 {
 		// rate.Inf needs no burst, but a learned finite rate does.
@@ -88,24 +95,26 @@ func (m *meter) add(now time.Time) {
 	}
 }
 
-// currentEpoch is the epoch a request starts in, before it waits.
-func (a *adaptiveRate) currentEpoch() uint64 {
+// Epoch is the epoch a request starts in, before it waits on the limiter:
+// Observe needs it.
+func (a *Rate) Epoch() uint64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.epoch
 }
 
-// sent counts a request leaving at now.
-func (a *adaptiveRate) sent(now time.Time) {
+// Sent counts a request leaving at now.
+func (a *Rate) Sent(now time.Time) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.requests++
 	a.sentRate.add(now)
 }
 
-// observe adjusts the rate for a response received at now to a request
-// that started waiting in epoch.
-func (a *adaptiveRate) observe(now time.Time, epoch uint64, throttled bool) {
+// Observe adjusts the rate for a response received at now to a request
+// that started waiting in epoch; throttled says the service was limiting
+// the client (a 429, or a 503 with Retry-After).
+func (a *Rate) Observe(now time.Time, epoch uint64, throttled bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if throttled {
@@ -145,7 +154,7 @@ func (a *adaptiveRate) observe(now time.Time, epoch uint64, throttled bool) {
 	a.log(next, throttled)
 }
 
-func (a *adaptiveRate) log(next float64, throttled bool) {
+func (a *Rate) log(next float64, throttled bool) {
 	if a.logger == nil {
 		return
 	}
@@ -156,8 +165,18 @@ func (a *adaptiveRate) log(next float64, throttled bool) {
 	}
 }
 
-func (a *adaptiveRate) stats() ClientStats {
+// Counts are what a Rate has seen and set.
+type Counts struct {
+	// Rate is the limit now in force; Ceiling the one it was given.
+	Rate, Ceiling rate.Limit
+	// Requests counts the requests sent; Throttled the throttling
+	// responses.
+	Requests, Throttled int64
+}
+
+// Counts returns the rate in force and the counts so far.
+func (a *Rate) Counts() Counts {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return ClientStats{Rate: a.limiter.Limit(), Ceiling: a.ceiling, Requests: a.requests, Throttled: a.throttled}
+	return Counts{Rate: a.limiter.Limit(), Ceiling: a.ceiling, Requests: a.requests, Throttled: a.throttled}
 }

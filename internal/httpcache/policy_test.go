@@ -1,4 +1,4 @@
-package gamedata
+package httpcache
 
 import (
 	"net/http"
@@ -30,7 +30,10 @@ func TestStorable(t *testing.T) {
 		{"status 203", 203, map[string]string{"Cache-Control": "max-age=60"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, storable(tc.status, headerOf(tc.header)))
+			h := headerOf(tc.header)
+			assert.Equal(t, tc.want, storable(tc.status, h, parseCacheControl(h)))
+			_, ok := NewEntry(tc.status, h, time.Time{}, time.Time{}, nil)
+			assert.Equal(t, tc.want, ok, "NewEntry")
 		})
 	}
 }
@@ -64,21 +67,39 @@ func TestFreshnessAndAge(t *testing.T) {
 		{name: "stale-if-error, no-cache", header: map[string]string{"Cache-Control": "no-cache, stale-if-error=60"}, after: time.Second, wantAge: time.Second},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			e := newCacheEntry(200, headerOf(tc.header), received.Add(-tc.delay), received, nil)
+			e := testEntry(headerOf(tc.header), received.Add(-tc.delay), received)
 			now := received.Add(tc.after)
 			assert.Equal(t, tc.wantAge, e.age(now), "age")
-			assert.Equal(t, tc.fresh, e.fresh(now), "fresh")
-			assert.Equal(t, tc.onError, e.servableOnError(now), "servable on error")
+			assert.Equal(t, tc.fresh, e.Fresh(now), "fresh")
+			assert.Equal(t, tc.onError, e.ServableOnError(now), "servable on error")
 		})
 	}
 }
 
 func TestConditionalAndSelects(t *testing.T) {
-	e := newCacheEntry(200, http.Header{"Etag": {`"a"`}, "Last-Modified": {"Sun, 22 Nov 2026 10:00:00 GMT"}}, time.Time{}, time.Time{}, nil)
-	assert.Equal(t, http.Header{"If-None-Match": {`"a"`}, "If-Modified-Since": {"Sun, 22 Nov 2026 10:00:00 GMT"}}, e.conditional())
-	assert.Nil(t, newCacheEntry(200, http.Header{"Cache-Control": {"max-age=5"}}, time.Time{}, time.Time{}, nil).conditional())
+	e := testEntry(http.Header{"Etag": {`"a"`}, "Last-Modified": {"Sun, 22 Nov 2026 10:00:00 GMT"}}, time.Time{}, time.Time{})
+	assert.Equal(t, http.Header{"If-None-Match": {`"a"`}, "If-Modified-Since": {"Sun, 22 Nov 2026 10:00:00 GMT"}}, e.Conditional())
+	assert.Nil(t, testEntry(http.Header{"Cache-Control": {"max-age=5"}}, time.Time{}, time.Time{}).Conditional())
+	var none *Entry
+	assert.Nil(t, none.Conditional(), "no entry, no validator")
 
-	assert.True(t, e.selects(http.Header{}))
-	assert.True(t, e.selects(http.Header{"Etag": {`"a"`}}))
-	assert.False(t, e.selects(http.Header{"Etag": {`"b"`}}))
+	assert.True(t, e.Selects(http.Header{}))
+	assert.True(t, e.Selects(http.Header{"Etag": {`"a"`}}))
+	assert.False(t, e.Selects(http.Header{"Etag": {`"b"`}}))
+}
+
+// testEntry is the entry of a 200 response with headers h, storable or
+// not, so that the freshness rules can be tested on any headers.
+func testEntry(h http.Header, requested, received time.Time) *Entry {
+	e := &Entry{status: http.StatusOK, header: http.Header{}}
+	return e.Revalidated(h, requested, received)
+}
+
+// headerOf is a header of one value per field, the fields canonicalised.
+func headerOf(fields map[string]string) http.Header {
+	h := http.Header{}
+	for k, v := range fields {
+		h.Set(k, v)
+	}
+	return h
 }

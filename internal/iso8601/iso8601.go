@@ -1,4 +1,7 @@
-package gamedata
+// Package iso8601 reads the ISO 8601 timestamps a service may send: RFC
+// 3339's forms and the others ISO 8601 allows, but never a date and time
+// without a zone, whose instant is unknown.
+package iso8601
 
 import (
 	"errors"
@@ -7,8 +10,8 @@ import (
 	"time"
 )
 
-// parseISO8601 reads the ISO 8601 timestamps a service may emit in
-// capturedAt:
+// Parse reads the ISO 8601 timestamps a service may emit, such as an
+// analytics entry's capturedAt:
 //
 //   - a date and a time of day, in the extended format
 //     (2026-11-20T10:00:00Z) or the basic one (20261120T100000Z), with T, t
@@ -21,7 +24,7 @@ import (
 //
 // A date and time without a zone is refused: its instant cannot be known
 // without guessing.
-func parseISO8601(s string) (time.Time, error) {
+func Parse(s string) (time.Time, error) {
 	p := isoParser{s: s}
 	t, err := p.parse()
 	if err != nil {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package gamedata
+package httpcache
 
 import (
 	"fmt"
@@ -13,14 +13,14 @@ import (
 // would otherwise block the open until a writer came.
 const entryOpenFlags = syscall.O_NONBLOCK
 
-// checkCacheDir refuses a directory that another user owns, or that its
+// checkDir refuses a directory that another user owns, or that its
 // group or others may write: as ssh does for a key file.
-func checkCacheDir(dir string, info fs.FileInfo) error {
+func checkDir(dir string, info fs.FileInfo) error {
 	if uid, ok := owner(info); !ok || uid != os.Geteuid() {
-		return refuseCacheDir(dir, fmt.Sprintf("belongs to user %d, not to this one (%d)", uid, os.Geteuid()))
+		return refuseDir(dir, fmt.Sprintf("belongs to user %d, not to this one (%d)", uid, os.Geteuid()))
 	}
 	if perm := info.Mode().Perm(); perm&0o022 != 0 {
-		return refuseCacheDir(dir, fmt.Sprintf("may be written by its group or others (mode %v; chmod go-w would stop that)", perm))
+		return refuseDir(dir, fmt.Sprintf("may be written by its group or others (mode %v; chmod go-w would stop that)", perm))
 	}
 	return nil
 }

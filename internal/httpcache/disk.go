@@ -1,4 +1,4 @@
-package gamedata
+package httpcache
 
 import (
 	"bytes"
@@ -14,10 +14,10 @@ import (
 	"strconv"
 )
 
-// diskCache is a Cache with one file per entry in a directory, which it
-// holds open: the directory checked when the cache was made is the one
-// used, whatever is later renamed onto its path.
-type diskCache struct {
+// Disk is a Store with one file per entry in a directory, which it holds
+// open: the directory checked when the store was opened is the one used,
+// whatever is later renamed onto its path.
+type Disk struct {
 	dir  string
 	root *os.Root
 }
@@ -25,83 +25,74 @@ type diskCache struct {
 // diskMagic starts every entry file; its last byte is the format version.
 var diskMagic = []byte("gdcache\x01")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // maxDiskEntry bounds an entry file: the client's default body limit (32
 // MiB, WithMaxResponseBytes) and 1 MiB for the entry's own header (its
 // key, the response headers the cache keeps, times). The cache is not told
 // the client's limit, so this is the bound of every disk cache.
 const maxDiskEntry = 32<<20 + 1<<20
 
-// NewDiskCache returns a Cache that keeps one file per entry in dir, for
-// programs that restart between runs. Give it a directory of your own,
-// such as one under os.UserCacheDir(), never a shared one such as
-// os.TempDir(): whoever can write the directory can plant entries that the
-// client would serve as the service's answers (a checksum is not
-// authentication).
-//
-// NewDiskCache creates dir, and any missing parent, with mode 0700. It
-// refuses, with an error matching ErrUnsafeCacheDir that says why, a dir
-// that is a symbolic link and, on Unix, one that another user owns or that
-// its group or others may write, as ssh refuses such a key file. (On
-// Windows, where access is a matter of ACLs, only the link is checked.)
+// OpenDisk returns a Store that keeps one file per entry in dir, which it
+// creates, with any missing parent, with mode 0700. It refuses, with an
+// *UnsafeDirError, a dir that is a symbolic link and, on Unix, one that
+// another user owns or that its group or others may write: whoever can
+// write the directory could plant entries.
 //
 // An entry is written to a temporary file and renamed into place, so a
 // reader sees the old entry or the new one, never a mix; every file
-// carries its key and a checksum, so a file that a crash, a full disk or
-// anything else left truncated, empty or changed reads as a miss. An entry
-// is read only from a regular file of the cache's owner, opened without
-// following a link and without waiting on a FIFO, and only up to 33 MiB:
-// a link, a FIFO, a device, a file of another user or a larger file reads
-// as a miss, and an entry larger than that is not written (a client whose
-// WithMaxResponseBytes is above 32 MiB keeps larger bodies out of the
-// disk). The cache does not bound its size: remove the directory to empty
-// it.
-func NewDiskCache(dir string) (Cache, error) {
-	if dir == "" {
-		return nil, invalidArgument("NewDiskCache: empty directory; use one of your own, such as under os.UserCacheDir()")
-	}
+// carries its key and a checksum, so a file left truncated, empty or
+// changed reads as a miss. An entry is read only from a regular file of
+// the store's owner, opened without following a link and without waiting
+// on a FIFO, and only up to maxDiskEntry; an entry larger than that is not
+// written. The store does not bound its size.
+func OpenDisk(dir string) (*Disk, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("gamedata: NewDiskCache: %w", err)
+		return nil, err
 	}
 	named, err := os.Lstat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("gamedata: NewDiskCache: %w", err)
+		return nil, err
 	}
 	if named.Mode()&fs.ModeSymlink != 0 {
-		return nil, fmt.Errorf("%w: %q is a symbolic link, which whoever controls it can point elsewhere: give the directory it leads to, or use one of your own, such as under os.UserCacheDir()", ErrUnsafeCacheDir, dir)
+		return nil, &UnsafeDirError{fmt.Sprintf("%q is a symbolic link, which whoever controls it can point elsewhere: give the directory it leads to, or use one of your own, such as under os.UserCacheDir()", dir)}
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("gamedata: NewDiskCache: %w", err)
+		return nil, err
 	}
 	// The checks are made on the directory as opened, so what they pass
-	// is what the cache uses.
+	// is what the store uses.
 	opened, err := root.Stat(".")
 	if err == nil && !os.SameFile(named, opened) {
-		err = fmt.Errorf("%w: %q was replaced while it was opened", ErrUnsafeCacheDir, dir)
+		err = &UnsafeDirError{fmt.Sprintf("%q was replaced while it was opened", dir)}
 	}
 	if err == nil {
-		err = checkCacheDir(dir, opened)
+		err = checkDir(dir, opened)
 	}
 	if err != nil {
 		root.Close()
 		return nil, err
 	}
-	return &diskCache{dir: dir, root: root}, nil
+	return &Disk{dir: dir, root: root}, nil
 }
+
+// UnsafeDirError is a directory OpenDisk refuses because someone other
+// than its user could control it. Its message says why, and what to do.
+type UnsafeDirError struct{ msg string }
+
+// Error says why the directory is refused, and what to do.
+func (e *UnsafeDirError) Error() string { return e.msg }
 
 // name names an entry's file by a hash of its key: keys are URLs, which
 // hold characters a file name cannot.
-func (d *diskCache) name(key string) string {
+func (d *Disk) name(key string) string {
 	sum := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(sum[:]) + ".entry"
 }
 
 // Get returns the value stored under key, or a miss when the file is
 // absent, unreadable, damaged, or anything but a regular file of the
-// cache's owner within maxDiskEntry.
-func (d *diskCache) Get(key string) ([]byte, bool) {
+// store's owner within maxDiskEntry.
+func (d *Disk) Get(key string) ([]byte, bool) {
 	name := d.name(key)
 	// Lstat first, so that a link, a FIFO or a device is not even opened.
 	named, err := d.root.Lstat(name)
@@ -128,7 +119,7 @@ func (d *diskCache) Get(key string) ([]byte, bool) {
 // Set writes value under key. A failure to write leaves the previous
 // entry, or none: a cache that cannot store only costs requests. A value
 // too large to be read back removes the previous entry, which it replaces.
-func (d *diskCache) Set(key string, value []byte) {
+func (d *Disk) Set(key string, value []byte) {
 	b := encodeDiskEntry(key, value)
 	if len(b) > maxDiskEntry {
 		d.Delete(key)
@@ -147,11 +138,11 @@ func (d *diskCache) Set(key string, value []byte) {
 }
 
 // Delete removes the entry stored under key.
-func (d *diskCache) Delete(key string) { d.root.Remove(d.name(key)) }
+func (d *Disk) Delete(key string) { d.root.Remove(d.name(key)) }
 
-// refuseCacheDir is the error for a directory that others control.
-func refuseCacheDir(dir, why string) error {
-	return fmt.Errorf("%w: %q %s, so whoever can write it could plant entries that the client would serve as the service's answers; use a directory of your own, such as under os.UserCacheDir()", ErrUnsafeCacheDir, dir, why)
+// refuseDir is the error for a directory that others control.
+func refuseDir(dir, why string) error {
+	return &UnsafeDirError{fmt.Sprintf("%q %s, so whoever can write it could plant entries that the client would serve as the service's answers; use a directory of your own, such as under os.UserCacheDir()", dir, why)}
 }
 
 // encodeDiskEntry lays out magic, CRC-32C of the rest, key length, key and

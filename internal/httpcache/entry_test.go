@@ -1,4 +1,4 @@
-package gamedata
+package httpcache
 
 import (
 	"encoding/binary"
@@ -11,19 +11,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func sampleEntry() *cacheEntry {
+func sampleEntry() *Entry {
 	h := http.Header{
 		"Etag":          {`"v1"`},
 		"Cache-Control": {"max-age=60, stale-if-error=30", "private, must-revalidate"},
 		"Set-Cookie":    {"dropped=1"},
 	}
 	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	return newCacheEntry(200, h, at, at.Add(20*time.Millisecond), []byte(`{"kind":"game","ident":"x"}`))
+	e, _ := NewEntry(200, h, at, at.Add(20*time.Millisecond), []byte(`{"kind":"game","ident":"x"}`))
+	return e
 }
 
 func TestCacheEntryRoundTrip(t *testing.T) {
 	e := sampleEntry()
-	got, err := decodeCacheEntry(e.encode())
+	got, err := decode(e.Encode())
 	require.NoError(t, err)
 	assert.Equal(t, 200, got.status)
 	assert.True(t, e.requested.Equal(got.requested))
@@ -37,25 +38,28 @@ func TestCacheEntryRoundTrip(t *testing.T) {
 // Every damage an entry can take in a store reads as an error, never as a
 // different entry: each byte changed, each truncation, another version.
 func TestCacheEntryDamage(t *testing.T) {
-	good := sampleEntry().encode()
+	good := sampleEntry().Encode()
 	for i := range good {
 		b := append([]byte(nil), good...)
 		b[i] ^= 0x41
-		_, err := decodeCacheEntry(b)
+		_, err := decode(b)
 		assert.ErrorIs(t, err, errBadEntry, "byte %d changed", i)
 	}
 	for n := range len(good) {
-		_, err := decodeCacheEntry(good[:n])
+		_, err := decode(good[:n])
 		assert.ErrorIs(t, err, errBadEntry, "truncated to %d bytes", n)
 	}
-	_, err := decodeCacheEntry(append(append([]byte(nil), good...), 0))
+	_, err := decode(append(append([]byte(nil), good...), 0))
 	assert.ErrorIs(t, err, errBadEntry, "a byte appended")
 }
 
-func TestCacheEntryUpdate(t *testing.T) {
-	e := sampleEntry()
-	later := e.received.Add(time.Minute)
-	e.update(http.Header{"Cache-Control": {"max-age=120"}, "Date": {"Sun, 22 Nov 2026 12:01:00 GMT"}, "Content-Length": {"0"}}, later, later)
+func TestCacheEntryRevalidated(t *testing.T) {
+	stored := sampleEntry()
+	before := *stored
+	before.header = stored.header.Clone()
+	later := stored.received.Add(time.Minute)
+	e := stored.Revalidated(http.Header{"Cache-Control": {"max-age=120"}, "Date": {"Sun, 22 Nov 2026 12:01:00 GMT"}, "Content-Length": {"0"}}, later, later)
+	assert.Equal(t, &before, stored, "the stored entry, which a store may share, is left as it was")
 	assert.Equal(t, later, e.received)
 	assert.Equal(t, 120*time.Second, e.freshness.lifetime)
 	assert.Equal(t, []string{"max-age=120"}, e.header["Cache-Control"])
@@ -67,11 +71,11 @@ func TestCacheEntryUpdate(t *testing.T) {
 // A damaged entry with a matching checksum, as a writer with a bug would
 // store it, still reads as an error: each field cut short.
 func TestCacheEntryCutWithChecksum(t *testing.T) {
-	good := sampleEntry().encode()
+	good := sampleEntry().Encode()
 	for n := 5; n < len(good); n++ {
 		b := append([]byte(nil), good[:n]...)
 		binary.BigEndian.PutUint32(b[1:5], crc32.Checksum(b[5:], castagnoli))
-		_, err := decodeCacheEntry(b)
+		_, err := decode(b)
 		assert.ErrorIs(t, err, errBadEntry, "cut to %d bytes", n)
 	}
 }

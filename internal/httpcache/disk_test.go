@@ -1,4 +1,4 @@
-package gamedata
+package httpcache
 
 import (
 	"fmt"
@@ -11,12 +11,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestDiskCacheStoresAcrossInstances(t *testing.T) {
+func TestDiskStoresAcrossInstances(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
-	a, err := NewDiskCache(dir)
+	a, err := OpenDisk(dir)
 	require.NoError(t, err)
 	a.Set("https://h/api/packages/game/x", []byte("value"))
-	b, err := NewDiskCache(dir)
+	b, err := OpenDisk(dir)
 	require.NoError(t, err)
 	got, ok := b.Get("https://h/api/packages/game/x")
 	assert.True(t, ok)
@@ -31,23 +31,21 @@ func TestDiskCacheStoresAcrossInstances(t *testing.T) {
 }
 
 // entryPath is the path of the file of key's entry.
-func entryPath(d *diskCache, key string) string { return filepath.Join(d.dir, d.name(key)) }
+func entryPath(d *Disk, key string) string { return filepath.Join(d.dir, d.name(key)) }
 
-func TestNewDiskCacheRefuses(t *testing.T) {
-	_, err := NewDiskCache("")
-	assert.ErrorIs(t, err, ErrInvalidArgument)
+func TestOpenDiskRefusesAPathUnderAFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
-	_, err = NewDiskCache(filepath.Join(file, "sub"))
+	_, err := OpenDisk(filepath.Join(file, "sub"))
 	assert.Error(t, err)
 }
 
 // A damaged file reads as a miss: truncated, emptied, a byte changed,
 // garbage, or another key's entry put in its place.
-func TestDiskCacheDamagedFilesAreMisses(t *testing.T) {
-	c, err := NewDiskCache(t.TempDir())
+func TestDiskDamagedFilesAreMisses(t *testing.T) {
+	c, err := OpenDisk(t.TempDir())
 	require.NoError(t, err)
-	d := c.(*diskCache)
+	d := c
 	const key = "https://h/api/packages/game/x"
 	c.Set(key, []byte("a value of some length"))
 	good, err := os.ReadFile(entryPath(d, key))
@@ -78,9 +76,9 @@ func TestDiskCacheDamagedFilesAreMisses(t *testing.T) {
 }
 
 // The directory made is its user's alone, parents included.
-func TestNewDiskCacheMakesItsDirectoryPrivate(t *testing.T) {
+func TestOpenDiskMakesItsDirectoryPrivate(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "parent", "cache")
-	_, err := NewDiskCache(dir)
+	_, err := OpenDisk(dir)
 	require.NoError(t, err)
 	for _, d := range []string{dir, filepath.Dir(dir)} {
 		info, err := os.Stat(d)
@@ -92,27 +90,28 @@ func TestNewDiskCacheMakesItsDirectoryPrivate(t *testing.T) {
 }
 
 // A symbolic link for the directory is refused, wherever it leads.
-func TestNewDiskCacheRefusesALink(t *testing.T) {
+func TestOpenDiskRefusesALink(t *testing.T) {
 	real := t.TempDir()
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(real, link); err != nil {
 		t.Skipf("cannot make a symbolic link here: %v", err)
 	}
-	_, err := NewDiskCache(link)
-	require.ErrorIs(t, err, ErrUnsafeCacheDir)
+	_, err := OpenDisk(link)
+	var unsafe *UnsafeDirError
+	require.ErrorAs(t, err, &unsafe)
 	assert.Contains(t, err.Error(), "is a symbolic link")
 	assert.Contains(t, err.Error(), "os.UserCacheDir()", "the error says what to do")
 }
 
 // An entry too large to be read back is not written, and the one it
 // replaces is gone.
-func TestDiskCacheDoesNotWriteWhatItWouldNotRead(t *testing.T) {
-	c, err := NewDiskCache(t.TempDir())
+func TestDiskDoesNotWriteWhatItWouldNotRead(t *testing.T) {
+	c, err := OpenDisk(t.TempDir())
 	require.NoError(t, err)
 	c.Set("k", []byte("small"))
 	c.Set("k", make([]byte, maxDiskEntry))
 	_, ok := c.Get("k")
 	assert.False(t, ok)
-	_, err = os.Stat(entryPath(c.(*diskCache), "k"))
+	_, err = os.Stat(entryPath(c, "k"))
 	assert.ErrorIs(t, err, os.ErrNotExist)
 }

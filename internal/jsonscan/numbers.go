@@ -1,0 +1,308 @@
+package jsonscan
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// ValueError is a well-formed value of the wrong kind where a number, a
+// flag or whole milliseconds were wanted: a decoder can say which element
+// was at fault.
+type ValueError struct{ msg string }
+
+// Error says what was wanted and what came.
+func (e ValueError) Error() string { return e.msg }
+
+// wrongValue consumes the value at s.i and describes it.
+func (s *Scanner) wrongValue(want string) error {
+	v, err := s.Value()
+	if err != nil {
+		return err
+	}
+	return ValueError{fmt.Sprintf("got %s, want %s", Clip(v), want)}
+}
+
+// number consumes a number by JSON's grammar and returns its bytes.
+func (s *Scanner) number() ([]byte, error) {
+	start := s.i
+	if s.i < len(s.b) && s.b[s.i] == '-' {
+		s.i++
+	}
+	switch {
+	case s.i >= len(s.b):
+		return nil, errUnexpectedEnd
+	case s.b[s.i] == '0':
+		s.i++
+	case s.b[s.i] >= '1' && s.b[s.i] <= '9':
+		s.digits()
+	default:
+		return nil, s.invalid("in numeric literal")
+	}
+	if s.i < len(s.b) && s.b[s.i] == '.' {
+		s.i++
+		if s.digits() == 0 {
+			return nil, s.invalid("after decimal point in numeric literal")
+		}
+	}
+	if err := s.exponent(); err != nil {
+		return nil, err
+	}
+	return s.b[start:s.i], nil
+}
+
+// exponent consumes the optional exponent of a number.
+func (s *Scanner) exponent() error {
+	if s.i >= len(s.b) || (s.b[s.i] != 'e' && s.b[s.i] != 'E') {
+		return nil
+	}
+	s.i++
+	if s.i < len(s.b) && (s.b[s.i] == '+' || s.b[s.i] == '-') {
+		s.i++
+	}
+	if s.digits() == 0 {
+		return s.invalid("in exponent of numeric literal")
+	}
+	return nil
+}
+
+func (s *Scanner) digits() int {
+	start := s.i
+	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
+		s.i++
+	}
+	return s.i - start
+}
+
+// numberAhead reports whether a number starts at s.i.
+func (s *Scanner) numberAhead() bool {
+	return s.i < len(s.b) && (s.b[s.i] == '-' || (s.b[s.i] >= '0' && s.b[s.i] <= '9'))
+}
+
+// IsNumber reports whether v, a valid JSON value, is a number.
+func IsNumber(v []byte) bool {
+	return len(v) > 0 && (v[0] == '-' || (v[0] >= '0' && v[0] <= '9'))
+}
+
+func isNumberByte(c byte) bool {
+	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
+}
+
+// TryInt scans and parses, in the same pass, an integer of at most 15
+// digits without fraction or exponent, the usual form of a time. It
+// consumes nothing and reports false for anything else, which Millis then
+// reads.
+func (s *Scanner) TryInt() (int64, bool) {
+	i, neg := s.i, false
+	if i < len(s.b) && s.b[i] == '-' {
+		i, neg = i+1, true
+	}
+	start := i
+	var n int64
+	// Times are 13 digits: take the first 8 in one step.
+	if len(s.b)-i >= 8 {
+		if v, ok := eightDigits(s.b[i:]); ok {
+			n, i = int64(v), i+8
+		}
+	}
+	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' && i-start < 15 {
+		n = n*10 + int64(s.b[i]-'0')
+		i++
+	}
+	if i == start || (s.b[start] == '0' && i-start > 1) || (i < len(s.b) && isNumberByte(s.b[i])) {
+		return 0, false
+	}
+	s.i = i
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// eightDigits parses the 8 bytes at the start of b when all are digits,
+// with a few multiplications on one 64-bit word instead of a loop
+// (Lemire, "Fast numeric string parsing in C++", 2022).
+func eightDigits(b []byte) (uint64, bool) {
+	v := binary.LittleEndian.Uint64(b)
+	if (v&0xf0f0f0f0f0f0f0f0)|((v+0x0606060606060606)&0xf0f0f0f0f0f0f0f0)>>4 != 0x3333333333333333 {
+		return 0, false
+	}
+	v -= 0x3030303030303030
+	v = v*10 + v>>8
+	v = ((v&0x000000ff000000ff)*(100+1000000<<32) + (v>>16&0x000000ff000000ff)*(1+10000<<32)) >> 32
+	return v, true
+}
+
+// TryNumber is TryInt for numbers with an optional fraction, at most 15
+// significant digits in all; see parseFloat for why that is exact. Float
+// reads any other number.
+func (s *Scanner) TryNumber() (float64, bool) {
+	i, neg := s.i, false
+	if i < len(s.b) && s.b[i] == '-' {
+		i, neg = i+1, true
+	}
+	mant, intDigits := accumulate(s.b, i, 0)
+	if intDigits == 0 || (s.b[i] == '0' && intDigits > 1) {
+		return 0, false
+	}
+	i += intDigits
+	frac := 0
+	if i < len(s.b) && s.b[i] == '.' {
+		if mant, frac = accumulate(s.b, i+1, mant); frac == 0 {
+			return 0, false
+		}
+		i += 1 + frac
+	}
+	if intDigits+frac > 15 || (i < len(s.b) && isNumberByte(s.b[i])) {
+		return 0, false
+	}
+	s.i = i
+	f := float64(mant) / pow10[frac]
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// TryFlag reads 0 or 1 written as such, and consumes nothing and reports
+// false for anything else, which Flag then reads.
+func (s *Scanner) TryFlag() (v, ok bool) {
+	if s.i+1 >= len(s.b) || (s.b[s.i] != '0' && s.b[s.i] != '1') || isNumberByte(s.b[s.i+1]) {
+		return false, false
+	}
+	v = s.b[s.i] == '1'
+	s.i++
+	return v, true
+}
+
+// Flag reads 0 or 1, written as such: 1.0 or 1e0 is not a flag, and
+// anything else is a ValueError.
+func (s *Scanner) Flag() (bool, error) {
+	if s.i < len(s.b) && (s.b[s.i] == '0' || s.b[s.i] == '1') {
+		next := s.i + 1
+		if next >= len(s.b) || !isNumberByte(s.b[next]) {
+			s.i = next
+			return s.b[next-1] == '1', nil
+		}
+	}
+	return false, s.wrongValue("0 or 1")
+}
+
+// Float reads a number; anything else is a ValueError, and so is a number
+// too large for a float64.
+func (s *Scanner) Float() (float64, error) {
+	if f, ok := s.TryNumber(); ok {
+		return f, nil
+	}
+	if !s.numberAhead() {
+		return 0, s.wrongValue("a number")
+	}
+	b, err := s.number()
+	if err != nil {
+		return 0, err
+	}
+	return parseFloat(b)
+}
+
+// Millis reads whole Unix milliseconds, written with or without a
+// fraction or exponent; anything else is a ValueError.
+func (s *Scanner) Millis() (int64, error) {
+	if ms, ok := s.TryInt(); ok {
+		return ms, nil
+	}
+	if !s.numberAhead() {
+		return 0, s.wrongValue("a number")
+	}
+	b, err := s.number()
+	if err != nil {
+		return 0, err
+	}
+	return ParseMillis(b)
+}
+
+// accumulate appends the decimal digits of b from i on to mant, and says
+// how many there were.
+func accumulate(b []byte, i int, mant uint64) (uint64, int) {
+	start := i
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		mant = mant*10 + uint64(b[i]-'0')
+		i++
+	}
+	return mant, i - start
+}
+
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// parseFloat parses a JSON number. Numbers of at most 15 significant
+// digits with no exponent, which is nearly all of them here, take a fast
+// path that is exact: both the digits and the power of ten are exactly
+// representable, so one division rounds correctly. Others go through
+// strconv.
+func parseFloat(b []byte) (float64, error) {
+	i, neg := 0, false
+	if b[0] == '-' {
+		i, neg = 1, true
+	}
+	var mant uint64
+	digits, frac := 0, -1
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			if digits++; frac >= 0 {
+				frac++
+			}
+		case c == '.':
+			frac = 0
+		default:
+			digits = 99 // an exponent: the slow path
+		}
+	}
+	if digits > 15 {
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return 0, ValueError{fmt.Sprintf("got %s, want a finite number", Clip(b))}
+		}
+		return f, nil
+	}
+	f := float64(mant)
+	if frac > 0 {
+		f /= pow10[frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, nil
+}
+
+// ParseMillis parses a JSON number b as whole Unix milliseconds, written
+// with or without a fraction or exponent; a fraction, or a number past
+// 2^53, is a ValueError.
+func ParseMillis(b []byte) (int64, error) {
+	if len(b) <= 15 && !bytes.ContainsAny(b, ".eE") {
+		// At most 15 characters: below 2^53 whatever they are, so the
+		// bound below holds whichever way the number is written.
+		n, neg, i := int64(0), b[0] == '-', 0
+		if neg {
+			i = 1
+		}
+		for ; i < len(b); i++ {
+			n = n*10 + int64(b[i]-'0')
+		}
+		if neg {
+			n = -n
+		}
+		return n, nil
+	}
+	f, err := parseFloat(b)
+	if err != nil {
+		return 0, err
+	}
+	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, ValueError{fmt.Sprintf("got %s, want whole Unix milliseconds", Clip(b))}
+	}
+	return int64(f), nil
+}
