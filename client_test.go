@@ -2,24 +2,24 @@ package gamedata
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/iotest"
 	"time"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
@@ -290,19 +290,12 @@ func TestClassify(t *testing.T) {
 
 func TestNetworkErrorsAreRetried(t *testing.T) {
 	t.Parallel()
-	var n atomic.Int32
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1) <= 2 {
-			conn, _, err := w.(http.Hijacker).Hijack()
-			require.NoError(t, err)
-			conn.Close()
-			return
-		}
-		w.Write([]byte(`{"id":"s1"}`))
-	})
+	fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultReset}, Attempts: 2})
+	srv := httptest.NewServer(fi)
+	t.Cleanup(srv.Close)
 	_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
 	require.NoError(t, err)
-	assert.Equal(t, int32(3), n.Load())
+	assert.Len(t, fi.Requests(), 3)
 }
 
 func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
@@ -385,52 +378,30 @@ func TestReadBodyWithoutContentLength(t *testing.T) {
 	}
 }
 
-// cutBodies send the first half of a server record and hang up, each with
-// other framing.
-var cutBodies = map[string]func(t *testing.T, w http.ResponseWriter){
-	"content-length": func(t *testing.T, w http.ResponseWriter) {
-		body := []byte(`{"id":"s1","players":5810}`)
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.Write(body[:len(body)/2])
-		hangUp(t, w, false)
-	},
-	"chunked": func(t *testing.T, w http.ResponseWriter) {
-		w.Write([]byte(`{"id":"s1",`))
-		hangUp(t, w, false)
-	},
-	"gzip": func(t *testing.T, w http.ResponseWriter) {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write([]byte(`{"id":"s1","players":5810,"title":"` + strings.Repeat("x", 200) + `"}`))
-		zw.Close()
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Write(buf.Bytes()[:buf.Len()-10]) // all but the trailer
-		hangUp(t, w, false)
-	},
-}
+// serverRecord serves a server record, long enough to be cut in half.
+var serverRecord = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte(`{"id":"s1","players":5810,"title":"` + strings.Repeat("x", 200) + `"}`))
+})
 
-// A body cut before its framing says it ends is a transport fault: it is
-// retried, and after the last try it is io.ErrUnexpectedEOF, never a
-// *DecodeError.
+// A body cut before its framing says it ends (the twin's cuts: short of
+// its Content-Length, a chunked body without its last chunk, a gzip body
+// without its trailer) is a transport fault: it is retried, and after the
+// last try it is io.ErrUnexpectedEOF, never a *DecodeError.
 func TestCutBodiesAreRetried(t *testing.T) {
 	t.Parallel()
-	for name, cut := range cutBodies {
-		t.Run(name, func(t *testing.T) {
+	for _, cut := range []gamedatatest.Fault{gamedatatest.FaultTruncate, gamedatatest.FaultChunkedCut, gamedatatest.FaultGzipCut} {
+		t.Run(cut.String(), func(t *testing.T) {
 			t.Parallel()
-			var n atomic.Int32
-			srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-				if n.Add(1) == 1 {
-					cut(t, w)
-					return
-				}
-				w.Write([]byte(`{"id":"s1"}`))
-			})
+			once := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{cut}, Attempts: 1})
+			srv := httptest.NewServer(once)
+			t.Cleanup(srv.Close)
 			s, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
 			require.NoError(t, err)
 			assert.Equal(t, "s1", s.ID)
-			assert.Equal(t, int32(2), n.Load())
+			assert.Len(t, once.Requests(), 2)
 
-			always, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { cut(t, w) })
+			always := httptest.NewServer(gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{cut}}))
+			t.Cleanup(always.Close)
 			_, err = newTestClient(t, always.URL, WithRetryMax(2)).Servers.Get(context.Background(), "s1")
 			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 			var de *DecodeError
@@ -446,7 +417,8 @@ func TestErrorsAfterRetries(t *testing.T) {
 	t.Parallel()
 	h, _ := flaky(100, http.StatusServiceUnavailable, nil)
 	unavailable, _ := newServer(t, h)
-	reset, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { hangUp(t, w, true) })
+	reset := httptest.NewServer(gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultReset}}))
+	t.Cleanup(reset.Close)
 	notFound, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
 	for _, tt := range []struct {
 		name, url string
@@ -480,23 +452,13 @@ func TestErrorsAfterRetries(t *testing.T) {
 // default rate limit and backoff.
 func TestStalledAttemptsAreRetried(t *testing.T) {
 	t.Parallel()
-	for _, midBody := range []bool{false, true} {
+	for _, stall := range []gamedatatest.Fault{gamedatatest.FaultStallHeaders, gamedatatest.FaultStallBody} {
 		ft := newFakeClock()
-		stalled := make(chan struct{})
-		var n atomic.Int32
-		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-			if n.Add(1) > 1 {
-				w.Write([]byte(`{"id":"s1"}`))
-				return
-			}
-			if midBody {
-				w.Header().Set("Content-Length", "11")
-				w.Write([]byte(`{"id":`))
-				w.(http.Flusher).Flush()
-			}
-			close(stalled)
-			<-r.Context().Done()
-		})
+		fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{stall}, Attempts: 1})
+		h, stalled := stallSignals(t, fi, stall)
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		t.Cleanup(fi.Close)
 		c, err := NewClient(srv.URL, withClock(ft))
 		require.NoError(t, err)
 		go func() {
@@ -506,20 +468,20 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 			ft.advance(30 * time.Second)
 		}()
 		s, err := c.Servers.Get(context.Background(), "s1")
-		require.NoError(t, err, "mid-body %v", midBody)
+		require.NoError(t, err, stall)
 		assert.Equal(t, "s1", s.ID)
-		assert.Equal(t, int32(2), n.Load(), "mid-body %v", midBody)
+		assert.Len(t, fi.Requests(), 2, stall)
 	}
 }
 
 func TestStallAfterTheLastTry(t *testing.T) {
 	t.Parallel()
 	ft := newFakeClock()
-	stalled := make(chan struct{})
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		close(stalled)
-		<-r.Context().Done()
-	})
+	fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultStallHeaders}})
+	h, stalled := stallSignals(t, fi, gamedatatest.FaultStallHeaders)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(fi.Close)
 	c := newTestClient(t, srv.URL, withClock(ft), WithRetryMax(0), WithStallTimeout(time.Minute))
 	go func() {
 		<-stalled

@@ -1,6 +1,12 @@
 package gamedata
 
-import "time"
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
+)
 
 // Exports for the tests of package gamedata_test, which otherwise see the
 // public API only.
@@ -20,3 +26,8 @@ func WithFakeClock(clk *FakeClock) Option { return withClock(clk) }
 
 // Advance moves the time on by d and runs the timers that came due.
 func (ft *fakeClock) Advance(d time.Duration) { ft.advance(d) }
+
+// StallSignals is stallSignals.
+func StallSignals(t testing.TB, fi *gamedatatest.FaultInjector, kind gamedatatest.Fault) (http.Handler, <-chan struct{}) {
+	return stallSignals(t, fi, kind)
+}

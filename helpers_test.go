@@ -2,7 +2,6 @@ package gamedata
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
 )
@@ -216,17 +216,49 @@ func (ft *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
-// hangUp closes the connection under w at once, with what was written so
-// far flushed; with reset, as a TCP reset.
-func hangUp(t *testing.T, w http.ResponseWriter, reset bool) {
-	t.Helper()
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
+// stallSignals returns a handler that serves fi, and a channel that
+// receives each time one of fi's answers of the stall fault kind starts to
+// stall: a FaultStallHeaders answer once its request is in fi's log, a
+// FaultStallBody answer once half its body is flushed. A test then moves
+// its fake clock past the stall timeout, or ends a context, rather than
+// wait on the wall. For any other kind nothing is ever sent.
+func stallSignals(t testing.TB, fi *gamedatatest.FaultInjector, kind gamedatatest.Fault) (http.Handler, <-chan struct{}) {
+	stalled := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	signal := func(done <-chan struct{}) {
+		select {
+		case stalled <- struct{}{}:
+		case <-done:
+		case <-ctx.Done():
+		}
 	}
-	conn, _, err := w.(http.Hijacker).Hijack()
-	require.NoError(t, err)
-	if tcp, ok := conn.(*net.TCPConn); ok && reset {
-		require.NoError(t, tcp.SetLinger(0))
+	switch kind {
+	case gamedatatest.FaultStallHeaders:
+		go func() {
+			for n := 1; fi.WaitRequests(ctx, n) == nil; n++ {
+				if fi.Requests()[n-1].Fault == kind {
+					signal(ctx.Done())
+				}
+			}
+		}()
+	case gamedatatest.FaultStallBody:
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fi.ServeHTTP(&flushHook{ResponseWriter: w, flushed: func() { signal(r.Context().Done()) }}, r)
+		}), stalled
 	}
-	conn.Close()
+	return fi, stalled
 }
+
+// flushHook is a ResponseWriter that calls flushed after each flush.
+type flushHook struct {
+	http.ResponseWriter
+	flushed func()
+}
+
+func (w *flushHook) Flush() {
+	http.NewResponseController(w.ResponseWriter).Flush()
+	w.flushed()
+}
+
+func (w *flushHook) Unwrap() http.ResponseWriter { return w.ResponseWriter }

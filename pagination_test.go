@@ -5,17 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
@@ -483,33 +482,20 @@ func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 func TestAllRecoversPagesCutMidBody(t *testing.T) {
 	t.Parallel()
 	all := idents(3000)
-	dir := directoryHandler(all, 100)
-	rng := rand.New(rand.NewPCG(7, 30))
-	var mu sync.Mutex
-	var cuts, requests int
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		requests++
-		cut := rng.Float64() < 0.3
-		if cut {
-			cuts++
-		}
-		mu.Unlock()
-		if !cut {
-			dir(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		dir(rec, r)
-		body := rec.Body.Bytes()
-		w.Write(body[:len(body)/2]) // no Content-Length: sent chunked
-		hangUp(t, w, false)
-	})
+	fi := gamedatatest.InjectFaults(directoryHandler(all, 100), gamedatatest.Faults{Rate: 0.3, Kinds: []gamedatatest.Fault{gamedatatest.FaultChunkedCut}, Seed: 7})
+	srv := httptest.NewServer(fi)
+	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL, WithRetryMax(10))
 	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}))
 	require.NoError(t, err)
 	assert.Equal(t, all, got, "every entry exactly once, in order")
-	t.Logf("%d requests, %d cut mid-body", requests, cuts)
+	cuts := 0
+	for _, r := range fi.Requests() {
+		if r.Fault != 0 {
+			cuts++
+		}
+	}
+	t.Logf("%d requests, %d cut mid-body", len(fi.Requests()), cuts)
 	assert.Positive(t, cuts)
 }
 
