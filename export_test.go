@@ -14,6 +14,15 @@ import (
 // DeadlockGuard is deadlockGuard.
 const DeadlockGuard = deadlockGuard
 
+// TestBackoffMax is testBackoffMax.
+const TestBackoffMax = testBackoffMax
+
+// NewTestClient is newTestClient.
+func NewTestClient(t testing.TB, baseURL string, opts ...Option) *Client {
+	t.Helper()
+	return newTestClient(t, baseURL, opts...)
+}
+
 // FakeClock is the fake clock of this package's tests.
 type FakeClock = fakeClock
 

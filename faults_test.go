@@ -727,7 +727,7 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 	if row.tls {
 		opts = append(opts, gamedata.WithHTTPClient(srv.Client()))
 	}
-	c := fastClient(t, srv.URL, opts...)
+	c := gamedata.NewTestClient(t, srv.URL, opts...)
 
 	guarded, cancel := context.WithTimeout(context.Background(), gamedata.DeadlockGuard)
 	defer cancel()
@@ -834,12 +834,12 @@ func waitsOf(want ...time.Duration) func(*testing.T, []time.Duration) {
 }
 
 // backoffWaits checks that the client waited n times, each time no more
-// than a fastClient's backoff.
+// than a test client's backoff.
 func backoffWaits(n int) func(*testing.T, []time.Duration) {
 	return func(t *testing.T, waits []time.Duration) {
 		if assert.Len(t, waits, n, "one wait before each retry") {
 			for _, w := range waits {
-				assert.LessOrEqual(t, w, fastBackoffMax, "a backoff")
+				assert.LessOrEqual(t, w, gamedata.TestBackoffMax, "a backoff")
 			}
 		}
 	}

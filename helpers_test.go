@@ -83,11 +83,21 @@ func fixtureServer(t *testing.T, prefix string, routes map[string]string) (*http
 	})
 }
 
-// newTestClient returns a client for a test server: no rate limit and
-// short backoffs, so tests do not wait, unless opts say otherwise.
-func newTestClient(t *testing.T, baseURL string, opts ...Option) *Client {
+// testBackoffMax is the longest backoff of a newTestClient.
+const testBackoffMax = 20 * time.Millisecond
+
+// newTestClient returns a client for baseURL with no client-side rate
+// limit and backoffs of a few milliseconds, so retries cost no test time,
+// unless opts say otherwise. The adaptive rate is off: it would turn the
+// unlimited rate into a finite one at the first 429. It is the one test
+// client of both test packages (gamedata_test calls it as NewTestClient).
+func newTestClient(t testing.TB, baseURL string, opts ...Option) *Client {
 	t.Helper()
-	defaults := []Option{WithRateLimit(rate.Inf, 0), WithBackoff(time.Millisecond, 10*time.Millisecond)}
+	defaults := []Option{
+		WithRateLimit(rate.Inf, 0),
+		WithAdaptiveRate(false),
+		WithBackoff(time.Millisecond, testBackoffMax),
+	}
 	c, err := NewClient(baseURL, append(defaults, opts...)...)
 	require.NoError(t, err)
 	return c
