@@ -77,4 +77,5 @@ func TestSecondWalkOfAStaleDirectoryCosts304s(t *testing.T) {
 	}
 	t.Logf("first walk %d bytes, second %d bytes (%.1f%%)", firstBytes, secondBytes, 100*float64(secondBytes)/float64(firstBytes))
 	assert.Less(t, float64(secondBytes), 0.05*float64(firstBytes))
+	assert.Equal(t, int64(30), c.Stats().CacheRevalidations)
 }
