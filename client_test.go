@@ -867,3 +867,67 @@ func TestRateLimitAllowsBurstPlusRateInAnyWindow(t *testing.T) {
 		assert.Equal(t, tt.burst+int(tt.r)-1, most, "rate %v burst %d: the most in any 1 s window", tt.r, tt.burst)
 	}
 }
+
+func FuzzPathSegment(f *testing.F) {
+	for _, id := range []string{
+		"203.0.113.7:27015", "a/b", "../x", "a?b#c", "100% fun", "%2e%2e", "...",
+		"", ".", "..", "a;b,c=d&e+f@g$h", "宇宙\xff\x00\x7f", "//", "?", "#",
+	} {
+		f.Add(id, "game")
+	}
+	c, err := NewClient("https://example.com/base")
+	require.NoError(f, err)
+
+	f.Fuzz(func(t *testing.T, id, kind string) {
+		err := checkSegments([]string{"server id"}, id)
+		switch id {
+		case "", ".", "..":
+			if err == nil {
+				t.Fatalf("checkSegments accepts %q", id)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("checkSegments refuses %q: %v", id, err)
+		}
+
+		u := c.endpoint(nil, "api", "servers", id)
+		escaped := u.EscapedPath()
+		segment, ok := strings.CutPrefix(escaped, "/base/api/servers/")
+		if !ok {
+			t.Fatalf("id %q: escaped path %q is not under /base/api/servers/", id, escaped)
+		}
+		if strings.ContainsAny(segment, "/?#") {
+			t.Fatalf("id %q: escaped segment %q holds /, ? or #", id, segment)
+		}
+		if back, err := url.PathUnescape(segment); err != nil || back != id {
+			t.Fatalf("id %q: escaped segment %q unescapes to %q, %v", id, segment, back, err)
+		}
+		parsed, err := url.Parse(u.String())
+		if err != nil {
+			t.Fatalf("id %q: url.Parse(%q): %v", id, u.String(), err)
+		}
+		if parsed.Path != u.Path || parsed.EscapedPath() != escaped {
+			t.Fatalf("id %q: %q parses to path %q (escaped %q), want %q (escaped %q)", id, u.String(), parsed.Path, parsed.EscapedPath(), u.Path, escaped)
+		}
+		if parsed.RawQuery != "" || parsed.ForceQuery || parsed.Fragment != "" || parsed.RawFragment != "" {
+			t.Fatalf("id %q: %q parses with query %q or fragment %q", id, u.String(), parsed.RawQuery, parsed.Fragment)
+		}
+
+		// Two segments, as in a package path, stay two segments.
+		if checkSegments([]string{"kind", "ident"}, kind, id) != nil {
+			return
+		}
+		u = c.endpoint(nil, "api", "packages", kind, id)
+		rest, ok := strings.CutPrefix(u.EscapedPath(), "/base/api/packages/")
+		parts := strings.Split(rest, "/")
+		if !ok || len(parts) != 2 {
+			t.Fatalf("kind %q, ident %q: escaped path %q is not two segments under /base/api/packages/", kind, id, u.EscapedPath())
+		}
+		for i, want := range []string{kind, id} {
+			if got, err := url.PathUnescape(parts[i]); err != nil || got != want {
+				t.Fatalf("kind %q, ident %q: segment %q unescapes to %q, %v", kind, id, parts[i], got, err)
+			}
+		}
+	})
+}

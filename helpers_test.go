@@ -1,12 +1,15 @@
 package gamedata
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -272,3 +275,70 @@ func (w *flushHook) Flush() {
 }
 
 func (w *flushHook) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// The helpers of the fuzz targets, which sit beside their units
+// (FuzzActivityHistory in activity_decode_test.go, FuzzDecodePage in
+// pagination_test.go, FuzzPathSegment in client_test.go). `go test` runs
+// their f.Add seeds and the curated corpora in testdata/fuzz/<FuzzName>/;
+// run one with
+//
+//	go test -run='^$' -fuzz='^FuzzActivityHistory$' -fuzztime=60s .
+
+// fuzzNestingBomb is 100,000 unclosed brackets: a body that would exhaust
+// the stack of a recursive decoder without a depth limit.
+var fuzzNestingBomb = strings.Repeat("[", 100_000)
+
+// fuzzFixture reads a fixture of testdata/ as a seed.
+func fuzzFixture(f *testing.F, name string) []byte {
+	f.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(f, err)
+	return b
+}
+
+// fuzzObject decodes a JSON document that is an object, with numbers kept
+// as json.Number, so a number too large for a float64 (which the decoders
+// keep raw) does not make the check fail where the code under test
+// succeeded. It returns false when b is not valid JSON or not an object.
+func fuzzObject(b []byte) (map[string]any, bool) {
+	if !json.Valid(b) {
+		return nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil, false
+	}
+	obj, ok := v.(map[string]any)
+	return obj, ok
+}
+
+// fuzzAllocated returns the bytes the program allocated on the heap so
+// far.
+func fuzzAllocated() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+// fuzzBigBody is the size from which a decoder's allocations are checked
+// against the body's size: below it, the runtime's per-span accounting is
+// too coarse for the check to be fair.
+const fuzzBigBody = 64 << 10
+
+// fuzzCheckAllocations fails when decoding a large body allocated more
+// than 32 bytes per byte of body: a hostile body (a nesting bomb, a string
+// full of brackets) must not turn into gigabytes of allocation.
+func fuzzCheckAllocations(t *testing.T, what string, body []byte, decode func()) {
+	t.Helper()
+	if len(body) < fuzzBigBody {
+		decode()
+		return
+	}
+	before := fuzzAllocated()
+	decode()
+	if n := fuzzAllocated() - before; n > 32*uint64(len(body)) {
+		t.Errorf("%s of a %d-byte body starting %q allocated %d bytes, more than 32 per byte of body", what, len(body), body[:64], n)
+	}
+}

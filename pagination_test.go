@@ -680,3 +680,62 @@ func BenchmarkWalkBound(b *testing.B) {
 		}
 	})
 }
+
+// fuzzItemsLen counts, with encoding/json alone, the elements of the
+// array of items: the only array member other than pagination, or the
+// member "items" when there are several. A name sent twice means its last
+// value, as in encoding/json and in Fields. It returns false when there is
+// no such array.
+func fuzzItemsLen(body []byte) (int, bool) {
+	obj, ok := fuzzObject(body)
+	if !ok {
+		return 0, false
+	}
+	var arrays [][]any
+	for name, member := range obj {
+		if a, ok := member.([]any); ok && name != "pagination" {
+			arrays = append(arrays, a)
+		}
+	}
+	if len(arrays) == 1 {
+		return len(arrays[0]), true
+	}
+	if a, ok := obj["items"].([]any); ok {
+		return len(a), true
+	}
+	return 0, false
+}
+
+func FuzzDecodePage(f *testing.F) {
+	f.Add(fuzzFixture(f, "dashboard_game_page1.json"), 1)
+	f.Add(fuzzFixture(f, "dashboard_servers.json"), 1)
+	f.Add([]byte(`{"entries":[{"id":7},{"kind":"game","ident":"x","id":null}],"pagination":{"hasNext":false,"page":null}}`), 3)
+	f.Add([]byte(`{"items":[],"other":[1],"pagination":{"hasNext":true}}`), 1)
+	f.Add([]byte(`{"items":[{"kind":"game"}],"pagination":{"hasNext":false}}`), 1)
+	f.Add([]byte(`{"items":[],"pagination":{"hasNext":true,"page":2}}`), 1)
+	f.Add([]byte(`{"pagination":{"hasNext":false},"items":`+fuzzNestingBomb), 1)
+
+	f.Fuzz(func(t *testing.T, body []byte, requested int) {
+		var p *Page[DashboardEntry]
+		var err error
+		fuzzCheckAllocations(t, "decodePage", body, func() { p, err = decodePage(body, requested, decodeDashboardEntry) })
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) && !errors.Is(err, ErrPageOutOfRange) {
+				t.Fatalf("decodePage(%q, %d): error %T %v, want a *DecodeError or ErrPageOutOfRange", body, requested, err, err)
+			}
+			return
+		}
+		if n, ok := fuzzItemsLen(body); !ok || n != len(p.Items) {
+			t.Fatalf("decodePage(%q, %d): %d items, encoding/json counts %d (found: %v)", body, requested, len(p.Items), n, ok)
+		}
+		if p.Pagination.Page != requested {
+			t.Errorf("decodePage(%q, %d): page %d, want the page asked for", body, requested, p.Pagination.Page)
+		}
+		for i, e := range p.Items {
+			if e.ID == "" && (e.Kind == "" || e.Ident == "") {
+				t.Errorf("decodePage(%q, %d): item %d %+v has no identity", body, requested, i, e)
+			}
+		}
+	})
+}
