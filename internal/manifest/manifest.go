@@ -7,6 +7,10 @@
 // exported method of the client against a test server, with every option
 // set, and fails unless the paths and parameters it sees are exactly
 // these.
+//
+// It is also the route table of the service: the twin (gamedatatest)
+// answers exactly these paths, and Match finds which one a request's path
+// names, with the values of its path parameters.
 package manifest
 
 // Endpoint is one path the SDK requests, always with GET.
