@@ -184,6 +184,7 @@ func activity(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 		last := h.Points[n-1]
 		fmt.Fprintf(w, "  latest: %s players at %s (current: %t)\n", nullable(last.Players), last.Time.Format(time.RFC3339), last.Current)
 	}
+	fmt.Fprintf(w, "  as a chart: gamedata chart activity --range %s --out week.svg (cmd/gamedata)\n", gamedata.Range7d)
 	return nil
 }
 
