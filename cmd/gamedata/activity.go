@@ -25,7 +25,9 @@ func newCmdActivity(f *factory, runF func(context.Context, *activityOptions) err
 		Long: `The player activity history of the whole platform, across every game, a
 row a point: its time, players (empty when unavailable, never 0), whether
 it is an average or a snapshot, and whether its coverage is partial (a
-lower bound, never a complete total). It gives up after ` + defaultTimeout.String() + ` unless
+lower bound, never a complete total). The service answers a range it
+does not support with its default; the command says so on stderr. It
+gives up after ` + defaultTimeout.String() + ` unless
 --timeout says otherwise.`,
 		Example: "  gamedata activity --range 24h -o csv",
 		Args:    exactArgs(0, "no arguments"),
@@ -34,7 +36,8 @@ lower bound, never a complete total). It gives up after ` + defaultTimeout.Strin
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
-	cmd.Flags().StringVar(&opts.Range, "range", gamedata.Range7d, "time range, such as 24h, 7d or 30d")
+	cmd.Flags().StringVar(&opts.Range, "range", gamedata.Range7d, "time range, such as 24h, 7d or 30d; a range the service does not support is said on stderr")
+	transformFlags(cmd)
 	return cmd
 }
 
@@ -47,6 +50,9 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 	if err != nil {
 		return err
 	}
+	if _, notice := servedRange(opts.Range, h); notice != "" {
+		say(opts.IO.errOut, "activity: %s", notice)
+	}
 	records := make([]gamedata.Fields, 0, len(h.Points))
 	for _, p := range h.Points {
 		f, err := fieldsOf(pointRow(p))
@@ -55,7 +61,7 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 		}
 		records = append(records, f)
 	}
-	return printAll(opts.common, records, []string{"time", "players", "aggregation", "partialCoverage", "current", "intervalStart", "intervalEnd"})
+	return printAll(opts.common, records, activityColumns, nil)
 }
 
 // point is an activity point as a row: times in RFC 3339, players null

@@ -2,18 +2,26 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
+	"time"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/spf13/cobra"
 )
 
-// analyticsOptions are analytics' options: whose report to read.
+// analyticsOptions are analytics' options: whose report to read, or what
+// to search.
 type analyticsOptions struct {
 	common
-	// Type is package or org.
+	// Type is package, org or search.
 	Type string
 	// Kind and Ident name a package; Ident an organization.
 	Kind, Ident string
+	// Query is what to search.
+	Query string
+	// Range names the range summary to print instead of the history.
+	Range string
 }
 
 func newCmdAnalytics(f *factory, runF func(context.Context, *analyticsOptions) error) *cobra.Command {
@@ -21,15 +29,25 @@ func newCmdAnalytics(f *factory, runF func(context.Context, *analyticsOptions) e
 	if runF == nil {
 		runF = analyticsRun
 	}
-	return &cobra.Command{
-		Use:   "analytics package KIND/IDENT | analytics org IDENT",
-		Short: "An analytics report: its history, a row an entry",
+	cmd := &cobra.Command{
+		Use:   "analytics package KIND/IDENT | analytics org IDENT | analytics search QUERY",
+		Short: "An analytics report (its history, or a range summary), or a search of analytics",
 		Long: `An analytics report of one package or organization: its history, a row an
-entry, with partialCoverage (true: the totals are lower bounds). -o json
-writes the whole report, range summaries included. It gives up after ` + defaultTimeout.String() + `
-unless --timeout says otherwise.`,
-		Example: "  gamedata analytics package game/neon-miner -o csv\n  gamedata analytics org acme-works -o json",
-		Args:    exactArgs(2, "package KIND/IDENT or org IDENT"),
+entry (` + columnsHelp(historyColumns) + `, then every numeric
+member), with partialCoverage true where the totals are lower bounds.
+In CSV and tables capturedAt is in UTC, RFC 3339, so that rows sort by
+it; JSON keeps it as sent. -o json writes the whole report.
+
+--range 7d prints the report's summary over that range instead (` + columnsHelp(summaryColumns) + `);
+a range the report does not have is refused with the ranges it has.
+
+analytics search QUERY searches the games and organizations that have
+analytics, a row a hit, as search does.
+
+It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
+		Example: "  gamedata analytics package game/neon-miner -o csv\n  gamedata analytics org acme-works --range 30d\n" +
+			"  gamedata analytics search miner",
+		Args: exactArgs(2, "package KIND/IDENT, org IDENT or search QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
 			switch opts.Type = args[0]; opts.Type {
@@ -40,12 +58,20 @@ unless --timeout says otherwise.`,
 				}
 			case "org", "organization":
 				opts.Type, opts.Ident = "org", args[1]
+			case "search":
+				opts.Query = args[1]
+				if opts.Range != "" {
+					return usagef("analytics search --range: a search has no range summaries")
+				}
 			default:
-				return usagef("analytics %q: want package or org", args[0])
+				return usagef("analytics %q: want package, org or search", args[0])
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
+	cmd.Flags().StringVar(&opts.Range, "range", "", "print the report's summary over this range, such as 24h, 7d, 30d or 90d, instead of its history")
+	transformFlags(cmd)
+	return cmd
 }
 
 func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
@@ -55,25 +81,78 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 	}
 	var whole gamedata.Fields
 	var history []gamedata.HistoryEntry
-	if opts.Type == "package" {
+	var summaries gamedata.Summaries
+	switch opts.Type {
+	case "search":
+		r, err := c.Analytics.Search(ctx, &gamedata.SearchOptions{Query: opts.Query})
+		if err != nil {
+			return err
+		}
+		records, err := hitRecords(r.Packages, nil, r.Organizations)
+		if err != nil {
+			return err
+		}
+		return printAll(opts.common, records, searchColumns, nil)
+	case "package":
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {
 			return err
 		}
-		whole, history = r.Fields, r.History
-	} else {
+		whole, history, summaries = r.Fields, r.History, r.Summaries
+	default:
 		r, err := c.Analytics.Organization(ctx, opts.Ident)
 		if err != nil {
 			return err
 		}
-		whole, history = r.Fields, r.History
+		whole, history, summaries = r.Fields, r.History, r.Summaries
 	}
-	if opts.Format == "json" {
-		return printOne(opts.common, whole)
+	if opts.Range != "" {
+		return printSummary(opts.common, summaries, opts.Range)
+	}
+	if opts.Format == "json" || opts.Transform != nil {
+		return printOne(opts.common, whole, nil, nil)
 	}
 	records := make([]gamedata.Fields, len(history))
 	for i, h := range history {
-		records[i] = h.Fields
+		if records[i], err = utcCapturedAt(h); err != nil {
+			return err
+		}
 	}
-	return printAll(opts.common, records, nil)
+	return printAll(opts.common, records, historyColumns, nil)
+}
+
+// utcCapturedAt is a history entry for a CSV file or a table: its
+// capturedAt in UTC, RFC 3339, so that its rows sort by time, whatever
+// zone and precision the service wrote it in.
+func utcCapturedAt(h gamedata.HistoryEntry) (gamedata.Fields, error) {
+	if h.CapturedAt.IsZero() {
+		return h.Fields, nil
+	}
+	at, _ := json.Marshal(h.CapturedAt.UTC().Format(time.RFC3339))
+	return withMember(h.Fields, "capturedAt", at)
+}
+
+// printSummary prints the summary of range name, a record with its range
+// first; a range the report lacks is refused with those it has.
+func printSummary(c common, summaries gamedata.Summaries, name string) error {
+	s, ok := summaries.Range(name)
+	if !ok {
+		var have []string
+		for _, s := range summaries {
+			have = append(have, s.Range)
+		}
+		if len(have) == 0 {
+			return usagef("--range %q: the report has no range summaries", name)
+		}
+		return usagef("--range %q: the report has no summary of that range; it has %s", name, strings.Join(have, ", "))
+	}
+	r, _ := json.Marshal(s.Range)
+	f, err := withMembers(s.Fields, []member{{"range", r}})
+	if err != nil {
+		return err
+	}
+	if c.Format == "json" || c.Transform != nil {
+		return printOne(c, f, nil, nil)
+	}
+	return printAll(c, []gamedata.Fields{f}, summaryColumns, nil)
 }

@@ -77,11 +77,3 @@ func isPlainNumber(s string) bool {
 	}
 	return strings.Trim(s, "0123456789.eE+-") == ""
 }
-
-// clip cuts s to n runes at most, marking the cut with an ellipsis.
-func clip(s string, n int) string {
-	if len(s) <= n || len([]rune(s)) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}

@@ -24,10 +24,3 @@ func TestSpreadsheetSafe(t *testing.T) {
 		assert.Equal(t, tt.want, spreadsheetSafe(tt.in), "%q", tt.in)
 	}
 }
-
-func TestClip(t *testing.T) {
-	t.Parallel()
-	assert.Equal(t, "short", clip("short", 40))
-	assert.Equal(t, "ünïc…", clip("ünïcode", 5))
-	assert.Equal(t, "ünïco", clip("ünïco", 5))
-}

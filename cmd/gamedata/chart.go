@@ -29,10 +29,16 @@ func newCmdChart(f *factory, runF func(context.Context, *chartOptions) error) *c
 		Short: "Chart the platform's activity, or a package's analytics history",
 		Long: `Chart players over time: the platform's activity history (chart activity
 --range 7d), or one package's analytics history (chart package KIND/IDENT),
-to a PNG or SVG file (--out, by its extension), or in the terminal (--term).
+to a PNG or SVG file (--out, by its extension, in any case), or in the
+terminal (--term, as wide as the terminal).
 
-Averages are a line and snapshots dots; points with partial coverage are
-marked as lower bounds; a gap is left where the players are unavailable.
+Averages are a line, and an average between two gaps a dot; snapshots are
+red dots; a gap is left where the players are unavailable. Partial
+coverage (values that are a lower bound) is a band behind the line in a
+file, and a row of ^ under the chart in the terminal. Time is labelled at
+round hours or days, in UTC. The title names the range the service sent,
+which is said on stderr when it is not the one asked for.
+
 It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata chart activity --range 7d --out week.png\n  gamedata chart package game/neon-miner --out neon.svg\n  gamedata chart activity --range 24h --term",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -52,7 +58,7 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 			if (opts.Out == "") == !opts.Term {
 				return usagef("chart: want --out FILE.png, --out FILE.svg or --term")
 			}
-			if ext := filepath.Ext(opts.Out); opts.Out != "" && ext != ".png" && ext != ".svg" {
+			if ext := strings.ToLower(filepath.Ext(opts.Out)); opts.Out != "" && ext != ".png" && ext != ".svg" {
 				return usagef("chart --out %q: want a .png or .svg file", opts.Out)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
@@ -61,7 +67,7 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "the activity's time range, such as 24h or 7d")
 	fl.StringVar(&opts.Out, "out", "", "write the chart to this .png or .svg file")
-	fl.BoolVar(&opts.Term, "term", false, "draw the chart in the terminal, within 80 columns")
+	fl.BoolVar(&opts.Term, "term", false, "draw the chart in the terminal, as wide as it is (80 columns in a pipe)")
 	return cmd
 }
 
@@ -77,7 +83,11 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		if err != nil {
 			return err
 		}
-		title, samples = "Players on the platform, "+opts.Range, activitySamples(h)
+		served, notice := servedRange(opts.Range, h)
+		if notice != "" {
+			say(opts.IO.errOut, "chart: %s", notice)
+		}
+		title, samples = "Players on the platform, "+served, activitySamples(h)
 	} else {
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {
@@ -85,8 +95,15 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		}
 		title, samples = "Players of "+opts.Kind+"/"+opts.Ident, historySamples(r.History)
 	}
+	title = gamedata.NewUntrusted(title).String() // the range is the service's word
 	if opts.Term {
-		return terminalChart(opts.IO.out, title, samples, 80)
+		return terminalChart(opts.IO.out, title, samples, opts.IO.chartWidth())
 	}
-	return fileChart(opts.Out, title, samples)
+	if err := fileChart(opts.Out, title, samples); err != nil {
+		return err
+	}
+	if opts.IO.errTTY {
+		say(opts.IO.errOut, "wrote %s", opts.Out)
+	}
+	return nil
 }

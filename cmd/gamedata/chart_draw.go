@@ -1,15 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"image/color"
 	"io"
-	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/guptarohit/asciigraph"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -45,57 +44,106 @@ func historySamples(history []gamedata.HistoryEntry) []sample {
 	return out
 }
 
-// fileChart draws samples to a PNG or SVG file.
+// The colours of a chart.
+var (
+	averageColor  = color.RGBA{B: 200, A: 255}
+	snapshotColor = color.RGBA{R: 200, A: 255}
+	partialColor  = color.NRGBA{R: 230, G: 140, A: 70} // a band the line shows through
+)
+
+// fileChart draws samples to a PNG or SVG file, by path's extension in
+// any case. Averages are a line, an average between two gaps a dot of the
+// line's colour (a line of one point is not drawn), snapshots red dots;
+// partial coverage is a band behind the line over the times it covers,
+// which the legend calls a lower bound.
 func fileChart(path, title string, samples []sample) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "time (UTC)"
 	p.Y.Label.Text = "players"
-	p.X.Tick.Marker = plot.TimeTicks{Format: "01-02\n15:04"}
+	p.X.Tick.Marker = plot.TickerFunc(timeTicks)
 	p.Y.Min = 0
-	p.Add(plotter.NewGrid())
-
-	var snapshots, partial plotter.XYs
-	legend := false
-	for _, run := range averageRuns(samples) {
-		line, err := plotter.NewLine(run)
-		if err != nil {
-			return err
-		}
-		line.Color = color.RGBA{B: 200, A: 255}
-		p.Add(line)
-		if !legend {
-			p.Legend.Add("average", line)
-			legend = true
-		}
-	}
-	for _, s := range samples {
-		if !s.ok {
-			continue
-		}
-		xy := plotter.XY{X: float64(s.at.Unix()), Y: s.players}
-		if s.partial {
-			partial = append(partial, xy)
-		} else if !s.average {
-			snapshots = append(snapshots, xy)
-		}
-	}
-	if err := addScatter(p, snapshots, "snapshot", draw.CircleGlyph{}, color.RGBA{R: 200, A: 255}); err != nil {
-		return err
-	}
-	if err := addScatter(p, partial, "partial coverage: at least", draw.TriangleGlyph{}, color.RGBA{R: 230, G: 140, A: 255}); err != nil {
-		return err
-	}
-	p.Legend.Top = true
 	top := 0.0
 	for _, s := range samples {
 		top = max(top, s.players)
 	}
-	p.Y.Max = 1.3 * top // room above the data for the legend
-	return p.Save(10*vg.Inch, 4*vg.Inch, path)
+	p.Y.Max = 1.3 * max(top, 1) // room above the data for the legend
+	p.Add(plotter.NewGrid())
+
+	if err := addPartialBands(p, samples); err != nil {
+		return err
+	}
+	runs, isolated := averageRuns(samples)
+	for i, run := range runs {
+		line, err := plotter.NewLine(run)
+		if err != nil {
+			return err
+		}
+		line.Color = averageColor
+		p.Add(line)
+		if i == 0 {
+			p.Legend.Add("average", line)
+		}
+	}
+	if err := addScatter(p, isolated, "", averageColor); err != nil {
+		return err
+	}
+	var snapshots plotter.XYs
+	for _, s := range samples {
+		if s.ok && !s.average {
+			snapshots = append(snapshots, plotter.XY{X: float64(s.at.Unix()), Y: s.players})
+		}
+	}
+	if err := addScatter(p, snapshots, "snapshot", snapshotColor); err != nil {
+		return err
+	}
+	p.Legend.Top = true
+	format := strings.TrimPrefix(strings.ToLower(filepath.Ext(path)), ".")
+	wt, err := p.WriterTo(10*vg.Inch, 4*vg.Inch, format)
+	if err != nil {
+		return err
+	}
+	return writeFile(path, wt)
 }
 
-func addScatter(p *plot.Plot, xys plotter.XYs, name string, glyph draw.GlyphDrawer, c color.Color) error {
+// addPartialBands shades, behind the line, each run of samples with
+// partial coverage: from half a step before its first to half a step
+// after its last, the full height of the chart.
+func addPartialBands(p *plot.Plot, samples []sample) error {
+	if len(samples) < 2 {
+		return nil
+	}
+	half := float64(samples[len(samples)-1].at.Unix()-samples[0].at.Unix()) / float64(len(samples)-1) / 2
+	legend := false
+	for i := 0; i < len(samples); {
+		if !samples[i].partial {
+			i++
+			continue
+		}
+		j := i
+		for j+1 < len(samples) && samples[j+1].partial {
+			j++
+		}
+		x0, x1 := float64(samples[i].at.Unix())-half, float64(samples[j].at.Unix())+half
+		band, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: p.Y.Min}, {X: x1, Y: p.Y.Min}, {X: x1, Y: p.Y.Max}, {X: x0, Y: p.Y.Max}})
+		if err != nil {
+			return err
+		}
+		band.Color = partialColor
+		band.LineStyle.Width = 0
+		p.Add(band)
+		if !legend {
+			p.Legend.Add("partial coverage: values are a lower bound", band)
+			legend = true
+		}
+		i = j + 1
+	}
+	return nil
+}
+
+// addScatter draws xys as dots of colour c, named in the legend unless
+// name is empty.
+func addScatter(p *plot.Plot, xys plotter.XYs, name string, c color.Color) error {
 	if len(xys) == 0 {
 		return nil
 	}
@@ -103,83 +151,51 @@ func addScatter(p *plot.Plot, xys plotter.XYs, name string, glyph draw.GlyphDraw
 	if err != nil {
 		return err
 	}
-	s.GlyphStyle.Shape, s.GlyphStyle.Color, s.GlyphStyle.Radius = glyph, c, vg.Points(2)
+	s.GlyphStyle.Shape, s.GlyphStyle.Color, s.GlyphStyle.Radius = draw.CircleGlyph{}, c, vg.Points(1.5)
 	p.Add(s)
-	p.Legend.Add(name, s)
+	if name != "" {
+		p.Legend.Add(name, s)
+	}
 	return nil
 }
 
 // averageRuns are the runs of available averages between gaps, each drawn
-// as its own line so that a gap stays a gap.
-func averageRuns(samples []sample) []plotter.XYs {
-	var runs []plotter.XYs
+// as its own line so that a gap stays a gap, and the averages alone
+// between two gaps, which a line of one point would not show.
+func averageRuns(samples []sample) (runs []plotter.XYs, isolated plotter.XYs) {
 	var run plotter.XYs
+	end := func() {
+		switch len(run) {
+		case 0:
+		case 1:
+			isolated = append(isolated, run[0])
+		default:
+			runs = append(runs, run)
+		}
+		run = nil
+	}
 	for _, s := range samples {
 		if !s.ok || !s.average {
-			if len(run) > 0 {
-				runs = append(runs, run)
-				run = nil
-			}
+			end()
 			continue
 		}
 		run = append(run, plotter.XY{X: float64(s.at.Unix()), Y: s.players})
 	}
-	if len(run) > 0 {
-		runs = append(runs, run)
-	}
-	return runs
+	end()
+	return runs, isolated
 }
 
-// terminalChart draws samples as text within width columns: players
-// averaged into one column per bucket of time, a gap where none is
-// available.
-func terminalChart(w io.Writer, title string, samples []sample, width int) error {
-	if len(samples) == 0 {
-		_, err := fmt.Fprintln(w, title+": no points")
+// writeFile writes what wt writes to path.
+func writeFile(path string, wt io.WriterTo) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
 		return err
 	}
-	columns := min(width-12, len(samples)) // the axis labels take the rest
-	values := make([]float64, columns)
-	partial := 0
-	for i := range values {
-		lo, hi := i*len(samples)/columns, (i+1)*len(samples)/columns
-		sum, n := 0.0, 0
-		for _, s := range samples[lo:hi] {
-			if s.ok {
-				sum, n = sum+s.players, n+1
-			}
-			if s.partial {
-				partial++
-			}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
 		}
-		values[i] = math.NaN()
-		if n > 0 {
-			values[i] = sum / float64(n)
-		}
-	}
-	caption := fmt.Sprintf("%s, %s to %s UTC", title,
-		samples[0].at.UTC().Format("01-02 15:04"), samples[len(samples)-1].at.UTC().Format("01-02 15:04"))
-	if partial > 0 {
-		caption += fmt.Sprintf("; %d points with partial coverage are lower bounds", partial)
-	}
-	graph := asciigraph.Plot(values, asciigraph.Height(12), asciigraph.Precision(0))
-	_, err := fmt.Fprintf(w, "%s\n%s\n", graph, wrap(caption, width))
+	}()
+	_, err = wt.WriteTo(f)
 	return err
-}
-
-// wrap breaks text into lines of at most width runes, at spaces.
-func wrap(text string, width int) string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && len([]rune(line))+1+len([]rune(word)) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	return strings.Join(append(lines, line), "\n")
 }

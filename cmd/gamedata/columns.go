@@ -1,36 +1,59 @@
 package main
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/gamedata-go/gamedata"
 )
 
-// chooseColumns picks the columns of records: their identifiers, their
-// title (or name, or time), whether their coverage is partial, then every
+// The columns of a CSV file or a table, when --fields does not name them,
+// are a documented list for what is printed, then every member that is a
+// number (or null) in the records and is not in the list, by name. The
+// service documents no field beyond identifiers, so the lists are those
+// of the members it is seen to send; a member it adds is a column as
+// soon as it appears.
+//
+// When every record is read before anything is printed (a page, a
+// record, a search), a listed column is written when some record has
+// it. When records are printed as they come (list --all, orgs --all,
+// export), the columns are chosen before the last record is seen: every
+// listed column is written, present or not, so that a member the first
+// page lacks (a peak that is null there) is not lost, and the members of
+// the first page are added. A numeric member that first appears later is
+// named on stderr, once.
+var (
+	packageColumns      = []string{"kind", "ident", "title", "players", "playersPeak", "rating", "servers"}
+	serverColumns       = []string{"id", "name", "players", "maxPlayers"}
+	organizationColumns = []string{"ident", "name", "packages"}
+	searchColumns       = []string{"type", "kind", "ident", "id", "name", "players"}
+	historyColumns      = []string{"capturedAt", "partialCoverage", "players", "playersPeak"}
+	summaryColumns      = []string{"range", "partialCoverage", "average", "peak"}
+	activityColumns     = []string{"time", "players", "aggregation", "partialCoverage", "current", "intervalStart", "intervalEnd"}
+)
+
+// directoryColumns are the documented columns of the dashboard directory
+// of kind: dedicated servers, or packages of any kind (an unsupported kind
+// lists every package).
+func directoryColumns(kind string) []string {
+	if kind == "server" {
+		return serverColumns
+	}
+	return packageColumns
+}
+
+// chooseColumns picks the columns of records: the known ones (every one
+// when all is set, those some record has otherwise), then every other
 // member that is a number or null in all of them and a number in one at
 // least, by name.
-func chooseColumns(records []gamedata.Fields) []string {
-	present := map[string]bool{}
-	for _, f := range records {
-		for _, n := range f.Names() {
-			present[n] = true
-		}
-	}
+func chooseColumns(records []gamedata.Fields, known []string, all bool) []string {
+	present := presentNames(records)
 	var cols []string
-	for _, c := range identityColumns {
-		if present[c] {
+	for _, c := range known {
+		if all || present[c] {
 			cols = append(cols, c)
 		}
-	}
-	for _, c := range []string{"title", "name", "capturedAt", "time"} {
-		if present[c] {
-			cols = append(cols, c)
-			break
-		}
-	}
-	if present["partialCoverage"] {
-		cols = append(cols, "partialCoverage") // true: the totals are lower bounds
 	}
 	var metrics []string
 	for n := range present {
@@ -41,6 +64,16 @@ func chooseColumns(records []gamedata.Fields) []string {
 	}
 	slices.Sort(metrics)
 	return append(cols, metrics...)
+}
+
+func presentNames(records []gamedata.Fields) map[string]bool {
+	present := map[string]bool{}
+	for _, f := range records {
+		for _, n := range f.Names() {
+			present[n] = true
+		}
+	}
+	return present
 }
 
 // numeric reports whether member name is a number or null wherever it is
@@ -58,3 +91,45 @@ func numeric(records []gamedata.Fields, name string) bool {
 	}
 	return seen
 }
+
+// checkFields refuses a --fields name that is neither a known column nor
+// a member of any of records: a typo would otherwise be an empty column.
+// The error is bad usage and lists the names there are.
+func checkFields(fields, known []string, records []gamedata.Fields) error {
+	present := presentNames(records)
+	var unknown []string
+	for _, f := range fields {
+		if !slices.Contains(known, f) && !present[f] {
+			unknown = append(unknown, fmt.Sprintf("%q", f))
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	names := slices.Clone(known)
+	var others []string
+	for n := range present {
+		if !slices.Contains(names, n) {
+			others = append(others, n)
+		}
+	}
+	slices.Sort(others)
+	names = append(names, others...)
+	return usagef("--fields %s: no such member; the members are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
+}
+
+// withIdentity is columns with every identity column first, those it
+// names where it names them: an export always writes the identities it
+// is resumed by.
+func withIdentity(identity, columns []string) []string {
+	var out []string
+	for _, c := range identity {
+		if !slices.Contains(columns, c) {
+			out = append(out, c)
+		}
+	}
+	return append(out, columns...)
+}
+
+// columnsHelp names columns for a command's help.
+func columnsHelp(columns []string) string { return strings.Join(columns, ", ") }

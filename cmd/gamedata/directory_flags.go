@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -16,12 +17,13 @@ type directoryFlags struct {
 
 func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f := cmd.Flags()
-	f.StringVar(&d.List.Sort, "sort", "", "order, such as "+sorts+"; the service orders an unknown sort by its default, silently")
-	f.StringArrayVar(&d.List.Filters, "filter", nil, "a filter; repeat to combine; the service ignores an unknown one")
+	f.StringVar(&d.List.Sort, "sort", "", "order, such as "+sorts+"; an order the service does not support is said on stderr")
+	f.StringSliceVar(&d.List.Filters, "filter", nil, "filters, comma-separated or repeated, which combine; one the service does not apply is said on stderr")
 	f.IntVar(&d.List.Page, "page", 1, "the page, from 1")
 	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
-	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: identifiers, title and numeric metrics)")
+	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: the documented ones and the numeric members found)")
+	transformFlags(cmd)
 }
 
 // bound is the command's timeout unless --timeout is given: a page is
@@ -42,19 +44,41 @@ func (d *directoryFlags) batch() int {
 	return page
 }
 
+// checkFieldsFormat refuses --fields with an output that has no columns.
+func checkFieldsFormat(c common, fields []string) error {
+	if len(fields) > 0 && c.Transform == nil && (c.Format == "json" || c.Format == "ndjson") {
+		return usagef("--fields %s names the columns of -o csv and -o table; -o %s writes every member (pick members with --jq)", strings.Join(fields, ","), c.Format)
+	}
+	return nil
+}
+
 // walkWriter is the writer of a walk of every page: it holds a page at
-// most, and says on stderr what it must leave out.
-func walkWriter(c common, d directoryFlags, command string) writer {
-	return newWriter(output{format: c.Format, w: c.IO.out, columns: d.Fields, batch: d.batch(),
-		notice: func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }})
+// most, writes every known column, and says on stderr what it must
+// leave out.
+func walkWriter(c common, d directoryFlags, known []string, command string) writer {
+	o := c.output(known, d.Fields, d.batch())
+	o.stream = true
+	o.notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
+	return newWriter(o)
+}
+
+// sayServed says each notice of what the service served on stderr.
+func sayServed(c common, command string, notices []string) {
+	for _, n := range notices {
+		say(c.IO.errOut, "%s: %s", command, n)
+	}
 }
 
 // directoryHelp is what list and orgs say about --all and columns.
 var directoryHelp = `With --all, rows are printed as pages arrive, so memory holds a page, not
-the directory: NDJSON and JSON stream; CSV and table columns are chosen
-from the first page (--page-size entries, or 100), and a table is aligned
-a page at a time. A numeric member that first appears later is named on
-stderr; name it in --fields to have it.
+the directory: NDJSON and JSON stream; CSV and table columns are the
+documented ones and those of the first page (--page-size entries, or
+100), and a table is aligned a page at a time. A numeric member that
+first appears later is named on stderr; name it in --fields to have it.
+
+The service answers a kind, sort or filter it does not support with its
+default, without an error; the first page says what it served, and each
+difference from what was asked is said on stderr.
 
 Without --all the command gives up after ` + defaultTimeout.String() + ` unless --timeout says
 otherwise; with --all it has no bound unless --timeout gives one.`

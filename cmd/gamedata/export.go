@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
+	"os"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 )
 
@@ -36,16 +35,22 @@ func newCmdExport(f *factory, runF func(context.Context, *exportOptions) error) 
 detail record, fetched concurrently within the rate limit a page at a
 time as the directory is read, as CSV or NDJSON (-o; NDJSON by default).
 A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
-columns are chosen from the first 100 records unless --fields names them.
-On a terminal, stderr shows a progress bar: entries done of the
-directory's total (when the service says it), rate and time left. export
+columns are the identity columns (kind and ident, or id for servers),
+always, then those --fields names, or by default the documented ones
+(` + columnsHelp(packageColumns) + `; for servers ` + columnsHelp(serverColumns) + `) and every
+numeric member of the first 100 records. On a terminal, stderr shows a
+progress bar: entries done of the directory's total (when the service
+says it), rate and time left; it stops where the export stops. export
 has no time bound unless --timeout gives one.
 
 Ctrl-C stops cleanly: every row written is complete. --resume, with
 --out, continues a cut export into the same file: a last line cut in the
 middle is dropped, the header is kept (or written if it was cut), and
 every record whose identity is already in the file is left out, so each
-is written exactly once.
+is written exactly once. A file it cannot continue exactly is refused,
+with what to do: one in the other format, one without the identity
+columns, one with other columns than this export writes (resume with
+the --fields the file has), or one of another kind.
 
 In CSV, the identity columns (kind, ident, id) and the header are written
 in an exact form that reads back unchanged, so that no two identities
@@ -69,6 +74,9 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 			default:
 				return usagef("export -o %q: want csv or ndjson", opts.Format)
 			}
+			if len(opts.Fields) > 0 && opts.Format != "csv" {
+				return usagef("export --fields names CSV columns; -o %s writes every member", opts.Format)
+			}
 			if opts.Resume && opts.Out == "" {
 				return usagef("export --resume needs --out, the file to continue")
 			}
@@ -81,8 +89,8 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Kind, "kind", gamedata.KindGame, "a package kind, or server for dedicated servers")
 	fl.StringVar(&opts.Sort, "sort", "", "the directory's order; keep the default (a stable one) for a complete export")
-	fl.StringArrayVar(&opts.Filters, "filter", nil, "a filter; repeat to combine")
-	fl.StringSliceVar(&opts.Fields, "fields", nil, "CSV columns, comma-separated (default: identifiers, title and the numeric metrics found)")
+	fl.StringSliceVar(&opts.Filters, "filter", nil, "filters, comma-separated or repeated, which combine; one the service does not apply is said on stderr")
+	fl.StringSliceVar(&opts.Fields, "fields", nil, "CSV columns, comma-separated, after the identity columns (default: the documented ones and the numeric members of the first 100 records)")
 	fl.StringVar(&opts.Out, "out", "", "write to this file instead of stdout")
 	fl.BoolVar(&opts.Resume, "resume", false, "continue the cut export in --out, without repeating a row")
 	fl.IntVar(&opts.Concurrency, "concurrency", 4, "detail records fetched at once (the rate limit still holds)")
@@ -94,42 +102,81 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if err != nil {
 		return err
 	}
+	ef := exportFile{path: opts.Out, format: opts.Format, identity: exportIdentity(opts.Kind),
+		fields: opts.Fields, known: directoryColumns(opts.Kind)}
 	out := opts.IO.out
+	var file *os.File
 	var prior resumed
 	if opts.Out != "" {
-		file, r, err := openExport(opts.Out, opts.Format, opts.Resume)
-		if err != nil {
+		if file, prior, err = openExport(ef, opts.Resume); err != nil {
 			return err
 		}
 		defer file.Close()
-		out, prior = file, r
+		out = file
+	}
+	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
+	// The first page says what the service serves and how many entries
+	// there are; the walk reads it again, which the cache answers with a
+	// 304.
+	first, err := c.Dashboard.List(ctx, dir)
+	if err != nil {
+		return err
+	}
+	sayServed(opts.common, "export", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.Sort, filters: opts.Filters}, first.Fields, first.Pagination))
+	if err := checkKinds(opts.Out, prior, servedKind(opts.Kind, first.Fields)); err != nil {
+		return err
+	}
+	if opts.Resume {
+		if err := prior.continueAt(file); err != nil {
+			return fmt.Errorf("export --resume %s: %w", opts.Out, err)
+		}
 	}
 	columns := opts.Fields
 	if prior.header {
 		columns = prior.columns
 	}
-	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
 	x := &detailExport{
 		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done,
-		w: newWriter(output{format: opts.Format, w: out, columns: columns, batch: page, header: prior.header,
+		w: newWriter(output{format: opts.Format, w: out, columns: columns, known: ef.known, stream: true, identity: ef.identity,
+			batch: page, header: prior.header,
 			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
-		x.bar = newExportBar(ctx, c, dir, opts.IO.errOut)
+		total := -1
+		if n, ok := first.Pagination.Metric("total").Get(); ok && n >= 0 {
+			total = int(n)
+		}
+		x.bar = newProgress(opts.IO.errOut, "export", total)
 	}
 	err = x.walk(ctx, dir)
 	if cerr := x.w.close(); err == nil {
 		err = cerr
 	}
 	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
-		x.bar.Finish()
-		fmt.Fprintln(opts.IO.errOut)
+		x.bar.stop()
 		say(opts.IO.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, x.already, x.entries)
 	}
-	if err != nil && opts.Out != "" {
+	if err != nil && opts.Out != "" && !isUsage(err) {
 		return fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err)
 	}
 	return err
+}
+
+// servedKind is the kind of package the directory page envelope says it
+// lists, "" for every kind; asked when it does not say, or for servers.
+func servedKind(asked string, envelope gamedata.Fields) string {
+	if asked == "server" {
+		return ""
+	}
+	raw, ok := envelope.Raw("kind")
+	if !ok {
+		return asked
+	}
+	if string(raw) == "null" {
+		return ""
+	}
+	k, _ := envelope.Text("kind")
+	return k.Unsanitized()
 }
 
 // detailExport writes the detail record of every entry of a directory walk,
@@ -141,7 +188,7 @@ type detailExport struct {
 	w           writer
 	errOut      io.Writer
 	done        map[string]bool // identities already written, by a cut run
-	bar         *progressbar.ProgressBar
+	bar         *progress
 
 	entries, written, skipped, already int
 }
@@ -243,29 +290,6 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 
 func (x *detailExport) tick() {
 	if x.bar != nil {
-		x.bar.Add(1)
+		x.bar.add()
 	}
-}
-
-// newExportBar is the progress bar of an export on a terminal: entries
-// done of the directory's total, which the first page's pagination.total
-// gives when the service sends it (the page is read once more for it), or
-// of an unknown total.
-func newExportBar(ctx context.Context, c *gamedata.Client, dir *gamedata.DashboardOptions, w io.Writer) *progressbar.ProgressBar {
-	total := -1
-	first := *dir
-	first.Page = 1
-	if p, err := c.Dashboard.List(ctx, &first); err == nil { // a failure is the walk's to report
-		if n, ok := p.Pagination.Metric("total").Get(); ok && n >= 0 {
-			total = int(n)
-		}
-	}
-	return progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription("export"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionSetWidth(30))
 }

@@ -9,32 +9,54 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/gamedata-go/gamedata"
 )
 
-// openExport opens path for an export: made anew, or with resume, the cut
-// export there reopened after its last whole line (a file that does not
-// exist is made).
-func openExport(path, format string, resume bool) (*os.File, resumed, error) {
+// exportFile is what an export writes, which a resume must find in the
+// file it continues: its format, the identity columns its rows are told
+// apart by, and its columns.
+type exportFile struct {
+	path   string
+	format string
+	// identity are the members a record is told apart by: kind and ident
+	// for packages, id for dedicated servers.
+	identity []string
+	// fields are the columns --fields names, or nil for the default ones,
+	// which always hold known.
+	fields []string
+	known  []string
+}
+
+// openExport opens ef's file for an export: made anew, or with resume,
+// the cut export there read and checked (a file that does not exist is
+// made), to be continued after its last whole line once its kind is
+// checked too (resumed.continueAt). A file this export cannot continue
+// exactly is refused, with what to do, before anything is sent or
+// written.
+func openExport(ef exportFile, resume bool) (*os.File, resumed, error) {
 	if !resume {
-		f, err := os.Create(path)
+		f, err := os.Create(ef.path)
 		return f, resumed{}, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(ef.path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, resumed{}, err
 	}
-	r, size, err := readWritten(f, format)
+	r, size, err := readWritten(f, ef)
 	if err == nil {
-		err = f.Truncate(size) // a line cut in the middle was never a row
+		err = ef.check(r)
 	}
-	if err == nil {
-		_, err = f.Seek(size, io.SeekStart)
-	}
+	r.size = size
 	if err != nil {
 		f.Close()
-		return nil, resumed{}, fmt.Errorf("resume %s: %w", path, err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return nil, resumed{}, usagef("export --resume %s: %v", ef.path, ue.err)
+		}
+		return nil, resumed{}, fmt.Errorf("export --resume %s: %w", ef.path, err)
 	}
 	return f, r, nil
 }
@@ -44,18 +66,86 @@ type resumed struct {
 	// done holds the identities of the records written, as
 	// writtenIdentity gives them.
 	done map[string]bool
+	// kinds are the package kinds of the records written.
+	kinds map[string]bool
 	// header is true when a CSV file holds its whole header, whose
 	// columns, read back, are columns.
 	header  bool
 	columns []string
+	// size is that of the whole lines: where the export goes on.
+	size int64
+}
+
+// continueAt drops from f what follows the last whole line (a line cut
+// in the middle was never a row) and sets it to write there.
+func (r resumed) continueAt(f *os.File) error {
+	if err := f.Truncate(r.size); err != nil {
+		return err
+	}
+	_, err := f.Seek(r.size, io.SeekStart)
+	return err
+}
+
+// startOver is what every refusal ends with: the way out that always
+// works.
+const startOver = "or export again without --resume (to another --out to keep this file)"
+
+// check refuses a CSV file whose columns are not those this export
+// writes: without the identity columns, no row can be told from those
+// to come; with other columns, its rows would not line up.
+func (ef exportFile) check(r resumed) error {
+	if ef.format != "csv" || !r.header {
+		return nil
+	}
+	var missing []string
+	for _, c := range ef.identity {
+		if !slices.Contains(r.columns, c) {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return usagef("it has no %s column, by which a row it holds is told from those to come; a resume must not write a row twice; %s",
+			strings.Join(missing, " or "), startOver)
+	}
+	own := strings.Join(r.columns, ",")
+	if ef.fields != nil {
+		if want := withIdentity(ef.identity, ef.fields); !slices.Equal(want, r.columns) {
+			return usagef("its columns are %s, not %s as --fields asks; resume with --fields %s, %s",
+				own, strings.Join(want, ","), own, startOver)
+		}
+		return nil
+	}
+	for _, c := range ef.known {
+		if !slices.Contains(r.columns, c) {
+			return usagef("its columns are %s, which --fields chose, not the default ones; resume with --fields %s, %s", own, own, startOver)
+		}
+	}
+	return nil
+}
+
+// checkKinds refuses a file whose rows are packages of another kind than
+// served, the kind the service lists for the export's --kind ("" when it
+// lists every kind).
+func checkKinds(path string, r resumed, served string) error {
+	if served == "" {
+		return nil
+	}
+	for k := range r.kinds {
+		if k != served {
+			return usagef("export --resume %s: it holds packages of kind %q, and this export is of kind %q; resume with --kind %s, %s",
+				path, k, served, k, startOver)
+		}
+	}
+	return nil
 }
 
 // readWritten reads the whole lines of a cut export: for CSV its header
 // and the identity of each row, for NDJSON the identity of each line. It
 // returns them and the size of those lines: a last line without its
-// newline was cut in the middle, and is not counted.
-func readWritten(r io.Reader, format string) (resumed, int64, error) {
-	res := resumed{done: map[string]bool{}}
+// newline was cut in the middle, and is not counted. A file in the other
+// format, or lines without ef's identity, are refused.
+func readWritten(r io.Reader, ef exportFile) (resumed, int64, error) {
+	res := resumed{done: map[string]bool{}, kinds: map[string]bool{}}
 	br := bufio.NewReader(r)
 	var size int64
 	col := map[string]int{}
@@ -68,14 +158,29 @@ func readWritten(r io.Reader, format string) (resumed, int64, error) {
 			return res, 0, err
 		}
 		size += int64(len(line))
+		looksJSON := bytes.HasPrefix(bytes.TrimSpace(line), []byte("{"))
 		switch {
-		case format != "csv":
+		case ef.format != "csv":
 			var f gamedata.Fields
 			if err := json.Unmarshal(line, &f); err != nil {
+				if !looksJSON {
+					return res, 0, usagef("line %d is not a JSON object: this is not NDJSON; if it is CSV, resume with -o csv, %s", n, startOver)
+				}
 				return res, 0, fmt.Errorf("line %d: %w", n, err)
 			}
+			// The ident (a server's id) names a record; a detail record
+			// may leave its kind out.
+			if c := ef.identity[len(ef.identity)-1]; idText(f, c) == "" {
+				return res, 0, usagef("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
+			}
 			res.done[writtenIdentity(f)] = true
+			if k := idText(f, "kind"); k != "" && slices.Contains(ef.identity, "ident") {
+				res.kinds[k] = true
+			}
 		case !res.header:
+			if looksJSON {
+				return res, 0, usagef("it holds NDJSON, not CSV; resume with -o ndjson, %s", startOver)
+			}
 			if res.columns, err = readExactCells(line, nil); err != nil {
 				return res, 0, fmt.Errorf("header: %w", err)
 			}
@@ -95,6 +200,9 @@ func readWritten(r io.Reader, format string) (resumed, int64, error) {
 				return ""
 			}
 			res.done[identityKey(get("kind"), get("ident"), get("id"))] = true
+			if k := get("kind"); k != "" && slices.Contains(ef.identity, "ident") {
+				res.kinds[k] = true
+			}
 		}
 	}
 }
@@ -136,4 +244,12 @@ func identityKey(kind, ident, id string) string {
 		return "\x00" + exactCell(id)
 	}
 	return exactCell(kind) + "\n" + exactCell(ident)
+}
+
+// exportIdentity are the identity members of an export of kind.
+func exportIdentity(kind string) []string {
+	if kind == "server" {
+		return []string{"id"}
+	}
+	return []string{"kind", "ident"}
 }

@@ -133,3 +133,66 @@ func exportedIdentsExact(t *testing.T, body []byte, format string) []string {
 	}
 	return idents
 }
+
+// An export writes its identity columns first, whatever --fields says, so
+// that it can be resumed; --resume refuses, saying what to do and leaving
+// the file as it was, what it cannot continue exactly: a file in the
+// other format, one without identity columns, one with other columns than
+// asked, or of another kind. With what the message says, it continues.
+func TestExportResumeRefuses(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	dir := t.TempDir()
+	export := func(args ...string) (int, string) {
+		t.Helper()
+		code, _, errOut := cli(t, twin.URL, append([]string{"export"}, args...)...)
+		return code, errOut
+	}
+	games := filepath.Join(dir, "games.csv")
+	code, errOut := export("--kind", "game", "--fields", "title,players", "-o", "csv", "--out", games)
+	require.Equal(t, 0, code, errOut)
+	body, err := os.ReadFile(games)
+	require.NoError(t, err)
+	assert.True(t, bytes.HasPrefix(body, []byte("kind,ident,title,players\n")), "identity columns first: %.60q", body)
+
+	whole := filepath.Join(dir, "whole.csv")
+	code, errOut = export("--kind", "game", "-o", "csv", "--out", whole)
+	require.Equal(t, 0, code, errOut)
+	lines := filepath.Join(dir, "games.ndjson")
+	code, errOut = export("--kind", "game", "--out", lines)
+	require.Equal(t, 0, code, errOut)
+	noIdentity := filepath.Join(dir, "titles.csv")
+	require.NoError(t, os.WriteFile(noIdentity, []byte("title,players\nA,1\n"), 0o644))
+
+	for _, tt := range []struct {
+		name string
+		args []string
+		says string
+	}{
+		{"other --fields", []string{"--fields", "title", "-o", "csv", "--out", games}, "resume with --fields kind,ident,title,players"},
+		{"no --fields on a file that had them", []string{"-o", "csv", "--out", games}, "resume with --fields kind,ident,title,players"},
+		{"--fields on a file that had none", []string{"--fields", "title", "-o", "csv", "--out", whole}, "resume with --fields kind,ident,title,players,playersPeak"},
+		{"another kind", []string{"--kind", "mod", "--fields", "title,players", "-o", "csv", "--out", games}, "resume with --kind game"},
+		{"servers", []string{"--kind", "server", "-o", "csv", "--out", games}, "it has no id column"},
+		{"CSV as NDJSON", []string{"--out", games}, "this is not NDJSON; if it is CSV, resume with -o csv"},
+		{"NDJSON as CSV", []string{"-o", "csv", "--out", lines}, "resume with -o ndjson"},
+		{"no identity columns", []string{"--fields", "title,players", "-o", "csv", "--out", noIdentity}, "it has no kind or ident column"},
+	} {
+		path := tt.args[len(tt.args)-1]
+		before, err := os.ReadFile(path)
+		require.NoError(t, err)
+		code, errOut := export(append(tt.args, "--resume")...)
+		assert.Equal(t, 2, code, "%s: %s", tt.name, errOut)
+		assert.Contains(t, errOut, tt.says, tt.name)
+		assert.Contains(t, errOut, "or export again without --resume", tt.name)
+		after, err := os.ReadFile(path)
+		require.NoError(t, err)
+		assert.Equal(t, string(before), string(after), "%s: the file is left as it was", tt.name)
+	}
+
+	code, errOut = export("--kind", "game", "--fields", "kind,ident,title,players", "-o", "csv", "--out", games, "--resume")
+	assert.Equal(t, 0, code, "as the message says: %s", errOut)
+	after, err := os.ReadFile(games)
+	require.NoError(t, err)
+	assert.Equal(t, string(body), string(after), "a complete file gains nothing")
+}

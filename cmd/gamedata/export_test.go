@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -182,4 +185,46 @@ func TestExportOptions(t *testing.T) {
 		assert.True(t, isUsage(err), "%v: %v", args, err)
 		assert.Nil(t, p.opts, "%v: refused before it runs", args)
 	}
+}
+
+// barFrames are the counts an export's bar showed, in order: (done/total).
+var barFrames = regexp.MustCompile(`\((\d+)/(\d+),`)
+
+// On a terminal, export's bar starts its clock with the export, drawing
+// 0 of the total before the first entry is done (a clock started at the
+// first entry made its rate that entry over a few nanoseconds); cut short
+// by Ctrl-C, it stays at the entries done, never jumping to the total.
+func TestExportBarShowsWhatWasDone(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		// The first page, its walk, then half of the detail records.
+		twin.WaitRequests(ctx, 2+games/2)
+		cancel()
+	}()
+	var stdout, stderr bytes.Buffer
+	f := newFactory(&stdout, &stderr)
+	f.io.errTTY = true
+	code := runWith(ctx, f, []string{"--base-url", twin.URL, "--rate", "0", "export", "--kind", "game", "--concurrency", "1"})
+	assert.Equal(t, 1, code, "a cut export is a failure")
+	frames := barFrames.FindAllStringSubmatch(stderr.String(), -1)
+	require.NotEmpty(t, frames, stderr.String())
+	assert.Equal(t, fmt.Sprintf("(0/%d,", games), frames[0][0], "the first frame is drawn before any entry is done")
+	written := len(ndjson(t, stdout.String()))
+	require.Less(t, written, games, "cut before the end")
+	last := frames[len(frames)-1]
+	assert.Equal(t, strconv.Itoa(written), last[1], "the bar stays at the entries done")
+	assert.NotContains(t, stderr.String(), fmt.Sprintf("(%d/%d,", games, games), "the bar never shows the total")
+	assert.Contains(t, stderr.String(), fmt.Sprintf("export: %d written, 0 skipped, 0 already there, of ", written))
+}
+
+// The bar's clock runs from its making.
+func TestProgressStartsAtOnce(t *testing.T) {
+	t.Parallel()
+	p := newProgress(io.Discard, "export", 10)
+	assert.True(t, p.bar.IsStarted())
+	p.stop()
 }

@@ -85,7 +85,7 @@ bound unless --timeout gives one.`,
 	fl.StringVar(&opts.Listen, "listen", exporter.DefaultListen, "the address to serve /metrics, /healthz and / on")
 	fl.DurationVar(&opts.cfg.Every, "every", exporter.DefaultEvery, "the interval between polls of the service")
 	fl.StringArrayVar(&opts.cfg.Kinds, "kind", nil, "a directory kind to poll, such as game, or server for dedicated servers; repeat for several")
-	fl.StringArrayVar(&opts.cfg.Filters, "filter", nil, "a directory filter; repeat to combine; the service ignores an unknown one")
+	fl.StringSliceVar(&opts.cfg.Filters, "filter", nil, "directory filters, comma-separated or repeated, which combine; the service ignores an unknown one")
 	fl.IntVar(&opts.cfg.Top, "top", 0, "keep the N entries of each --kind with the most players (0: every entry)")
 	fl.StringArrayVar(&opts.packages, "package", nil, "a package to poll, KIND/IDENT; repeat for several")
 	fl.StringArrayVar(&opts.cfg.Servers, "server", nil, "a dedicated server to poll, by its canonical id; repeat for several")

@@ -28,6 +28,8 @@ type factory struct {
 	global globals
 	twin   *gamedatatest.Server // the in-process twin, once it serves
 	client *gamedata.Client
+	// tx is the command's --jq or --template, once its flags are parsed.
+	tx *transform
 }
 
 func newFactory(stdout, stderr io.Writer) *factory {
@@ -36,12 +38,15 @@ func newFactory(stdout, stderr io.Writer) *factory {
 
 // globals are the root command's flags.
 type globals struct {
-	baseURL  string
-	twin     bool
-	rate     float64
-	cacheDir string
-	output   string
-	timeout  time.Duration
+	baseURL string
+	// baseURLFlag is true when --base-url, not $GAMEDATA_BASE_URL, gave
+	// baseURL.
+	baseURLFlag bool
+	twin        bool
+	rate        float64
+	cacheDir    string
+	output      string
+	timeout     time.Duration
 }
 
 // check refuses bad global flags before anything is sent.
@@ -65,13 +70,17 @@ func (g *globals) check() error {
 type common struct {
 	IO *iostreams
 	// Client returns the client the global flags describe, made on first
-	// use: nothing is started until a command needs the service.
-	Client func() (*gamedata.Client, error)
+	// use with extra options (a command that watches the attempts gives
+	// its HTTP client): nothing is started until a command needs the
+	// service.
+	Client func(extra ...gamedata.Option) (*gamedata.Client, error)
 	// Format is the output format in force: -o, or else a table on a
 	// terminal and NDJSON in a pipe.
 	Format string
 	// Timeout bounds the whole command; 0 is no bound.
 	Timeout time.Duration
+	// Transform is --jq or --template, or nil.
+	Transform *transform
 }
 
 // common returns the common options of cmd, whose timeout is bound unless
@@ -81,7 +90,7 @@ func (f *factory) common(cmd *cobra.Command, bound time.Duration) common {
 	if fl := cmd.Flag("timeout"); fl != nil && fl.Changed {
 		bound = f.global.timeout
 	}
-	return common{IO: f.io, Client: f.newClient, Format: f.format(), Timeout: bound}
+	return common{IO: f.io, Client: f.newClient, Format: f.format(), Timeout: bound, Transform: f.tx}
 }
 
 // format is the output format in force.
@@ -110,10 +119,10 @@ func execute(ctx context.Context, c common, run func(context.Context) error) err
 	return err
 }
 
-// newClient returns the client, made on first use: the twin when no base
-// URL is given (or --twin is), the rate limit and the disk cache the
-// flags ask for.
-func (f *factory) newClient() (*gamedata.Client, error) {
+// newClient returns the client, made on first use with extra options
+// after its own: the twin when no base URL is given (or --twin is), the
+// rate limit and the disk cache the flags ask for.
+func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) {
 	if f.client != nil {
 		return f.client, nil
 	}
@@ -134,9 +143,9 @@ func (f *factory) newClient() (*gamedata.Client, error) {
 	if g.twin || base == "" {
 		f.twin = gamedatatest.NewServer()
 		base = f.twin.URL
-		say(f.io.errOut, "no --base-url given; using the in-process twin of the service (gamedatatest) at %s", base)
+		say(f.io.errOut, "%s", twinNotice(g, base))
 	}
-	c, err := gamedata.NewClient(base, opts...)
+	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
 		if errors.Is(err, gamedata.ErrInvalidArgument) {
 			return nil, usageError{err}
@@ -145,6 +154,21 @@ func (f *factory) newClient() (*gamedata.Client, error) {
 	}
 	f.client = c
 	return c, nil
+}
+
+// twinNotice says why the twin at url serves the command: --twin won
+// over a base URL, or none was given.
+func twinNotice(g globals, url string) string {
+	const twin = "the in-process twin of the service (gamedatatest) at "
+	switch {
+	case g.twin && g.baseURL != "" && g.baseURLFlag:
+		return "--twin given: using " + twin + url + ", not --base-url " + g.baseURL
+	case g.twin && g.baseURL != "":
+		return "--twin given: using " + twin + url + ", not $GAMEDATA_BASE_URL (" + g.baseURL + ")"
+	case g.twin:
+		return "--twin given: using " + twin + url
+	}
+	return "no --base-url given; using " + twin + url
 }
 
 func (f *factory) close() {

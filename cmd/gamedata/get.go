@@ -16,6 +16,8 @@ type getOptions struct {
 	Type string
 	// Kind and Ident name a package; Ident an organization; ID a server.
 	Kind, Ident, ID string
+	// Fields are the members to show; none shows every one.
+	Fields []string
 }
 
 func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra.Command {
@@ -23,13 +25,17 @@ func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra
 	if runF == nil {
 		runF = getRun
 	}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "get package KIND/IDENT | get server ID | get org IDENT",
 		Short: "Read one package, dedicated server or organization",
-		Long: `Read one package, dedicated server or organization: a row, or with -o json
-the record as sent. It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
+		Long: `Read one package, dedicated server or organization. On a terminal (or
+with -o table) every member is a line, its name and its value: null is
+shown as null, a list an element a line. -o csv is a header and a row;
+-o json the record as sent, indented on a terminal. --fields names the
+members to show. It gives up after ` + defaultTimeout.String() + ` unless --timeout says
+otherwise.`,
 		Example: "  gamedata get package game/neon-miner\n  gamedata get server 192.0.2.105:27015 -o json\n" +
-			"  gamedata get org acme-works",
+			"  gamedata get org acme-works --fields name,packages",
 		Args: exactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
@@ -46,9 +52,15 @@ the record as sent. It gives up after ` + defaultTimeout.String() + ` unless --t
 			default:
 				return usagef("get %q: want package, server or org", args[0])
 			}
+			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
+				return err
+			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
+	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated (default: every one)")
+	transformFlags(cmd)
+	return cmd
 }
 
 func getRun(ctx context.Context, opts *getOptions) error {
@@ -57,41 +69,56 @@ func getRun(ctx context.Context, opts *getOptions) error {
 		return err
 	}
 	var f gamedata.Fields
+	var known []string
 	switch opts.Type {
 	case "package":
 		p, err := c.Packages.Get(ctx, opts.Kind, opts.Ident)
 		if err != nil {
 			return err
 		}
-		f = p.Fields
+		f, known = p.Fields, packageColumns
 	case "server":
 		s, err := c.Servers.Get(ctx, opts.ID)
 		if err != nil {
 			return err
 		}
-		f = s.Fields
+		f, known = s.Fields, serverColumns
 	default:
 		o, err := c.Organizations.Get(ctx, opts.Ident)
 		if err != nil {
 			return err
 		}
-		f = o.Fields
+		f, known = o.Fields, organizationColumns
 	}
-	return printOne(opts.common, f)
+	return printOne(opts.common, f, known, opts.Fields)
 }
 
-// printOne writes one record: as a JSON document for json, and as a row
-// otherwise.
-func printOne(c common, f gamedata.Fields) error {
-	if c.Format == "json" {
+// printOne writes one record: as a JSON document for json (indented on a
+// terminal) and through --jq or --template, as a header and a row for
+// csv, and a member a line otherwise.
+func printOne(c common, f gamedata.Fields, known, fields []string) error {
+	switch {
+	case c.Transform != nil:
+		return c.Transform.apply(f.JSON())
+	case c.Format == "json":
 		line, err := jsonLine(f)
 		if err != nil {
 			return err
 		}
+		if c.IO.outTTY {
+			line = indented(line, "")
+		}
 		_, err = fmt.Fprintf(c.IO.out, "%s\n", line)
 		return err
+	case c.Format == "table":
+		if fields != nil {
+			if err := checkFields(fields, known, []gamedata.Fields{f}); err != nil {
+				return err
+			}
+		}
+		return writeMembers(c.IO.out, f, fields, c.IO.width)
 	}
-	return printAll(c, []gamedata.Fields{f}, nil)
+	return printAll(c, []gamedata.Fields{f}, known, fields)
 }
 
 // splitRef splits KIND/IDENT at its first slash: an ident may hold more.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,4 +49,50 @@ func TestGetOptions(t *testing.T) {
 		got.common = common{}
 		assert.Equal(t, tt.want, got, "%v", tt.args)
 	}
+}
+
+// On a terminal get shows every member of the record, a line each: its
+// name, then its value, null as null (never left out), a list an element
+// a line. -o json there is indented.
+func TestGetOnATerminal(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	cat := twin.Catalog()
+	var ref string
+	var record map[string]any
+	for _, p := range cat.Packages {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(cat.Package(p.Kind, p.Ident), &m))
+		if _, ok := m["playersPeak"]; ok && m["playersPeak"] == nil {
+			ref, record = p.Kind+"/"+p.Ident, m
+			break
+		}
+	}
+	require.NotEmpty(t, ref, "a package with a null peak")
+	code, out, errOut := onTerminal(t, twin.URL, 100, "get", "package", ref)
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for name := range record {
+		assert.True(t, slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, name+" ") }), "member %q is shown:\n%s", name, out)
+	}
+	assert.Regexp(t, `(?m)^playersPeak +null$`, out, "null is shown as null")
+	for _, l := range lines {
+		assert.LessOrEqual(t, displayWidth(l), 100, "%q fits the terminal", l)
+	}
+
+	org := cat.Organizations[0].Ident
+	var o struct{ Packages []any }
+	require.NoError(t, json.Unmarshal(cat.Organization(org), &o))
+	require.Greater(t, len(o.Packages), 1)
+	code, out, errOut = onTerminal(t, twin.URL, 100, "get", "org", org)
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `(?m)^name +\S`, out, "an organization shows every member, not only its ident and name")
+	assert.Regexp(t, `(?m)^packages +\{`, out)
+	assert.Equal(t, len(o.Packages), strings.Count(out, `"ident":`), "a package a line")
+
+	code, out, errOut = onTerminal(t, twin.URL, 100, "get", "org", org, "-o", "json")
+	require.Equal(t, 0, code, errOut)
+	assert.True(t, strings.HasPrefix(out, "{\n  \""), "indented: %.40q", out)
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &m))
 }

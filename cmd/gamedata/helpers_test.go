@@ -225,3 +225,14 @@ func assertInert(t *testing.T, s, what string) {
 		assert.False(t, r < 0x20 || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e), "%s holds %U: %q", what, r, s)
 	}
 }
+
+// onTerminal runs the program as cli does, but as a person would in a
+// terminal width cells wide: stdout and stderr are terminals.
+func onTerminal(t *testing.T, base string, width int, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	f := newFactory(&stdout, &stderr)
+	f.io.outTTY, f.io.errTTY, f.io.width = true, true, width
+	code := runWith(context.Background(), f, append([]string{"--base-url", base, "--rate", "0"}, args...))
+	return code, stdout.String(), stderr.String()
+}

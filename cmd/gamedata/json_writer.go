@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -22,16 +24,21 @@ func (n *ndjsonWriter) write(f gamedata.Fields) error {
 func (n *ndjsonWriter) close() error { return nil }
 
 // jsonWriter writes one JSON array, a record a line, so its output is one
-// document.
+// document; with indent, for a person on a terminal, each record is
+// indented member by member.
 type jsonWriter struct {
-	w io.Writer
-	n int
+	w      io.Writer
+	indent bool
+	n      int
 }
 
 func (j *jsonWriter) write(f gamedata.Fields) error {
 	line, err := jsonLine(f)
 	if err != nil {
 		return err
+	}
+	if j.indent {
+		line = indented(line, "  ")
 	}
 	sep := ",\n  "
 	if j.n == 0 {
@@ -49,4 +56,14 @@ func (j *jsonWriter) close() error {
 	}
 	_, err := io.WriteString(j.w, "\n]\n")
 	return err
+}
+
+// indented is the JSON document b, which safeJSON made safe to print,
+// indented by two spaces a level after prefix; its escapes are kept.
+func indented(b []byte, prefix string) []byte {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, prefix, "  "); err != nil {
+		return b
+	}
+	return buf.Bytes()
 }

@@ -26,11 +26,19 @@ func newCmdList(f *factory, runF func(context.Context, *listOptions) error) *cob
 --all every page from --page on. --kind game lists games; --kind server
 lists dedicated servers.
 
+CSV and table columns: ` + columnsHelp(packageColumns) + ` for packages,
+` + columnsHelp(serverColumns) + ` for servers, then every numeric member found.
+
 ` + directoryHelp,
-		Example: "  gamedata list --kind game --sort players --page-size 10\n  gamedata list --kind server --all -o csv > servers.csv",
-		Args:    exactArgs(0, "no arguments"),
+		Example: "  gamedata list --kind game --sort players --page-size 10\n" +
+			"  gamedata list --kind server --all -o csv > servers.csv\n" +
+			"  gamedata list --kind game --filter online,has-players --jq '.[] | .ident'",
+		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
+			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
+				return err
+			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
@@ -45,20 +53,27 @@ func listRun(ctx context.Context, opts *listOptions) error {
 		return err
 	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: opts.List}
+	known := directoryColumns(opts.Kind)
+	// The first page says what the service served; a walk reads it once
+	// more, which the cache answers with a 304.
+	p, err := c.Dashboard.List(ctx, dir)
+	if err != nil {
+		return err
+	}
+	sayServed(opts.common, "list", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.List.Sort,
+		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
 	if !opts.All {
-		p, err := c.Dashboard.List(ctx, dir)
-		if err != nil {
-			return err
-		}
 		records := make([]gamedata.Fields, len(p.Items))
 		for i, e := range p.Items {
 			records[i] = e.Fields
 		}
-		return printAll(opts.common, records, opts.Fields)
+		return printAll(opts.common, records, known, opts.Fields)
 	}
-	w := walkWriter(opts.common, opts.directoryFlags, "list")
+	w := walkWriter(opts.common, opts.directoryFlags, known, "list")
+	n := 0
 	for e, err := range c.Dashboard.All(ctx, dir) {
 		if err == nil {
+			n++
 			err = w.write(e.Fields)
 		}
 		if err != nil {
@@ -66,5 +81,9 @@ func listRun(ctx context.Context, opts *listOptions) error {
 			return err
 		}
 	}
-	return w.close()
+	if err := w.close(); err != nil {
+		return err
+	}
+	opts.noResults(n)
+	return nil
 }

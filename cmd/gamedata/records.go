@@ -17,3 +17,15 @@ func fieldsOf(v any) (gamedata.Fields, error) {
 	err = json.Unmarshal(b, &f)
 	return f, err
 }
+
+// withMember is f with member name set to value, as JSON: the form a
+// record takes in a CSV file or a table, where member order is not kept.
+func withMember(f gamedata.Fields, name string, value json.RawMessage) (gamedata.Fields, error) {
+	m := map[string]json.RawMessage{name: value}
+	for _, n := range f.Names() {
+		if n != name {
+			m[n], _ = f.Raw(n)
+		}
+	}
+	return fieldsOf(m)
+}

@@ -7,20 +7,25 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 )
 
 // run runs the program with args and returns its exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	f := newFactory(stdout, stderr)
+	return runWith(ctx, newFactory(stdout, stderr), args)
+}
+
+// runWith runs the program with args on f's streams and returns its exit
+// status.
+func runWith(ctx context.Context, f *factory, args []string) int {
 	defer f.close()
 	root := newCmdRoot(f, commands(f)...)
 	root.SetArgs(args)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	return exitStatus(stderr, root.ExecuteContext(ctx))
+	root.SetOut(f.io.out)
+	root.SetErr(f.io.errOut)
+	return exitStatus(f.io.errOut, root.ExecuteContext(ctx))
 }
 
 // commands are the program's commands, each running for real.
@@ -38,7 +43,7 @@ func exitStatus(stderr io.Writer, err error) int {
 	if err == nil {
 		return 0
 	}
-	say(stderr, "%s", strings.TrimPrefix(err.Error(), "gamedata: "))
+	say(stderr, "%s", err.Error())
 	if isUsage(err) {
 		fmt.Fprintln(stderr, `Run "gamedata help" for usage.`)
 		return 2
@@ -70,6 +75,7 @@ Commands that read a record or a page give up after ` + defaultTimeout.String() 
 watch) have no bound unless --timeout gives one.
 
 Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
+		Version:                    version(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,
@@ -84,10 +90,19 @@ Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
 			return usageError{errors.New(msg)}
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-		PersistentPreRunE: func(*cobra.Command, []string) error {
-			return f.global.check()
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.global.check(); err != nil {
+				return err
+			}
+			if fl := cmd.Flag("base-url"); fl != nil {
+				f.global.baseURLFlag = fl.Changed
+			}
+			var err error
+			f.tx, err = newTransform(cmd, f.global.output, f.io, time.Now)
+			return err
 		},
 	}
+	root.SetVersionTemplate("gamedata version {{.Version}}\n")
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	g := &f.global

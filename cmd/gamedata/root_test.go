@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -51,4 +54,60 @@ func TestExitStatus(t *testing.T) {
 		assert.Contains(t, first, tt.says, "%v", tt.args)
 		assert.True(t, strings.HasPrefix(first, "gamedata: "), first)
 	}
+}
+
+// --version says the module's version, honestly "(devel)" for a build
+// from a clone, and the Go version.
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	code, out, errOut := cli(t, "http://unused.invalid", "--version")
+	require.Equal(t, 0, code, errOut)
+	assert.Regexp(t, `^gamedata version \S+ \(.*go1\.\d+`, out)
+
+	assert.Equal(t, "v0.2.0 (library v0.2.0, commit 0123456789ab, modified, go1.26.0)", versionOf(&debug.BuildInfo{
+		GoVersion: "go1.26.0",
+		Main:      debug.Module{Path: "github.com/gamedata-go/gamedata/cmd/gamedata", Version: "v0.2.0"},
+		Deps:      []*debug.Module{{Path: libraryPath, Version: "v0.2.0"}},
+		Settings:  []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef"}, {Key: "vcs.modified", Value: "true"}},
+	}))
+	assert.Equal(t, "(devel) (go1.26.0)", versionOf(&debug.BuildInfo{GoVersion: "go1.26.0"}))
+}
+
+// Every line on stderr begins "gamedata: " and says it once, whatever
+// error it quotes: the library's begin so themselves.
+func TestOnePrefix(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	refused := fixed(t, map[string]answer{"/api/dashboard": {status: 400, body: `{"error":"no"}`}})
+	for _, tt := range []struct {
+		base string
+		args []string
+	}{
+		{twin.URL, []string{"list", "extra"}},
+		{twin.URL, []string{"get", "package", "game/nope"}},
+		{twin.URL, []string{"get", "package", "game/.."}},
+		{refused, []string{"list", "--all"}},
+		{refused, []string{"export", "-o", "csv", "--out", filepath.Join(t.TempDir(), "x.csv")}},
+	} {
+		code, _, errOut := cli(t, tt.base, tt.args...)
+		assert.NotEqual(t, 0, code, "%v", tt.args)
+		for _, l := range strings.Split(strings.TrimRight(errOut, "\n"), "\n") {
+			if strings.HasPrefix(l, "Run ") {
+				continue
+			}
+			assert.True(t, strings.HasPrefix(l, "gamedata: "), "%v: %q", tt.args, l)
+			assert.Equal(t, 1, strings.Count(l, "gamedata:")+strings.Count(l, "gamedata list:"), "%v: %q", tt.args, l)
+		}
+	}
+}
+
+// --twin with a base URL says that --twin won, and which base URL it
+// passed over.
+func TestTwinWins(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--base-url", "http://127.0.0.1:9", "--twin", "list", "--page-size", "1"}, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Regexp(t, `^gamedata: --twin given: using the in-process twin of the service \(gamedatatest\) at http://127\.0\.0\.1:\d+, not --base-url http://127\.0\.0\.1:9\n$`, stderr.String())
+	assert.Len(t, ndjson(t, stdout.String()), 1)
 }

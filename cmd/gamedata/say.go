@@ -14,5 +14,18 @@ import (
 // here: whatever it quotes cannot steer the terminal.
 func say(w io.Writer, format string, args ...any) {
 	msg := gamedata.NewUntrusted(fmt.Sprintf(format, args...)).String()
-	fmt.Fprintln(w, "gamedata: "+strings.Join(strings.Fields(msg), " "))
+	fmt.Fprintln(w, "gamedata: "+unprefixed(strings.Join(strings.Fields(msg), " ")))
+}
+
+// unprefixed is msg without the "gamedata: " that the library's errors
+// begin with, where msg begins with one or quotes an error after a
+// colon ("watch: gamedata: page 1: …"): a line says "gamedata:" once.
+func unprefixed(msg string) string {
+	for strings.HasPrefix(msg, "gamedata: ") {
+		msg = strings.TrimPrefix(msg, "gamedata: ")
+	}
+	for strings.Contains(msg, ": gamedata: ") {
+		msg = strings.ReplaceAll(msg, ": gamedata: ", ": ")
+	}
+	return msg
 }

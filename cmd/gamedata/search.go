@@ -10,7 +10,8 @@ import (
 // searchOptions are search's options.
 type searchOptions struct {
 	common
-	Query string
+	Query  string
+	Fields []string
 }
 
 func newCmdSearch(f *factory, runF func(context.Context, *searchOptions) error) *cobra.Command {
@@ -18,12 +19,17 @@ func newCmdSearch(f *factory, runF func(context.Context, *searchOptions) error) 
 	if runF == nil {
 		runF = searchRun
 	}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "search [QUERY]",
 		Short: "Search packages, dedicated servers and organizations",
-		Long: "Search packages, dedicated servers and organizations; each result is a row with its type in the column \"type\".\n" +
-			"It gives up after " + defaultTimeout.String() + " unless --timeout says otherwise.",
-		Example: "  gamedata search miner",
+		Long: `Search packages, dedicated servers and organizations. Each hit is a row
+with its type (package, server or organization) and its name (a package's
+title, a server's or an organization's name); in JSON each hit is as
+sent, with the members "type" and "name" added unless it has them.
+
+CSV and table columns: ` + columnsHelp(searchColumns) + `, then every numeric member
+found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
+		Example: "  gamedata search miner\n  gamedata search miner --jq '.[] | select(.type == \"server\") | .id'",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("search: want at most one QUERY (quote a query of several words), got %d", len(args))
@@ -32,12 +38,18 @@ func newCmdSearch(f *factory, runF func(context.Context, *searchOptions) error) 
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
+			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
+				return err
+			}
 			if len(args) == 1 {
 				opts.Query = args[0]
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
+	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "columns for csv and table, comma-separated")
+	transformFlags(cmd)
+	return cmd
 }
 
 func searchRun(ctx context.Context, opts *searchOptions) error {
@@ -49,15 +61,9 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	var records []gamedata.Fields
-	for _, p := range r.Packages {
-		records = append(records, p.Fields)
+	records, err := hitRecords(r.Packages, r.Servers, r.Organizations)
+	if err != nil {
+		return err
 	}
-	for _, s := range r.Servers {
-		records = append(records, s.Fields)
-	}
-	for _, o := range r.Organizations {
-		records = append(records, o.Fields)
-	}
-	return printAll(opts.common, records, nil)
+	return printAll(opts.common, records, searchColumns, opts.Fields)
 }

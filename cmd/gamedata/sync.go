@@ -2,19 +2,29 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 	"github.com/spf13/cobra"
 )
 
 // syncOptions are sync's options.
 type syncOptions struct {
 	common
-	// DB is the SQLite file.
+	// DB is the SQLite file, or a postgres:// URL.
 	DB string
 	// Kind is the directory's kind; Range the activity history's.
 	Kind, Range string
+	// DetailsEvery and HistoryEvery are the refresh ages of detail records
+	// and analytics reports.
+	DetailsEvery, HistoryEvery time.Duration
+	// NoCache keeps no HTTP cache between runs.
+	NoCache bool
 }
 
 func newCmdSync(f *factory, runF func(context.Context, *syncOptions) error) *cobra.Command {
@@ -23,150 +33,95 @@ func newCmdSync(f *factory, runF func(context.Context, *syncOptions) error) *cob
 		runF = syncRun
 	}
 	cmd := &cobra.Command{
-		Use:   "sync --db FILE",
-		Short: "Sync the directory, details, analytics history and activity into SQLite",
-		Long: `Sync into a SQLite file: the directory of --kind (game by default), the
-detail record of every entry, the analytics history of every package, and
-the platform's activity points over --range. Each row is upserted by its
-natural key (kind and ident; server id; package and capturedAt; point
-time), so running sync every hour builds a series longer than the
-service's window, and a run over unchanged data adds no row. Null stays
-NULL, partial coverage is a column, and the record as sent is kept as JSON
-beside the typed columns. A run cut at any point leaves a database that
-the next run completes. The schema is in the README; it is migrated
-forward by version, never dropped, in one transaction, so several syncs
-started at once on a new file all succeed; a file of a newer schema is
-refused and left as it was. sync has no time bound unless --timeout gives
-one.`,
-		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db games.sqlite --kind server --range 24h",
+		Use:   "sync --db FILE|postgres://…",
+		Short: "Record the directory as a series, and what changed, into SQLite or PostgreSQL",
+		Long: `Record the service into a database: a SQLite file, or PostgreSQL when --db
+is a postgres:// or postgresql:// URL. Each run records every directory
+value of --kind (game by default) at the run's time, a row only for a
+value that changed, and an entry that left as gone; then it fetches the
+detail records of new entries and of entries whose updatedAt moved, or
+older than --details-every; the analytics reports older than
+--history-every (measured from when they were fetched); and the activity
+history over --range. Over an unchanged platform of N entries a run costs
+⌈N/100⌉ + 1 requests, each a 304 from the HTTP cache, which sync keeps
+under the user cache directory unless --cache-dir or --no-cache says
+otherwise.
+
+On a terminal stderr shows a progress bar; every run ends with one line
+on stderr and a row in the runs table. What was fetched is committed as
+it goes: Ctrl-C keeps it, and the next run goes on from there. An item
+that fails after its retries is recorded in the failures table and
+skipped; the run goes on, then exits 1 saying how many failed. The schema
+is in the README: times are Unix seconds, null is NULL, partial coverage
+a column; it is migrated forward by version, never dropped, in one
+transaction, so several syncs started at once on a new database all
+succeed; a database of a newer schema is refused and left as it was.
+sync has no time bound unless --timeout gives one.`,
+		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db games.sqlite --kind server --range 24h",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, 0)
-			if opts.DB == "" {
-				return usagef("sync: --db FILE is required")
+			switch {
+			case opts.DB == "":
+				return usagef("sync: --db FILE or --db postgres://… is required")
+			case opts.DetailsEvery < 0 || opts.HistoryEvery < 0:
+				return usagef("sync: --details-every %v, --history-every %v: want 0 (every run) or more", opts.DetailsEvery, opts.HistoryEvery)
+			case opts.NoCache && f.global.cacheDir != "":
+				return usagef("sync: --no-cache and --cache-dir: give one")
+			case !opts.NoCache && f.global.cacheDir == "":
+				f.global.cacheDir = syncCacheDir(f.io)
 			}
+			opts.common = f.common(cmd, 0)
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.DB, "db", "", "the SQLite file, made if it does not exist")
+	fl.StringVar(&opts.DB, "db", "", "the SQLite file (made if it does not exist), or a postgres:// URL")
 	fl.StringVar(&opts.Kind, "kind", gamedata.KindGame, "the directory's kind: a package kind, or server")
 	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "the activity history's range")
+	fl.DurationVar(&opts.DetailsEvery, "details-every", 24*time.Hour, "fetch a detail record again after this long even if its entry did not change (0: every run)")
+	fl.DurationVar(&opts.HistoryEvery, "history-every", 24*time.Hour, "fetch an analytics report again after this long (0: every run)")
+	fl.BoolVar(&opts.NoCache, "no-cache", false, "keep no HTTP cache between runs (every page is then read in full)")
 	return cmd
 }
 
+// syncCacheDir is sync's HTTP cache when --cache-dir gives none: under
+// the user's own cache directory, or none, said on stderr, when there is
+// no such directory.
+func syncCacheDir(io *iostreams) string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		say(io.errOut, "sync: no HTTP cache (%v); give --cache-dir to keep one", err)
+		return ""
+	}
+	return filepath.Join(dir, "gamedata")
+}
+
+// syncRun runs once and says how it went, on a terminal and in a pipe.
 func syncRun(ctx context.Context, opts *syncOptions) error {
 	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	store, err := openStore(ctx, opts.DB)
+	db, err := store.Open(ctx, opts.DB)
 	if err != nil {
-		return err
+		return fmt.Errorf("sync: %w", err)
 	}
-	defer store.db.Close()
-	err = syncAll(ctx, c, store, opts.Kind, opts.Range)
+	defer db.Close()
+	o := collect.Options{Kind: opts.Kind, Range: opts.Range, DetailsEvery: opts.DetailsEvery, HistoryEvery: opts.HistoryEvery, Concurrency: 4}
+	var bar *syncBar
 	if opts.IO.errTTY {
-		say(opts.IO.errOut, "sync: %s", store.counts)
+		bar = newSyncBar(opts.IO.errOut)
+		o.Progress = bar.update
 	}
-	return err
-}
-
-// sync reads the service and upserts what it read, a table at a time, so a
-// cut run has committed what it got to.
-func syncAll(ctx context.Context, c *gamedata.Client, s *store, kind, rng string) error {
-	var entries []gamedata.DashboardEntry
-	var rows []row
-	opts := &gamedata.DashboardOptions{Kind: kind, ListOptions: gamedata.ListOptions{PageSize: 100}}
-	for e, err := range c.Dashboard.All(ctx, opts) {
-		if err != nil {
-			return err
-		}
-		entries = append(entries, e)
-		rows = append(rows, row{table: "directory", keys: []string{"kind", "ident", "id"}, keyv: []any{e.Kind, e.Ident, e.ID},
-			cols: []string{"title", "players"}, colv: []any{text(e.Fields, "title", "name"), metric(e.Fields, "players")}, raw: string(e.JSON())})
+	sum, err := collect.Run(ctx, c, db, o)
+	if bar != nil {
+		bar.end()
 	}
-	if err := s.upsert(ctx, rows); err != nil {
-		return err
+	if sum.Run != 0 { // the run was recorded: say how it went
+		say(opts.IO.errOut, "sync: %s", sum)
 	}
-	if err := syncDetails(ctx, c, s, entries); err != nil {
-		return err
-	}
-	if kind != "server" {
-		if err := syncHistory(ctx, c, s, entries); err != nil {
-			return err
-		}
-	}
-	return syncActivity(ctx, c, s, rng)
-}
-
-func syncDetails(ctx context.Context, c *gamedata.Client, s *store, entries []gamedata.DashboardEntry) error {
-	var refs []gamedata.PackageRef
-	var ids []string
-	for _, e := range entries {
-		if e.IsServer() {
-			ids = append(ids, e.ID)
-		} else if e.Ident != "." && e.Ident != ".." {
-			refs = append(refs, e.PackageRef())
-		}
-	}
-	var rows []row
-	for p, err := range c.Packages.GetMany(ctx, refs, 4) {
-		if err != nil {
-			return err
-		}
-		rows = append(rows, row{table: "packages", keys: []string{"kind", "ident"}, keyv: []any{p.Kind, p.Ident},
-			cols: []string{"title", "players"}, colv: []any{text(p.Fields, "title"), metric(p.Fields, "players")}, raw: string(p.JSON())})
-	}
-	for v, err := range c.Servers.GetMany(ctx, ids, 4) {
-		if err != nil {
-			return err
-		}
-		rows = append(rows, row{table: "servers", keys: []string{"id"}, keyv: []any{v.ID},
-			cols: []string{"name", "players", "max_players"},
-			colv: []any{text(v.Fields, "name"), metric(v.Fields, "players"), metric(v.Fields, "maxPlayers")}, raw: string(v.JSON())})
-	}
-	return s.upsert(ctx, rows)
-}
-
-func syncHistory(ctx context.Context, c *gamedata.Client, s *store, entries []gamedata.DashboardEntry) error {
-	for _, e := range entries {
-		if e.IsServer() || e.Ident == "." || e.Ident == ".." {
-			continue
-		}
-		r, err := c.Analytics.Package(ctx, e.Kind, e.Ident)
-		if err != nil {
-			return err
-		}
-		rows := make([]row, len(r.History))
-		for i, h := range r.History {
-			rows[i] = row{table: "history", keys: []string{"kind", "ident", "captured_at"},
-				keyv: []any{e.Kind, e.Ident, h.CapturedAt.UTC().Format(time.RFC3339Nano)},
-				cols: []string{"players", "partial_coverage"}, colv: []any{metric(h.Fields, "players"), h.PartialCoverage}, raw: string(h.JSON())}
-		}
-		if err := s.upsert(ctx, rows); err != nil {
-			return err
-		}
+	if err != nil {
+		return fmt.Errorf("sync: %w", err)
 	}
 	return nil
-}
-
-func syncActivity(ctx context.Context, c *gamedata.Client, s *store, rng string) error {
-	h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: rng})
-	if err != nil {
-		return err
-	}
-	rows := make([]row, len(h.Points))
-	for i, p := range h.Points {
-		pr := pointRow(p)
-		f, err := fieldsOf(pr)
-		if err != nil {
-			return err
-		}
-		rows[i] = row{table: "activity_points", keys: []string{"time"}, keyv: []any{pr.Time},
-			cols: []string{"players", "average", "partial_coverage", "current", "interval_start", "interval_end"},
-			colv: []any{metric(f, "players"), p.Aggregation == gamedata.AggregationAverage, p.PartialCoverage, p.Current, pr.IntervalStart, pr.IntervalEnd},
-			raw:  string(f.JSON())}
-	}
-	return s.upsert(ctx, rows)
 }

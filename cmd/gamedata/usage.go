@@ -30,7 +30,7 @@ func isUsage(err error) bool {
 func exactArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) != n {
-			return usagef("%s: want %s, got %d argument(s)", cmd.CommandPath(), what, len(args))
+			return usagef("%s: want %s, got %d argument(s)", cmd.Name(), what, len(args))
 		}
 		return nil
 	}

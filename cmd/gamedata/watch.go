@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"net/http"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -32,8 +34,15 @@ func newCmdWatch(f *factory, runF func(context.Context, *watchOptions) error) *c
 with conditional requests, and print one NDJSON line a change as soon as
 it is seen, until interrupted: {"op": "added"|"updated"|"removed", "old":
 ..., "new": ...}. The first round reports everything as added. A failed
-poll is said on stderr and the watch goes on. watch has no time bound
-unless --timeout gives one.`,
+poll is said on stderr and the watch goes on.
+
+What it cannot see is said on stderr, once each time it changes: a
+package that is not found (at the first poll, and whenever it goes or
+comes back), the first failed poll of a streak and the poll that ends
+it, and a poll the service delays with Retry-After. An unsupported
+--kind is said too. --jq and --template apply to each change line.
+
+watch has no time bound unless --timeout gives one.`,
 		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner package game/space-miner",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, 0)
@@ -59,6 +68,7 @@ unless --timeout gives one.`,
 	}
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "the directory's kind, when no package is named")
 	cmd.Flags().DurationVar(&opts.Every, "every", time.Minute, "how often each thing is polled")
+	transformFlags(cmd)
 	return cmd
 }
 
@@ -70,34 +80,70 @@ type change struct {
 }
 
 func watchRun(ctx context.Context, opts *watchOptions) error {
-	c, err := opts.Client()
+	status := directoryStatus(opts.IO.errOut, opts.Kind)
+	if len(opts.Refs) > 0 {
+		status = packageStatus(opts.IO.errOut, opts.Refs)
+	}
+	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: status.transport()}))
 	if err != nil {
 		return err
 	}
-	enc := json.NewEncoder(opts.IO.out)
-	report := func(op gamedata.Op, old, new gamedata.Fields, err error) error {
+	printChange := func(op gamedata.Op, old, new gamedata.Fields) error {
+		line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
 		if err != nil {
-			if ctx.Err() == nil {
-				say(opts.IO.errOut, "watch: %v", err)
-			}
-			return nil
+			return err
 		}
-		return enc.Encode(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
+		if opts.Transform != nil {
+			return opts.Transform.apply(line)
+		}
+		_, err = opts.IO.out.Write(append(line, '\n'))
+		return err
 	}
 	if len(opts.Refs) > 0 {
 		for ch, err := range c.Packages.Watch(ctx, opts.Refs, opts.Every) {
-			if err := report(ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New), err); err != nil {
+			if err != nil {
+				if ctx.Err() == nil {
+					status.failed(itemIndex(err), err)
+				}
+				continue
+			}
+			if err := printChange(ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New)); err != nil {
 				return err
 			}
 		}
 		return nil // interrupted: the watch is over, not failed
 	}
-	for ch, err := range c.Dashboard.Watch(ctx, &gamedata.DashboardOptions{Kind: opts.Kind}, opts.Every) {
-		if err := report(ch.Op, ch.Old.Fields, ch.New.Fields, err); err != nil {
+	dir := &gamedata.DashboardOptions{Kind: opts.Kind}
+	if opts.Kind != "" {
+		// The first page says whether the service lists the kind asked
+		// for; the watch's first round reads it again (a 304). A failure
+		// is the watch's to say.
+		if p, err := c.Dashboard.List(ctx, dir); err == nil {
+			sayServed(opts.common, "watch", servedNotices(askedDirectory{kind: opts.Kind}, p.Fields, p.Pagination))
+		}
+	}
+	for ch, err := range c.Dashboard.Watch(ctx, dir, opts.Every) {
+		if err != nil {
+			if ctx.Err() == nil {
+				status.failed(0, err)
+			}
+			continue
+		}
+		status.changed(0)
+		if err := printChange(ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// itemIndex is the index of the package a failed poll polled, or -1.
+func itemIndex(err error) int {
+	var ie *gamedata.ItemError
+	if errors.As(err, &ie) {
+		return ie.Index
+	}
+	return -1
 }
 
 func fieldsOrZero(p *gamedata.Package) gamedata.Fields {

@@ -3,8 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -46,4 +54,90 @@ func TestWatch(t *testing.T) {
 	cancel()
 	assert.Equal(t, 0, <-done, "interrupted, a watch is over, not failed")
 	assert.Empty(t, stderr.String())
+}
+
+// startWatch starts watch with args against base and returns its stdout,
+// its stderr, a context that ends when it returns, a function that
+// interrupts it and returns its exit status.
+func startWatch(t *testing.T, base string, args ...string) (stdout, stderr *lineWriter, ended context.Context, stop func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(guard(t))
+	stdout, stderr = newLineWriter(), newLineWriter()
+	done := make(chan int, 1)
+	ended, over := context.WithCancel(context.Background())
+	go func() {
+		done <- run(ctx, append([]string{"--base-url", base, "--rate", "0", "watch", "--every", "20ms"}, args...), stdout, stderr)
+		over()
+	}()
+	t.Cleanup(cancel)
+	return stdout, stderr, ended, func() int { cancel(); return <-done }
+}
+
+// A package that is not found is said at the first poll, once, and when
+// that changes: it appears, and its added line follows.
+func TestWatchSaysNotFound(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	stdout, stderr, ended, stop := startWatch(t, twin.URL, "package", "game/nope")
+	assert.Equal(t, "gamedata: watch: package game/nope is not found (404); watching for it to appear", stderr.next(t, ended))
+	require.NoError(t, twin.AddPackage("game", "nope", "Nope"))
+	assert.Equal(t, "gamedata: watch: package game/nope is found", stderr.next(t, ended))
+	assert.Contains(t, stdout.next(t, ended), `"op":"added"`)
+	assert.Equal(t, 0, stop())
+	assert.Equal(t, 1, strings.Count(stderr.String(), "not found"), "said once: %s", stderr.String())
+}
+
+// A streak of failed polls is said once, at its first failure, and its
+// end too; a Retry-After that delays the watch is said with it.
+func TestWatchSaysAFailureStreakOnce(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name   string
+		faults gamedatatest.Faults
+		args   []string
+		what   string
+		says   string
+	}{
+		{"a package, refused", refused(), []string{"package", "game/GAME"}, "package game/GAME", "400 Bad Request"},
+		{"the directory, refused", refused(), []string{"--kind", "game"}, "the game directory", "400 Bad Request"},
+		{"a package, delayed", gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault429}, RetryAfter: time.Hour},
+			[]string{"package", "game/GAME"}, "package game/GAME", "the service asked to wait 1h0m0s, longer than a watch waits"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			twin := newTwin(t)
+			game := twin.Catalog().Entries(url.Values{"kind": {"game"}})[0].Ident
+			fi := gamedatatest.InjectFaults(twin.Handler(), tt.faults)
+			s := httptest.NewServer(fi)
+			t.Cleanup(s.Close)
+			t.Cleanup(fi.Close)
+			what := strings.ReplaceAll(tt.what, "GAME", game)
+			args := slices.Clone(tt.args)
+			for i := range args {
+				args[i] = strings.ReplaceAll(args[i], "GAME", game)
+			}
+			stdout, stderr, ended, stop := startWatch(t, s.URL, args...)
+			first := stderr.next(t, ended)
+			assert.Contains(t, first, "gamedata: watch: a poll of "+what+" failed: ")
+			assert.Contains(t, first, tt.says)
+			assert.Contains(t, first, "polling on, and saying when polls succeed again")
+			assert.Equal(t, 1, strings.Count(first, "gamedata:"), "one prefix: %s", first)
+			require.NoError(t, fi.WaitRequests(guard(t), len(fi.Requests())+8), "more polls fail")
+			fi.Set(gamedatatest.Faults{})
+			assert.Regexp(t, `^gamedata: watch: polls of `+regexp.QuoteMeta(what)+` succeed again, after \d+ failed polls$`, stderr.next(t, ended))
+			assert.Contains(t, stdout.next(t, ended), `"op":"added"`)
+			assert.Equal(t, 0, stop())
+			assert.Equal(t, 1, strings.Count(stderr.String(), "failed: "), "the streak is said once: %s", stderr.String())
+		})
+	}
+}
+
+// refused are faults that refuse every request with 400, which the client
+// does not retry: each poll fails at once.
+func refused() gamedatatest.Faults {
+	return gamedatatest.Faults{Rate: 1, Answer: func(w http.ResponseWriter, _ *http.Request, _ gamedatatest.Response) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write([]byte(`{"error":"refused"}`))
+	}}
 }

@@ -24,13 +24,31 @@ const page = 100
 type output struct {
 	format string
 	w      io.Writer
-	// columns, for csv and table, are those given (--fields), or nil to
-	// choose them from the first batch records.
+	// columns, for csv and table, are those --fields names, checked
+	// against known and the members of the first batch records; nil to
+	// choose them from those records (chooseColumns).
 	columns []string
-	batch   int
+	// known are the documented columns of what is printed (columns.go).
+	known []string
+	// stream is true when records are printed as they come, so that the
+	// columns are chosen before the last one is seen: every known column
+	// is written.
+	stream bool
+	// identity are columns written first whatever --fields says: those an
+	// export is resumed by.
+	identity []string
+	batch    int
 	// header is true when a CSV file already holds its header (a resumed
 	// export), whose columns are then those given.
 	header bool
+	// width, for a table, is the terminal's width, which it fits in; 0
+	// cuts nothing.
+	width int
+	// indent, for json, writes each record indented, for a person.
+	indent bool
+	// tx, when set, is --jq or --template: the records are printed
+	// through it, as the JSON array -o json would print.
+	tx *transform
 	// notice says a line on stderr.
 	notice func(format string, args ...any)
 }
@@ -38,45 +56,74 @@ type output struct {
 // newWriter returns a writer for o.
 func newWriter(o output) writer {
 	o.batch = max(o.batch, 1)
-	switch o.format {
-	case "json":
-		return &jsonWriter{w: o.w}
-	case "ndjson":
+	switch {
+	case o.tx != nil:
+		return &transformWriter{tx: o.tx}
+	case o.format == "json":
+		return &jsonWriter{w: o.w, indent: o.indent}
+	case o.format == "ndjson":
 		return &ndjsonWriter{w: o.w}
 	}
 	open := func(columns []string) writer {
 		if o.format == "csv" {
 			return newCSVWriter(o.w, columns, o.header)
 		}
-		return &tableWriter{w: o.w, columns: columns, batch: o.batch}
+		primary := 0
+		for _, c := range columns {
+			if o.columns != nil || slices.Contains(o.known, c) || slices.Contains(o.identity, c) {
+				primary++
+			}
+		}
+		return &tableWriter{w: o.w, columns: columns, primary: primary, batch: o.batch, width: o.width, notice: o.notice}
 	}
-	if o.columns != nil {
+	if o.header {
 		return open(o.columns)
 	}
-	return &chosenColumns{batch: o.batch, open: open, notice: o.notice, format: o.format}
+	return &chosenColumns{o: o, open: open}
 }
 
 // printAll writes records in c's format to its stdout, with columns chosen
-// from all of them unless given.
-func printAll(c common, records []gamedata.Fields, columns []string) error {
-	w := newWriter(output{format: c.Format, w: c.IO.out, columns: columns, batch: len(records)})
+// from all of them (known first) unless fields names them, and says "no
+// results" on a terminal when there are none.
+func printAll(c common, records []gamedata.Fields, known, fields []string) error {
+	w := newWriter(c.output(known, fields, len(records)))
 	for _, f := range records {
 		if err := w.write(f); err != nil {
 			return err
 		}
 	}
-	return w.close()
+	if err := w.close(); err != nil {
+		return err
+	}
+	c.noResults(len(records))
+	return nil
 }
 
-// chosenColumns is a CSV or table writer whose columns are chosen from its
-// first batch records: it holds those, then writes them and every later
-// record as it comes. A numeric member that first appears after the
-// choice is named on stderr, once: it is not in the output.
+// output is where c prints records of what known describes: its format,
+// stdout, the terminal's width, --fields, --jq or --template.
+func (c common) output(known, fields []string, batch int) output {
+	return output{format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch,
+		width: c.IO.width, indent: c.IO.outTTY, tx: c.Transform,
+		notice: func(format string, args ...any) { say(c.IO.errOut, format, args...) }}
+}
+
+// noResults says so on stderr when nothing was printed to a terminal: an
+// empty table looks like a hang or a failure. A pipe gets what was asked,
+// nothing.
+func (c common) noResults(n int) {
+	if n == 0 && c.IO.outTTY {
+		say(c.IO.errOut, "no results")
+	}
+}
+
+// chosenColumns is a CSV or table writer whose columns are chosen (or,
+// given, checked) from its first batch records: it holds those, then
+// writes them and every later record as it comes. A numeric member that
+// first appears after the choice is named on stderr, once: it is not in
+// the output.
 type chosenColumns struct {
-	batch   int
+	o       output
 	open    func(columns []string) writer
-	notice  func(format string, args ...any)
-	format  string
 	pending []gamedata.Fields
 	w       writer
 	columns []string
@@ -86,7 +133,7 @@ type chosenColumns struct {
 func (c *chosenColumns) write(f gamedata.Fields) error {
 	if c.w == nil {
 		c.pending = append(c.pending, f)
-		if len(c.pending) < c.batch {
+		if len(c.pending) < c.o.batch {
 			return nil
 		}
 		return c.start()
@@ -98,14 +145,16 @@ func (c *chosenColumns) write(f gamedata.Fields) error {
 // start chooses the columns from the records held and writes them. A
 // member those records have is not news later, column or not.
 func (c *chosenColumns) start() error {
-	c.columns = chooseColumns(c.pending)
-	c.w = c.open(c.columns)
-	c.told = map[string]bool{}
-	for _, f := range c.pending {
-		for _, n := range f.Names() {
-			c.told[n] = true
+	if c.o.columns != nil {
+		if err := checkFields(c.o.columns, c.o.known, c.pending); err != nil {
+			return err
 		}
+		c.columns = withIdentity(c.o.identity, c.o.columns)
+	} else {
+		c.columns = withIdentity(c.o.identity, chooseColumns(c.pending, c.o.known, c.o.stream))
 	}
+	c.w = c.open(c.columns)
+	c.told = presentNames(c.pending)
 	pending := c.pending
 	c.pending = nil
 	for _, f := range pending {
@@ -118,7 +167,7 @@ func (c *chosenColumns) start() error {
 
 // unseen names, once each, f's numeric members that are not columns.
 func (c *chosenColumns) unseen(f gamedata.Fields) {
-	if c.notice == nil {
+	if c.o.notice == nil {
 		return
 	}
 	for _, n := range f.Names() {
@@ -126,13 +175,16 @@ func (c *chosenColumns) unseen(f gamedata.Fields) {
 			continue
 		}
 		c.told[n] = true
-		c.notice("member %q first appears after the %s columns were chosen and is not among them; name it in --fields to have it", n, c.format)
+		c.o.notice("member %q first appears after the %s columns were chosen and is not among them; name it in --fields to have it", n, c.o.format)
 	}
 }
 
 func (c *chosenColumns) close() error {
 	if c.w == nil {
 		if len(c.pending) == 0 {
+			if c.o.columns != nil {
+				return checkFields(c.o.columns, c.o.known, nil)
+			}
 			return nil
 		}
 		if err := c.start(); err != nil {

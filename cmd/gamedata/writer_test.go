@@ -56,7 +56,7 @@ func TestChosenColumnsSayWhatIsLeftOut(t *testing.T) {
 	t.Parallel()
 	var out bytes.Buffer
 	var notices []string
-	w := newWriter(output{format: "csv", w: &out, batch: 2,
+	w := newWriter(output{format: "csv", w: &out, batch: 2, known: []string{"ident"},
 		notice: func(format string, args ...any) { notices = append(notices, fmt.Sprintf(format, args...)) }})
 	for _, f := range fields(t,
 		`{"ident":"a","players":1,"mixed":"x"}`, `{"ident":"b","players":null,"mixed":2}`,

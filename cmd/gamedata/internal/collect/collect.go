@@ -1,0 +1,227 @@
+// Package collect is what one run of gamedata sync does: it walks the
+// directory into the store's series, then fetches only what can have
+// changed (detail records of new and changed entries, analytics reports
+// older than their refresh age) and the activity history, committing as
+// it goes. An item that fails after the client's retries is recorded and
+// skipped; an interrupt stops the run where it is and keeps what it
+// fetched.
+//
+// Over an unchanged platform of N entries a run costs ⌈N/100⌉ directory
+// pages (each a 304 with a cache) and one activity request.
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
+)
+
+// Options say what a run collects and when something is due again.
+type Options struct {
+	// Kind is the directory's kind: a package kind, or "server".
+	Kind string
+	// Range is the activity history's range, such as "7d".
+	Range string
+	// DetailsEvery is the age after which a detail record is fetched
+	// again even though its entry says it did not change; 0 fetches
+	// every record every run.
+	DetailsEvery time.Duration
+	// HistoryEvery is the age after which a package's analytics report
+	// is fetched again, measured on this machine's clock from when it
+	// was fetched.
+	HistoryEvery time.Duration
+	// Concurrency is how many detail records are fetched at once (the
+	// client's rate limit still holds); less than 1 means 1.
+	Concurrency int
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Progress, when set, is called as the run goes, from the run's
+	// goroutine.
+	Progress func(Progress)
+}
+
+// Stages of a run, in order.
+const (
+	StageDirectory = "directory"
+	StageDetails   = "details"
+	StageReports   = "reports"
+	StageActivity  = "activity"
+)
+
+// Progress is how far a stage has got: Done items of Total, or of an
+// unknown total (-1) while the directory is walked.
+type Progress struct {
+	Stage       string
+	Done, Total int
+}
+
+// pageSize is the directory's page size, the largest the service allows,
+// and the size of every batch a run writes.
+const pageSize = 100
+
+// runner is one run.
+type runner struct {
+	// ctx ends the run's requests; wctx, which an interrupt does not
+	// end, lets the run write what it fetched before it stops.
+	ctx, wctx context.Context
+	c         *gamedata.Client
+	db        *store.DB
+	o         Options
+	r         *store.Run
+	base      int64 // the client's requests before the run
+	sum       Summary
+}
+
+// Run runs once: it records itself in the runs table, walks the
+// directory of o.Kind, fetches what is due and the activity history,
+// and records how it ended. The Summary says what it did, even when it
+// returns an error: an interrupt (ctx ended; what was fetched is kept),
+// items that failed (recorded in the failures table and fetched again by
+// the next run), or a database that could not be written.
+func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summary, error) {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Concurrency < 1 {
+		o.Concurrency = 1
+	}
+	x := &runner{ctx: ctx, wctx: context.WithoutCancel(ctx), c: c, db: db, o: o, base: c.Stats().Requests}
+	start := o.Now()
+	r, err := db.BeginRun(x.wctx, o.Kind, start)
+	if err != nil {
+		return x.sum, err
+	}
+	x.r = r
+	x.sum.Run = r.ID
+	err = x.stages(start)
+	x.sum.Outcome = store.OutcomeOK
+	switch {
+	case ctx.Err() != nil:
+		x.sum.Outcome = store.OutcomeInterrupted
+		err = fmt.Errorf("interrupted (%w): what was fetched is kept; run sync again to go on", context.Cause(ctx))
+	case err != nil:
+		x.sum.Outcome = store.OutcomeFailed
+	case x.sum.Failed > 0:
+		x.sum.Outcome = store.OutcomeFailed
+		err = fmt.Errorf("%d item(s) failed after their retries: see the failures table (run %d); the next run fetches them again", x.sum.Failed, r.ID)
+	}
+	x.count()
+	end := o.Now()
+	x.sum.Elapsed = end.Sub(start)
+	if ferr := db.FinishRun(x.wctx, r, x.sum.Outcome, end); ferr != nil && err == nil {
+		err = ferr
+	}
+	return x.sum, err
+}
+
+// stages runs the stages in order. Only an interrupt or a database that
+// cannot be written stops it; a failed item is recorded and passed over.
+func (x *runner) stages(now time.Time) error {
+	complete, err := x.walk()
+	if err != nil {
+		return err
+	}
+	x.sum.Complete = complete
+	if complete {
+		gone, err := x.db.EndWalk(x.wctx, x.r)
+		if err != nil {
+			return err
+		}
+		x.sum.Gone = gone
+	}
+	if err := x.details(now); err != nil {
+		return err
+	}
+	if err := x.reports(now); err != nil {
+		return err
+	}
+	return x.activity()
+}
+
+// count brings the run's request count up to date before a write.
+func (x *runner) count() {
+	x.r.Requests = x.c.Stats().Requests - x.base
+	x.sum.Requests = x.r.Requests
+	x.sum.Added, x.sum.ChangedRows = x.r.Added, x.r.Changed
+}
+
+// fail records an item that failed, and the run goes on.
+func (x *runner) fail(stage, item string, err error) error {
+	x.sum.Failed++
+	x.count()
+	return x.db.RecordFailure(x.wctx, x.r, stage, item, err.Error(), x.o.Now())
+}
+
+// interrupted reports whether the run was interrupted: err is then the
+// interrupt, not a failure of the item.
+func (x *runner) interrupted(err error) bool {
+	return x.ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, x.ctx.Err()))
+}
+
+func (x *runner) progress(stage string, done, total int) {
+	if x.o.Progress != nil {
+		x.o.Progress(Progress{Stage: stage, Done: done, Total: total})
+	}
+}
+
+// walk reads the directory a page at a time and writes each page in one
+// transaction, so memory holds a page, not the directory. It reports
+// whether the walk reached the last page; a page that fails after its
+// retries is recorded and ends the walk, and the run goes on.
+func (x *runner) walk() (bool, error) {
+	opts := &gamedata.DashboardOptions{Kind: x.o.Kind, ListOptions: gamedata.ListOptions{PageSize: pageSize}}
+	batch := make([]store.Entry, 0, pageSize)
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		x.count()
+		c, err := x.db.SaveEntries(x.wctx, x.r, batch)
+		if err != nil {
+			return err
+		}
+		x.sum.Entries += len(batch)
+		x.sum.New += c.New
+		x.sum.Changed += c.Changed
+		batch = batch[:0]
+		x.progress(StageDirectory, x.sum.Entries, -1)
+		return nil
+	}
+	x.progress(StageDirectory, 0, -1)
+	for e, err := range x.c.Dashboard.All(x.ctx, opts) {
+		if err != nil {
+			if ferr := flush(); ferr != nil {
+				return false, ferr
+			}
+			if x.interrupted(err) {
+				return false, x.ctx.Err()
+			}
+			item := "directory"
+			var pe *gamedata.PageError
+			if errors.As(err, &pe) {
+				item = fmt.Sprintf("page %d", pe.Page)
+			}
+			return false, x.fail(StageDirectory, item, err)
+		}
+		if !nameable(e) {
+			x.sum.Unnamed++
+		}
+		batch = append(batch, entryOf(e))
+		if len(batch) == pageSize {
+			if err := flush(); err != nil {
+				return false, err
+			}
+		}
+	}
+	return true, flush()
+}
+
+// nameable reports whether a request can name the entry: "." and ".."
+// are dot segments that URL resolution removes from a path.
+func nameable(e gamedata.DashboardEntry) bool {
+	return e.ID != "" || (e.Ident != "" && e.Ident != "." && e.Ident != "..")
+}

@@ -1,0 +1,114 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// BeginRun records the start of a run that walks the directory of kind
+// (the listing its entries are counted in) at the time at, to the second.
+func (s *DB) BeginRun(ctx context.Context, kind string, at time.Time) (*Run, error) {
+	r := &Run{Kind: clean(kind), StartedAt: at.Truncate(time.Second)}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO runs (kind, started_at) VALUES (?, ?) RETURNING run_id`),
+			r.Kind, unix(r.StartedAt)).Scan(&r.ID); err != nil {
+			return err
+		}
+		day := unix(r.StartedAt) - unix(r.StartedAt)%86400
+		var last sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(day) FROM calendar_days`).Scan(&last); err != nil {
+			return err
+		}
+		from := day
+		if last.Valid && last.Int64 < day {
+			from = last.Int64
+		}
+		return s.addDays(ctx, tx, from, day)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// FinishRun records how the run ended, and when.
+func (s *DB) FinishRun(ctx context.Context, r *Run, outcome Outcome, at time.Time) error {
+	if r == nil {
+		return errNoRun
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET finished_at = ?, outcome = ?, requests = ? WHERE run_id = ?`),
+			unix(at), string(outcome), r.Requests, r.ID)
+		return err
+	})
+}
+
+// RecordFailure records an item the run could not get after its
+// retries: its stage (directory, details, reports, activity), its name
+// and the error, which the run then skips.
+func (s *DB) RecordFailure(ctx context.Context, r *Run, stage, item, message string, at time.Time) error {
+	if r == nil {
+		return errNoRun
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO failures (run_id, stage, item, error, at) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (run_id, stage, item) DO UPDATE SET error = excluded.error, at = excluded.at`),
+			r.ID, clean(stage), clean(item), clean(message), unix(at)); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET failures = failures + 1, requests = ? WHERE run_id = ?`), r.Requests, r.ID)
+		return err
+	})
+	if err == nil {
+		r.Failures++
+	}
+	return err
+}
+
+// addDays adds to calendar_days the UTC days from the one holding from
+// to the one holding to, for the daily views: a value may hold across
+// days no run saw. (WHERE true: SQLite would read ON CONFLICT after a
+// bare FROM as a join's ON.)
+func (s *DB) addDays(ctx context.Context, tx *sql.Tx, from, to int64) error {
+	_, err := tx.ExecContext(ctx, s.q(`WITH RECURSIVE d(day) AS (
+			SELECT CAST(? AS BIGINT) UNION ALL SELECT day + 86400 FROM d WHERE day + 86400 <= CAST(? AS BIGINT))
+		INSERT INTO calendar_days (day) SELECT day FROM d WHERE true ON CONFLICT DO NOTHING`), from-from%86400, to)
+	return err
+}
+
+// tally brings the run's row up to date inside the write that did the
+// work, so a run killed at any moment is recorded as far as it got.
+func (s *DB) tally(ctx context.Context, tx *sql.Tx, r *Run, added, changed, entries int64) error {
+	_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET requests = ?, rows_added = rows_added + ?, rows_changed = rows_changed + ?, entries = entries + ? WHERE run_id = ?`),
+		r.Requests, added, changed, entries, r.ID)
+	return err
+}
+
+// clean makes s storable as text in both databases: PostgreSQL's text
+// holds neither NUL nor invalid UTF-8, so each becomes U+FFFD, in SQLite
+// too, so that both keep the same bytes.
+func clean(s string) string {
+	if utf8.ValidString(s) && !strings.ContainsRune(s, 0) {
+		return s
+	}
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}
+
+// cleanPtr is clean for a nullable text.
+func cleanPtr(s *string) any {
+	if s == nil {
+		return nil
+	}
+	return clean(*s)
+}
+
+// b2i is a flag as the schema stores it: 0 or 1, in both databases.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,224 @@
+// Package store keeps what gamedata sync collects in a SQL database: a
+// SQLite file (the default, nothing to install) or PostgreSQL (with
+// TimescaleDB hypertables when that extension is installed).
+//
+// Both databases get the same schema, migrated forward by version inside
+// one write transaction, and the same writes. Every write is one
+// transaction that also brings the run's row in the runs table up to
+// date, so a process killed at any moment leaves a database that the next
+// run completes. Times are Unix seconds (BIGINT) in every table, the one
+// type SQLite, PostgreSQL, TimescaleDB and Grafana all read alike.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Key identifies a directory entry: a package by kind and ident, a
+// dedicated server by id. An absent identifier is "".
+type Key struct {
+	Kind, Ident, ID string
+}
+
+// String names the entry for failures and errors: kind/ident, or server id.
+func (k Key) String() string {
+	if k.ID != "" {
+		return "server " + k.ID
+	}
+	return k.Kind + "/" + k.Ident
+}
+
+// Entry is a directory entry as a run saw it.
+type Entry struct {
+	Key
+	// Title is the title or name as sent, nil when the entry has none.
+	Title *string
+	// Players is the players metric, nil when null or absent.
+	Players *float64
+	// Raw is the entry as sent.
+	Raw []byte
+	// Values are the entry's numeric members by name: numbers, booleans
+	// as 0 and 1, and nil for a member sent as null. They become the
+	// directory_values series.
+	Values map[string]*float64
+	// Partial is true when the entry says its metrics have partial
+	// coverage: its values are then lower bounds.
+	Partial bool
+	// ChangeKey changes whenever the entry says its record changed: its
+	// updatedAt, or a digest of its bytes when it has none. Details are
+	// due when it differs from the one their last fetch saw.
+	ChangeKey string
+}
+
+// Due is an entry whose detail record is due, with the change key the
+// fetch is answering.
+type Due struct {
+	Key
+	ChangeKey string
+}
+
+// Detail is a detail record: a package (Key.Ident set) or a server
+// (Key.ID set).
+type Detail struct {
+	Key
+	// Title is a package's title or a server's name, nil when absent.
+	Title *string
+	// Players and MaxPlayers are nil when null or absent; MaxPlayers is
+	// kept for servers only.
+	Players, MaxPlayers *float64
+	// Raw is the record as sent.
+	Raw []byte
+	// ChangeKey is the Due.ChangeKey the fetch answered.
+	ChangeKey string
+}
+
+// HistoryRow is one entry of a package's analytics history.
+type HistoryRow struct {
+	CapturedAt time.Time
+	Players    *float64
+	Partial    bool
+	Raw        []byte
+}
+
+// Point is one point of the platform's activity history.
+type Point struct {
+	Time                       time.Time
+	Players                    *float64
+	Average, Partial, Current  bool
+	IntervalStart, IntervalEnd *time.Time
+	Raw                        []byte
+}
+
+// Outcome is how a run ended.
+type Outcome string
+
+// The outcomes a run records. A run killed before it could record its end
+// keeps OutcomeRunning and a NULL finished_at.
+const (
+	OutcomeRunning     Outcome = "running"
+	OutcomeOK          Outcome = "ok"
+	OutcomeFailed      Outcome = "failed"
+	OutcomeInterrupted Outcome = "interrupted"
+)
+
+// Run is one run of sync, as the runs table records it. The caller sets
+// Requests before each write; the write records it with its own rows.
+type Run struct {
+	ID        int64
+	Kind      string
+	StartedAt time.Time
+	// Requests is the number of requests the run has made so far.
+	Requests int64
+	// Added and Changed count rows inserted and rows changed in place.
+	Added, Changed int64
+	// Failures counts the items recorded as failed.
+	Failures int64
+
+	// walkSeq is the sequence number of the walk's first page: an entry
+	// last seen before it was not listed by this run's walk.
+	walkSeq int64
+}
+
+// DB is an open database of either kind.
+type DB struct {
+	db *sql.DB
+	d  dialect
+}
+
+// Open opens the database dsn names, creating and migrating it as
+// needed: a postgres:// or postgresql:// URL is PostgreSQL, anything else
+// the path of a SQLite file. A database of a newer schema version than
+// this program knows is refused before anything in it changes.
+func Open(ctx context.Context, dsn string) (*DB, error) {
+	s, err := connect(dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("%s: %w", Redact(dsn), err)
+	}
+	if err := s.d.prepare(ctx, s.db); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("%s: %w", Redact(dsn), err)
+	}
+	return s, nil
+}
+
+// connect opens dsn without migrating it.
+func connect(dsn string) (*DB, error) {
+	var d dialect = sqlite{}
+	if IsPostgres(dsn) {
+		d = postgres{}
+	}
+	db, err := d.open(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Redact(dsn), err)
+	}
+	return &DB{db: db, d: d}, nil
+}
+
+// IsPostgres reports whether dsn names a PostgreSQL database.
+func IsPostgres(dsn string) bool {
+	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+}
+
+// Redact returns dsn fit for a message: a URL without its password.
+func Redact(dsn string) string {
+	if !IsPostgres(dsn) {
+		return dsn
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "postgres://…"
+	}
+	return u.Redacted()
+}
+
+// Close closes the database.
+func (s *DB) Close() error { return s.db.Close() }
+
+// SQL returns the database for reading, as a user's query would.
+func (s *DB) SQL() *sql.DB { return s.db }
+
+// Dialect names the database: "sqlite" or "postgres".
+func (s *DB) Dialect() string { return s.d.name() }
+
+// write runs f in a write transaction, which waits for any other writer
+// to finish (BEGIN IMMEDIATE in SQLite, an advisory lock in PostgreSQL),
+// so runs that overlap take turns per write and never interleave inside
+// one.
+func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := s.d.lockWrites(ctx, tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := f(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// q adapts a query written with ? placeholders to the dialect.
+func (s *DB) q(query string) string { return s.d.rebind(query) }
+
+// Rebind adapts a query written with ? placeholders to the database, for
+// reading it through SQL.
+func (s *DB) Rebind(query string) string { return s.q(query) }
+
+// errNoRun is a write for a run that BeginRun did not return.
+var errNoRun = errors.New("store: a write needs a run from BeginRun")
+
+// unix is t in Unix seconds.
+func unix(t time.Time) int64 { return t.Unix() }

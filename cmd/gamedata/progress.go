@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// progress is a long job's bar on a terminal's stderr: items done of the
+// total (when it is known), the rate and the time left. It shows what was
+// done, never more: when the job stops, finished or cut short by Ctrl-C,
+// the bar stays at the count reached, not at the total.
+type progress struct {
+	bar *progressbar.ProgressBar
+	w   io.Writer
+	// done items are counted; the bar, redrawn at most every redraw, may
+	// show fewer until the next redraw.
+	done  int
+	drawn time.Time
+}
+
+// redraw is how often the bar is drawn at most.
+const redraw = 100 * time.Millisecond
+
+// newProgress draws a bar of total items (-1: unknown) on w at once, so
+// that its clock starts with the job: the rate of its first item is that
+// item's, not one item over the nanoseconds since the first redraw.
+func newProgress(w io.Writer, what string, total int) *progress {
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionThrottle(0),                 // add throttles, so that stop draws the count exactly
+		progressbar.OptionSetSpinnerChangeInterval(0), // no goroutine drawing behind stop
+		progressbar.OptionSetWidth(30))
+	bar.RenderBlank()
+	return &progress{bar: bar, w: w, drawn: time.Now()}
+}
+
+// add counts an item done.
+func (p *progress) add() { p.set(p.done + 1) }
+
+// set counts done items done in all.
+func (p *progress) set(done int) {
+	p.done = done
+	if time.Since(p.drawn) >= redraw {
+		p.flush()
+	}
+}
+
+func (p *progress) flush() {
+	p.bar.Set(p.done)
+	p.drawn = time.Now()
+}
+
+// stop draws the count reached and leaves the bar there, on its own line.
+func (p *progress) stop() {
+	p.flush()
+	p.bar.Exit()
+	fmt.Fprintln(p.w)
+}

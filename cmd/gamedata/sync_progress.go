@@ -1,0 +1,45 @@
+package main
+
+import (
+	"io"
+
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
+)
+
+// syncBar shows a sync's progress on a terminal's stderr: a bar a stage,
+// with the items done, their rate and the time left (a count while the
+// directory, whose length the service does not say, is walked). A stage
+// that ends short of its total (an interrupt) leaves its bar where it
+// stopped. Each bar is a progress, drawn only from the run's own calls,
+// so nothing writes to stderr behind the summary.
+type syncBar struct {
+	w     io.Writer
+	stage string
+	bar   *progress
+}
+
+func newSyncBar(w io.Writer) *syncBar { return &syncBar{w: w} }
+
+// update is the run's Progress callback.
+func (b *syncBar) update(p collect.Progress) {
+	if p.Stage != b.stage {
+		b.end()
+		b.stage = p.Stage
+		if p.Total == 0 {
+			return // nothing due: no bar
+		}
+		b.bar = newProgress(b.w, "sync: "+p.Stage, p.Total)
+	}
+	if b.bar != nil {
+		b.bar.set(p.Done)
+	}
+}
+
+// end leaves the current bar as it is and moves to the next line.
+func (b *syncBar) end() {
+	if b.bar == nil {
+		return
+	}
+	b.bar.stop()
+	b.bar = nil
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/itchyny/gojq"
+	"github.com/spf13/cobra"
+)
+
+// transform is --jq or --template, as gh has them: what a command would
+// print with -o json (an array of records, or one record for get) is
+// passed through a jq expression (gojq, the implementation gh uses) or a
+// Go text/template, and what that yields is printed instead.
+//
+// Whatever it prints is sanitized line by line, tabs kept: it quotes the
+// service's text, which must not steer a terminal, while @tsv output and
+// tablerow columns keep their separators.
+type transform struct {
+	jq   *gojq.Code
+	tmpl *template.Template
+	run  *templateRun // the state of tmpl's functions
+	out  io.Writer
+	// indent writes a JSON result indented, for a person on a terminal.
+	indent bool
+}
+
+// transformFlags adds --jq and --template to cmd, a command that prints
+// records.
+func transformFlags(cmd *cobra.Command) {
+	cmd.Flags().String("jq", "", "print what -o json would, filtered by this jq expression (gojq; strings are printed raw)")
+	cmd.Flags().String("template", "", "print what -o json would through this Go template (with tablerow, tablerender, timeago, timefmt, join, pluck, truncate)")
+}
+
+// newTransform reads cmd's --jq and --template, when it has them, and
+// returns the transform they ask for, or nil. A bad expression or
+// template, both flags, or an output format that is not JSON is bad
+// usage, refused before anything is sent.
+func newTransform(cmd *cobra.Command, output string, io *iostreams, now func() time.Time) (*transform, error) {
+	flag := func(name string) string {
+		if fl := cmd.Flags().Lookup(name); fl != nil {
+			return fl.Value.String()
+		}
+		return ""
+	}
+	expr, text := flag("jq"), flag("template")
+	if expr == "" && text == "" {
+		return nil, nil
+	}
+	if expr != "" && text != "" {
+		return nil, usagef("--jq and --template: give one of them")
+	}
+	if output == "csv" || output == "table" {
+		return nil, usagef("-o %s with --jq or --template: they work on the JSON form; leave -o out", output)
+	}
+	t := &transform{out: io.out, indent: io.outTTY}
+	if expr != "" {
+		q, err := gojq.Parse(expr)
+		if err != nil {
+			return nil, usagef("--jq %q: %v", expr, err)
+		}
+		if t.jq, err = gojq.Compile(q); err != nil {
+			return nil, usagef("--jq %q: %v", expr, err)
+		}
+		return t, nil
+	}
+	t.run = &templateRun{now: now, width: io.width}
+	tmpl, err := template.New("--template").Funcs(t.run.funcs()).Parse(text)
+	if err != nil {
+		return nil, usagef("--template: %v", err)
+	}
+	t.tmpl = tmpl
+	return t, nil
+}
+
+// apply prints doc, a JSON document, through the transform.
+func (t *transform) apply(doc []byte) error {
+	d := json.NewDecoder(bytes.NewReader(doc))
+	d.UseNumber() // numbers as sent, never rounded through a float
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return err
+	}
+	if t.jq != nil {
+		return t.applyJQ(v)
+	}
+	var buf bytes.Buffer
+	if err := t.tmpl.Execute(&buf, v); err != nil {
+		return fmt.Errorf("--template: %w", err)
+	}
+	buf.WriteString(t.run.render()) // rows tablerow left without tablerender
+	_, err := io.WriteString(t.out, shownLines(buf.String()))
+	return err
+}
+
+func (t *transform) applyJQ(v any) error {
+	var buf bytes.Buffer
+	iter := t.jq.Run(v)
+	for {
+		r, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if err, ok := r.(error); ok {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				break // halt: the end, not a failure
+			}
+			io.WriteString(t.out, shownLines(buf.String())) // what came before the error
+			return fmt.Errorf("--jq: %w", err)
+		}
+		if s, ok := r.(string); ok {
+			buf.WriteString(s + "\n")
+			continue
+		}
+		b, err := gojq.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("--jq: %w", err)
+		}
+		if b, err = safeJSON(b); err != nil {
+			return fmt.Errorf("--jq: %w", err)
+		}
+		if t.indent {
+			b = indented(b, "")
+		}
+		buf.Write(append(b, '\n'))
+	}
+	_, err := io.WriteString(t.out, shownLines(buf.String()))
+	return err
+}
+
+// shownLines is s through the sanitizer a line at a time, and within a
+// line a tab-separated field at a time: the service's text is shown
+// inert, and the lines and tabs a jq expression or a template wrote stay.
+func shownLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		fields := strings.Split(line, "\t")
+		for j, f := range fields {
+			if !shownAsIs(f) {
+				fields[j] = gamedata.NewUntrusted(f).String()
+			}
+		}
+		lines[i] = strings.Join(fields, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// transformWriter holds the records a command prints, then prints them
+// through its transform as one JSON array, as -o json would: a jq
+// expression sees the whole list, as in gh.
+type transformWriter struct {
+	tx      *transform
+	records bytes.Buffer
+	n       int
+}
+
+func (w *transformWriter) write(f gamedata.Fields) error {
+	if w.n == 0 {
+		w.records.WriteByte('[')
+	} else {
+		w.records.WriteByte(',')
+	}
+	w.n++
+	_, err := w.records.Write(f.JSON())
+	return err
+}
+
+func (w *transformWriter) close() error {
+	if w.n == 0 {
+		return w.tx.apply([]byte("[]"))
+	}
+	w.records.WriteByte(']')
+	return w.tx.apply(w.records.Bytes())
+}

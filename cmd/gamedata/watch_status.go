@@ -1,0 +1,204 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+)
+
+// A watch prints changes only, so a package that does not exist, or a
+// service that fails every poll, would look like a quiet one. The watch
+// therefore says on stderr what it cannot see, once a change of state:
+// a package not found at its first poll, and whenever it appears or goes
+// again; the first failure of a streak, and the poll that ends it; a
+// poll the service delays with Retry-After.
+//
+// The library's Watch yields changes and failures, never an unchanged
+// poll, so the end of a streak and a first 404 are seen below it: the
+// client's HTTP transport reports the status of every attempt, and each
+// attempt is matched to what it polls by its path (and, for the
+// directory, its page).
+
+// watchStatus is what a watch has said about each thing it polls.
+type watchStatus struct {
+	mu     sync.Mutex
+	errOut io.Writer
+	things []*watched
+	// directory is true when the thing is the directory, whose pages
+	// answer 404 only in failure.
+	directory bool
+	// match returns the index of the thing req polls, or -1.
+	match func(req *http.Request) int
+}
+
+// watched is one thing a watch polls: a package, or the directory.
+type watched struct {
+	name     string
+	notFound bool // its last poll answered 404
+	seen     bool // a poll has answered, found or not
+	// failures counts the failed polls of the streak in progress.
+	failures int
+	// failedPage, for the directory, is the page the streak fails at: a
+	// round that reads it again has passed the failure.
+	failedPage int
+	delay      time.Duration // the last Retry-After delay said
+}
+
+// packageStatus watches refs, matched by their path.
+func packageStatus(errOut io.Writer, refs []gamedata.PackageRef) *watchStatus {
+	s := &watchStatus{errOut: errOut}
+	paths := make([]string, len(refs))
+	for i, r := range refs {
+		s.things = append(s.things, &watched{name: "package " + r.Kind + "/" + r.Ident})
+		paths[i] = "/api/packages/" + url.PathEscape(r.Kind) + "/" + url.PathEscape(r.Ident)
+	}
+	s.match = func(req *http.Request) int {
+		for i, p := range paths {
+			if strings.HasSuffix(req.URL.EscapedPath(), p) {
+				return i
+			}
+		}
+		return -1
+	}
+	return s
+}
+
+// directoryStatus watches the directory of kind.
+func directoryStatus(errOut io.Writer, kind string) *watchStatus {
+	name := "the directory"
+	if kind != "" {
+		name = "the " + kind + " directory"
+	}
+	s := &watchStatus{errOut: errOut, things: []*watched{{name: name}}, directory: true}
+	s.match = func(req *http.Request) int {
+		if strings.HasSuffix(req.URL.EscapedPath(), "/api/dashboard") {
+			return 0
+		}
+		return -1
+	}
+	return s
+}
+
+// attempt notes the status of an attempt to poll (0 for no answer). An
+// answer ends a streak of failures (for the directory, an answer for the
+// page the streak fails at); a package's 404 or 200 says whether it is
+// found. A failure says nothing yet: the client may retry it, and a poll
+// that fails in the end is yielded by the watch.
+func (s *watchStatus) attempt(req *http.Request, status int) {
+	i := s.match(req)
+	answered := status == http.StatusNotModified || (status >= 200 && status < 300) ||
+		(status == http.StatusNotFound && !s.directory)
+	if i < 0 || !answered {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.things[i]
+	if w.failures > 0 && (!s.directory || pageOf(req) == w.failedPage) {
+		s.say("watch: polls of %s succeed again, after %s", w.name, plural(w.failures, "failed poll"))
+		w.failures, w.failedPage, w.delay = 0, 0, 0
+	}
+	if s.directory {
+		return
+	}
+	notFound := status == http.StatusNotFound
+	switch {
+	case notFound && (!w.seen || !w.notFound):
+		s.say("watch: %s is not found (404); watching for it to appear", w.name)
+	case !notFound && w.seen && w.notFound:
+		s.say("watch: %s is found", w.name)
+	}
+	w.seen, w.notFound = true, notFound
+}
+
+// failed notes a poll of thing i that failed with err: the first of a
+// streak is said, and a delay the service asked for.
+func (s *watchStatus) failed(i int, err error) {
+	if i < 0 || i >= len(s.things) {
+		s.mu.Lock()
+		s.say("watch: %v", err)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.things[i]
+	var pe *gamedata.PageError
+	if errors.As(err, &pe) {
+		w.failedPage = pe.Page
+	}
+	w.failures++
+	var delay *gamedata.WatchDelayError
+	delayed := errors.As(err, &delay)
+	switch {
+	case w.failures == 1:
+		s.say("watch: a poll of %s failed: %v; polling on, and saying when polls succeed again", w.name, err)
+	case delayed && delay.Wait != w.delay:
+		s.say("watch: %s: %v", w.name, delay)
+	}
+	if delayed {
+		w.delay = delay.Wait
+	}
+}
+
+// changed notes that thing i changed: a round or poll that yields a
+// change has succeeded.
+func (s *watchStatus) changed(i int) {
+	if i < 0 || i >= len(s.things) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.things[i]; w.failures > 0 {
+		s.say("watch: polls of %s succeed again, after %s", w.name, plural(w.failures, "failed poll"))
+		w.failures, w.failedPage, w.delay = 0, 0, 0
+	}
+}
+
+// say writes a line on stderr; s.mu is held.
+func (s *watchStatus) say(format string, args ...any) { say(s.errOut, format, args...) }
+
+// transport is an HTTP transport that tells s the status of every
+// attempt it carries.
+func (s *watchStatus) transport() http.RoundTripper {
+	return observed{next: http.DefaultTransport, seen: s.attempt}
+}
+
+// observed is a RoundTripper that reports each attempt's status.
+type observed struct {
+	next http.RoundTripper
+	seen func(req *http.Request, status int)
+}
+
+func (o observed) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := o.next.RoundTrip(req)
+	status := 0
+	if err == nil {
+		status = resp.StatusCode
+	}
+	o.seen(req, status)
+	return resp, err
+}
+
+// pageOf is the page a directory request asks for (1 when it names none).
+func pageOf(req *http.Request) int {
+	if n, err := strconv.Atoi(req.URL.Query().Get("page")); err == nil {
+		return n
+	}
+	return 1
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
