@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pb33f/testify/assert"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,32 +31,46 @@ func FuzzNumber(f *testing.F) {
 		}
 		want, perr := strconv.ParseFloat(n, 64)
 		finite := perr == nil && !math.IsInf(want, 0)
-		s := New(b)
-		got, err := s.Float()
-		switch {
-		case finite && (err != nil || math.Float64bits(got) != math.Float64bits(want)):
-			t.Fatalf("Float(%q) = %v, %v; strconv reads %v", n, got, err, want)
-		case !finite && !errors.As(err, new(ValueError)):
-			t.Fatalf("Float(%q) = %v, %v; want a ValueError", n, got, err)
-		}
-		s = New(b)
-		if f, ok := s.TryNumber(); ok && math.Float64bits(f) != math.Float64bits(want) {
-			t.Fatalf("TryNumber(%q) = %v; strconv reads %v", n, f, want)
-		} else if !ok && len(s.Rest()) != len(b) {
-			t.Fatalf("TryNumber(%q) declined but consumed %d bytes", n, len(b)-len(s.Rest()))
-		}
-		s = New(b)
-		if i, ok := s.TryInt(); ok && float64(i) != want {
-			t.Fatalf("TryInt(%q) = %d; strconv reads %v", n, i, want)
-		}
-		ms, err := ParseMillis([]byte(n))
-		if err == nil && float64(ms) != want {
-			t.Fatalf("ParseMillis(%q) = %d; strconv reads %v", n, ms, want)
-		}
-		if err == nil != (finite && want == math.Trunc(want) && math.Abs(want) <= 1<<53) {
-			t.Fatalf("ParseMillis(%q) = %d, %v; strconv reads %v", n, ms, err, want)
-		}
+		fuzzExactReaders(t, n, want, finite)
+		fuzzFastReaders(t, n, want)
 	})
+}
+
+// fuzzExactReaders checks Float and ParseMillis on the number n, which
+// strconv reads as want (finite when it is a float64 at all).
+func fuzzExactReaders(t *testing.T, n string, want float64, finite bool) {
+	s := New([]byte(n + ","))
+	got, err := s.Float()
+	switch {
+	case finite && (err != nil || math.Float64bits(got) != math.Float64bits(want)):
+		t.Fatalf("Float(%q) = %v, %v; strconv reads %v", n, got, err, want)
+	case !finite && !errors.As(err, new(ValueError)):
+		t.Fatalf("Float(%q) = %v, %v; want a ValueError", n, got, err)
+	}
+	ms, err := ParseMillis([]byte(n))
+	if err == nil && float64(ms) != want {
+		t.Fatalf("ParseMillis(%q) = %d; strconv reads %v", n, ms, want)
+	}
+	if err == nil != (finite && want == math.Trunc(want) && math.Abs(want) <= 1<<53) {
+		t.Fatalf("ParseMillis(%q) = %d, %v; strconv reads %v", n, ms, err, want)
+	}
+}
+
+// fuzzFastReaders checks TryNumber and TryInt on the number n, which
+// strconv reads as want: what they take is want, and a declined number
+// is left whole.
+func fuzzFastReaders(t *testing.T, n string, want float64) {
+	b := []byte(n + ",")
+	s := New(b)
+	if f, ok := s.TryNumber(); ok && math.Float64bits(f) != math.Float64bits(want) {
+		t.Fatalf("TryNumber(%q) = %v; strconv reads %v", n, f, want)
+	} else if !ok && len(s.Rest()) != len(b) {
+		t.Fatalf("TryNumber(%q) declined but consumed %d bytes", n, len(b)-len(s.Rest()))
+	}
+	s = New(b)
+	if i, ok := s.TryInt(); ok && float64(i) != want {
+		t.Fatalf("TryInt(%q) = %d; strconv reads %v", n, i, want)
+	}
 }
 
 func TestEightDigits(t *testing.T) {
