@@ -890,44 +890,54 @@ func FuzzPathSegment(f *testing.F) {
 		if err != nil {
 			t.Fatalf("checkSegments refuses %q: %v", id, err)
 		}
-
-		u := c.endpoint(nil, "api", "servers", id)
-		escaped := u.EscapedPath()
-		segment, ok := strings.CutPrefix(escaped, "/base/api/servers/")
-		if !ok {
-			t.Fatalf("id %q: escaped path %q is not under /base/api/servers/", id, escaped)
-		}
-		if strings.ContainsAny(segment, "/?#") {
-			t.Fatalf("id %q: escaped segment %q holds /, ? or #", id, segment)
-		}
-		if back, err := url.PathUnescape(segment); err != nil || back != id {
-			t.Fatalf("id %q: escaped segment %q unescapes to %q, %v", id, segment, back, err)
-		}
-		parsed, err := url.Parse(u.String())
-		if err != nil {
-			t.Fatalf("id %q: url.Parse(%q): %v", id, u.String(), err)
-		}
-		if parsed.Path != u.Path || parsed.EscapedPath() != escaped {
-			t.Fatalf("id %q: %q parses to path %q (escaped %q), want %q (escaped %q)", id, u.String(), parsed.Path, parsed.EscapedPath(), u.Path, escaped)
-		}
-		if parsed.RawQuery != "" || parsed.ForceQuery || parsed.Fragment != "" || parsed.RawFragment != "" {
-			t.Fatalf("id %q: %q parses with query %q or fragment %q", id, u.String(), parsed.RawQuery, parsed.Fragment)
-		}
-
+		fuzzOneSegment(t, c, id)
 		// Two segments, as in a package path, stay two segments.
-		if checkSegments([]string{"kind", "ident"}, kind, id) != nil {
-			return
-		}
-		u = c.endpoint(nil, "api", "packages", kind, id)
-		rest, ok := strings.CutPrefix(u.EscapedPath(), "/base/api/packages/")
-		parts := strings.Split(rest, "/")
-		if !ok || len(parts) != 2 {
-			t.Fatalf("kind %q, ident %q: escaped path %q is not two segments under /base/api/packages/", kind, id, u.EscapedPath())
-		}
-		for i, want := range []string{kind, id} {
-			if got, err := url.PathUnescape(parts[i]); err != nil || got != want {
-				t.Fatalf("kind %q, ident %q: segment %q unescapes to %q, %v", kind, id, parts[i], got, err)
-			}
+		if checkSegments([]string{"kind", "ident"}, kind, id) == nil {
+			fuzzTwoSegments(t, c, kind, id)
 		}
 	})
+}
+
+// fuzzOneSegment checks that id, a server id, is one escaped segment of
+// its endpoint's URL, which parses back to the same path, with no query
+// or fragment.
+func fuzzOneSegment(t *testing.T, c *Client, id string) {
+	u := c.endpoint(nil, "api", "servers", id)
+	escaped := u.EscapedPath()
+	segment, ok := strings.CutPrefix(escaped, "/base/api/servers/")
+	if !ok {
+		t.Fatalf("id %q: escaped path %q is not under /base/api/servers/", id, escaped)
+	}
+	if strings.ContainsAny(segment, "/?#") {
+		t.Fatalf("id %q: escaped segment %q holds /, ? or #", id, segment)
+	}
+	if back, err := url.PathUnescape(segment); err != nil || back != id {
+		t.Fatalf("id %q: escaped segment %q unescapes to %q, %v", id, segment, back, err)
+	}
+	parsed, err := url.Parse(u.String())
+	if err != nil {
+		t.Fatalf("id %q: url.Parse(%q): %v", id, u.String(), err)
+	}
+	if parsed.Path != u.Path || parsed.EscapedPath() != escaped {
+		t.Fatalf("id %q: %q parses to path %q (escaped %q), want %q (escaped %q)", id, u.String(), parsed.Path, parsed.EscapedPath(), u.Path, escaped)
+	}
+	if parsed.RawQuery != "" || parsed.ForceQuery || parsed.Fragment != "" || parsed.RawFragment != "" {
+		t.Fatalf("id %q: %q parses with query %q or fragment %q", id, u.String(), parsed.RawQuery, parsed.Fragment)
+	}
+}
+
+// fuzzTwoSegments checks that a package's kind and ident are two escaped
+// segments of its endpoint's URL.
+func fuzzTwoSegments(t *testing.T, c *Client, kind, ident string) {
+	u := c.endpoint(nil, "api", "packages", kind, ident)
+	rest, ok := strings.CutPrefix(u.EscapedPath(), "/base/api/packages/")
+	parts := strings.Split(rest, "/")
+	if !ok || len(parts) != 2 {
+		t.Fatalf("kind %q, ident %q: escaped path %q is not two segments under /base/api/packages/", kind, ident, u.EscapedPath())
+	}
+	for i, want := range []string{kind, ident} {
+		if got, err := url.PathUnescape(parts[i]); err != nil || got != want {
+			t.Fatalf("kind %q, ident %q: segment %q unescapes to %q, %v", kind, ident, parts[i], got, err)
+		}
+	}
 }

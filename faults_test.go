@@ -754,27 +754,7 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 	if want == endOfWalk && fam.shape != shapeWalk {
 		want = typedError
 	}
-	switch want {
-	case recovered:
-		if assert.NoError(t, err) {
-			assert.Equal(t, truth, asJSON(t, got), "the ground truth")
-		}
-	case endOfWalk: // a walk only: single pages fail, as typedError
-		assert.NoError(t, err, "the walk ends at the redirect without an error")
-		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then ends")
-	case typedError:
-		require.Error(t, err)
-		row.check(t, err)
-		if fam.shape != shapeWalk {
-			assert.Nil(t, got, "no partial result")
-			break
-		}
-		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then stops")
-		var pe *gamedata.PageError
-		if assert.ErrorAs(t, err, &pe) {
-			assert.Equal(t, 2, pe.Page)
-		}
-	}
+	checkOutcome(t, row, fam, want, truth, got, err)
 
 	counts := attempts()
 	if assert.Len(t, counts, 1, "one URL meets the fault") {
@@ -790,6 +770,33 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 		row.waits(t, waits.all())
 	}
 	t.Logf("cell %s | %s | %s | %d request(s) | waits %v | err: %v", row.name, fam.name, want, row.attempts, waits.all(), err)
+}
+
+// checkOutcome checks a cell's result against the outcome it wants: the
+// ground truth, the first page of a walk, or row's typed error.
+func checkOutcome(t *testing.T, row faultRow, fam endpointFamily, want outcome, truth, got any, err error) {
+	t.Helper()
+	switch want {
+	case recovered:
+		if assert.NoError(t, err) {
+			assert.Equal(t, truth, asJSON(t, got), "the ground truth")
+		}
+	case endOfWalk: // a walk only: single pages fail, as typedError
+		assert.NoError(t, err, "the walk ends at the redirect without an error")
+		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then ends")
+	case typedError:
+		require.Error(t, err)
+		row.check(t, err)
+		if fam.shape != shapeWalk {
+			assert.Nil(t, got, "no partial result")
+			return
+		}
+		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then stops")
+		var pe *gamedata.PageError
+		if assert.ErrorAs(t, err, &pe) {
+			assert.Equal(t, 2, pe.Page)
+		}
+	}
 }
 
 // retryWaits is a slog.Handler that keeps the wait the client logs before
