@@ -3,77 +3,72 @@ package gamedata
 import (
 	"context"
 	"fmt"
-	"hash/crc32"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
 )
 
-const recordBody = `{"kind":"game","ident":"space-miner","title":"Space Miner","players":1250}`
-
-// resource is a test service for one resource whose response headers and
-// body a test sets; it answers If-None-Match and If-Modified-Since with 304
-// when they match, and counts the body bytes it sends.
-type resource struct {
-	mu     sync.Mutex
-	status int
-	header http.Header
-	body   string
-	bytes  atomic.Int64
+// cacheTwin starts a twin of five packages whose package records are
+// served with caching policy p, through edit when it is not nil (for the
+// headers the twin does not send), and logs each request. It returns the
+// twin, its server, the log and the first package.
+func cacheTwin(t *testing.T, p gamedatatest.CachePolicy, edit func(http.Handler) http.Handler) (*gamedatatest.Server, *httptest.Server, *requestLog, PackageRef) {
+	t.Helper()
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(5, 0, 1), gamedatatest.WithCachePolicy(gamedatatest.FamilyPackage, p))
+	t.Cleanup(twin.Close)
+	h := twin.Handler()
+	if edit != nil {
+		h = edit(h)
+	}
+	srv, log := newServer(t, h.ServeHTTP)
+	pkg := twin.Catalog().Packages[0]
+	return twin, srv, log, PackageRef{Kind: pkg.Kind, Ident: pkg.Ident}
 }
 
-func newResource(body string, header ...string) *resource {
-	o := &resource{status: http.StatusOK, body: body}
-	o.set(header...)
-	return o
-}
-
-// set replaces the response headers, given as name, value pairs.
-func (o *resource) set(header ...string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.header = http.Header{}
-	for i := 0; i < len(header); i += 2 {
-		o.header.Add(header[i], header[i+1])
+// editHeaders returns an edit for cacheTwin that adds the header pairs
+// set to every answer and removes the headers named in drop.
+func editHeaders(drop []string, set ...string) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for i := 0; i+1 < len(set); i += 2 {
+				w.Header().Set(set[i], set[i+1])
+			}
+			h.ServeHTTP(&headerDropper{ResponseWriter: w, drop: drop}, r)
+		})
 	}
 }
 
-func (o *resource) setBody(body string) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.body = body
+// headerDropper removes the headers named in drop when the answer's
+// headers are sent.
+type headerDropper struct {
+	http.ResponseWriter
+	drop []string
+	sent bool
 }
 
-func (o *resource) setStatus(status int) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	o.status = status
+func (w *headerDropper) WriteHeader(code int) {
+	if !w.sent {
+		w.sent = true
+		for _, name := range w.drop {
+			w.Header().Del(name)
+		}
+	}
+	w.ResponseWriter.WriteHeader(code)
 }
 
-func (o *resource) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	status, header, body := o.status, o.header.Clone(), o.body
-	o.mu.Unlock()
-	for k, v := range header {
-		w.Header()[k] = v
+func (w *headerDropper) Write(b []byte) (int, error) {
+	if !w.sent {
+		w.WriteHeader(http.StatusOK)
 	}
-	etag, lm := header.Get("Etag"), header.Get("Last-Modified")
-	inm, ims := r.Header.Get("If-None-Match"), r.Header.Get("If-Modified-Since")
-	if status == http.StatusOK && ((etag != "" && inm == etag) || (inm == "" && lm != "" && ims == lm)) {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	n, _ := w.Write([]byte(body))
-	o.bytes.Add(int64(n))
+	return w.ResponseWriter.Write(b)
 }
 
 // cachingClient is a client of srv on a fake clock.
@@ -82,44 +77,47 @@ func cachingClient(t *testing.T, url string, clk *fakeClock, opts ...Option) *Cl
 	return newTestClient(t, url, append([]Option{withClock(clk)}, opts...)...)
 }
 
-func getTestRecord(t *testing.T, c *Client) *Package {
+func getTestRecord(t *testing.T, c *Client, ref PackageRef) *Package {
 	t.Helper()
-	p, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
+	p, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
 	require.NoError(t, err)
 	return p
 }
 
 func TestCacheServesAndRevalidates(t *testing.T) {
-	lastModified := "Sun, 22 Nov 2026 10:00:00 GMT"
+	t.Parallel()
+	withValidators := func(cc string) gamedatatest.CachePolicy { return gamedatatest.CachePolicy{CacheControl: cc} }
+	bare := gamedatatest.CachePolicy{NoValidators: true}
 	for _, tc := range []struct {
 		name   string
-		header []string
+		policy gamedatatest.CachePolicy
+		edit   func(http.Handler) http.Handler
 		opts   []Option
 		// conditional is the header the second request carries, "" for
 		// a full request, "none" when no second request is sent.
 		conditional string
 		wantStats   ClientStats
 	}{
-		{"max-age", []string{"Cache-Control", "max-age=60"}, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
-		{"expires", []string{"Expires", "Sun, 22 Nov 2026 12:01:00 GMT", "Date", "Sun, 22 Nov 2026 12:00:00 GMT"}, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
-		{"no-cache with etag", []string{"Cache-Control", "no-cache", "Etag", `"v1"`}, nil, "If-None-Match", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
-		{"etag alone", []string{"Etag", `"v1"`}, nil, "If-None-Match", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
-		{"last-modified alone", []string{"Last-Modified", lastModified}, nil, "If-Modified-Since", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
-		{"private max-age", []string{"Cache-Control", "private, max-age=60"}, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
-		{"vary accept-encoding", []string{"Cache-Control", "max-age=60", "Vary", "Accept-Encoding"}, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
-		{"no-store", []string{"Cache-Control", "no-store", "Etag", `"v1"`}, nil, "", ClientStats{CacheMisses: 2}},
-		{"neither freshness nor validator", nil, nil, "", ClientStats{CacheMisses: 2}},
-		{"vary on another header", []string{"Cache-Control", "max-age=60", "Vary", "Accept-Language"}, nil, "", ClientStats{CacheMisses: 2}},
-		{"caching off", []string{"Cache-Control", "max-age=60", "Etag", `"v1"`}, []Option{WithCache(nil)}, "", ClientStats{}},
+		{"max-age", withValidators("max-age=60"), nil, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
+		{"expires", bare, editHeaders(nil, "Expires", "Sun, 22 Nov 2026 12:01:00 GMT", "Date", "Sun, 22 Nov 2026 12:00:00 GMT"), nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
+		{"no-cache with validators", withValidators("no-cache"), nil, nil, "If-None-Match", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
+		{"etag alone", withValidators(""), editHeaders([]string{"Last-Modified"}), nil, "If-None-Match", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
+		{"last-modified alone", withValidators(""), editHeaders([]string{"Etag"}), nil, "If-Modified-Since", ClientStats{CacheRevalidations: 1, CacheMisses: 1}},
+		{"private max-age", withValidators("private, max-age=60"), nil, nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
+		{"vary accept-encoding", withValidators("max-age=60"), editHeaders(nil, "Vary", "Accept-Encoding"), nil, "none", ClientStats{CacheHits: 1, CacheMisses: 1}},
+		{"no-store", withValidators("no-store"), nil, nil, "", ClientStats{CacheMisses: 2}},
+		{"neither freshness nor validator", bare, nil, nil, "", ClientStats{CacheMisses: 2}},
+		{"vary on another header", withValidators("max-age=60"), editHeaders(nil, "Vary", "Accept-Language"), nil, "", ClientStats{CacheMisses: 2}},
+		{"caching off", withValidators("max-age=60"), nil, []Option{WithCache(nil)}, "", ClientStats{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := newResource(recordBody, tc.header...)
-			srv, log := newServer(t, o.ServeHTTP)
+			t.Parallel()
+			twin, srv, log, ref := cacheTwin(t, tc.policy, tc.edit)
 			c := cachingClient(t, srv.URL, newFakeClock(), tc.opts...)
-			first := getTestRecord(t, c)
-			second := getTestRecord(t, c)
+			first := getTestRecord(t, c, ref)
+			second := getTestRecord(t, c, ref)
 			assert.Equal(t, first, second)
-			reqs := log.all()
+			reqs, answers := log.all(), twin.Requests()
 			switch tc.conditional {
 			case "none":
 				assert.Len(t, reqs, 1)
@@ -127,11 +125,13 @@ func TestCacheServesAndRevalidates(t *testing.T) {
 				require.Len(t, reqs, 2)
 				assert.Empty(t, reqs[1].Header.Get("If-None-Match"))
 				assert.Empty(t, reqs[1].Header.Get("If-Modified-Since"))
-				assert.Equal(t, int64(2*len(recordBody)), o.bytes.Load())
+				assert.Equal(t, http.StatusOK, answers[1].Status)
+				assert.Equal(t, answers[0].Bytes, answers[1].Bytes)
 			default:
 				require.Len(t, reqs, 2)
 				assert.NotEmpty(t, reqs[1].Header.Get(tc.conditional))
-				assert.Equal(t, int64(len(recordBody)), o.bytes.Load(), "the 304 carries no body")
+				assert.Equal(t, http.StatusNotModified, answers[1].Status)
+				assert.Zero(t, answers[1].Bytes, "the 304 carries no body")
 			}
 			s := c.Stats()
 			assert.Equal(t, tc.wantStats, ClientStats{CacheHits: s.CacheHits, CacheRevalidations: s.CacheRevalidations, CacheMisses: s.CacheMisses})
@@ -140,32 +140,37 @@ func TestCacheServesAndRevalidates(t *testing.T) {
 }
 
 func TestCacheStaleEntryIsRevalidatedAndRefreshed(t *testing.T) {
-	o := newResource(recordBody, "Cache-Control", "max-age=60", "Etag", `"v1"`)
-	srv, log := newServer(t, o.ServeHTTP)
+	t.Parallel()
+	twin, srv, log, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: "max-age=60"}, nil)
 	clk := newFakeClock()
 	c := cachingClient(t, srv.URL, clk)
-	getTestRecord(t, c)
+	getTestRecord(t, c, ref)
 	clk.advance(61 * time.Second)
-	getTestRecord(t, c)
+	getTestRecord(t, c, ref)
 	require.Equal(t, 2, log.len())
-	assert.Equal(t, `"v1"`, log.all()[1].Header.Get("If-None-Match"))
+	etag := log.all()[1].Header.Get("If-None-Match")
+	assert.NotEmpty(t, etag)
+	assert.Equal(t, http.StatusNotModified, twin.Requests()[1].Status)
 
 	clk.advance(59 * time.Second)
-	getTestRecord(t, c)
+	getTestRecord(t, c, ref)
 	assert.Equal(t, 2, log.len(), "the 304 made the entry fresh again")
 
 	clk.advance(2 * time.Second)
-	o.set("Cache-Control", "max-age=60", "Etag", `"v2"`)
-	o.setBody(`{"kind":"game","ident":"space-miner","players":1}`)
-	p := getTestRecord(t, c)
-	players, _ := p.Metric("players").Get()
-	assert.Equal(t, 1.0, players)
+	players := 1.0
+	require.NoError(t, twin.UpdatePackage(ref.Kind, ref.Ident, gamedatatest.PackageUpdate{Players: &players}))
+	p := getTestRecord(t, c, ref)
+	assert.Equal(t, etag, log.all()[2].Header.Get("If-None-Match"))
+	assert.Equal(t, http.StatusOK, twin.Requests()[2].Status, "a new version")
+	got, _ := p.Metric("players").Get()
+	assert.Equal(t, 1.0, got)
 	clk.advance(time.Second)
-	assert.Equal(t, p.JSON(), getTestRecord(t, c).JSON(), "the new version replaced the entry")
+	assert.Equal(t, p.JSON(), getTestRecord(t, c, ref).JSON(), "the new version replaced the entry")
 	assert.Equal(t, 3, log.len())
 }
 
 func TestCacheStaleIfError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		cc    string
@@ -176,14 +181,14 @@ func TestCacheStaleIfError(t *testing.T) {
 		{"must-revalidate", "max-age=1, stale-if-error=60, must-revalidate", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := newResource(recordBody, "Cache-Control", tc.cc, "Etag", `"v1"`)
-			srv, _ := newServer(t, o.ServeHTTP)
+			t.Parallel()
+			twin, srv, _, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: tc.cc}, nil)
 			clk := newFakeClock()
 			c := cachingClient(t, srv.URL, clk, WithRetryMax(0))
-			first := getTestRecord(t, c)
+			first := getTestRecord(t, c, ref)
 			clk.advance(2 * time.Second)
-			o.setStatus(http.StatusServiceUnavailable)
-			p, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
+			twin.SetFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}})
+			p, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
 			if tc.serve {
 				require.NoError(t, err)
 				assert.Equal(t, first, p)
@@ -199,18 +204,33 @@ func TestCacheStaleIfError(t *testing.T) {
 // A body that fails to decode is never stored, so the next call asks
 // again and gets the good one.
 func TestCacheStoresOnlyDecodedBodies(t *testing.T) {
-	o := newResource(`{"kind":"game","ident":`, "Cache-Control", "max-age=60")
-	srv, log := newServer(t, o.ServeHTTP)
+	t.Parallel()
+	twin, srv, log, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: "max-age=60"}, nil)
+	twin.SetFaults(gamedatatest.Faults{
+		Rate: 1, Attempts: 1,
+		// Half the record, framed as whole, with the real answer's
+		// Cache-Control: storable, were it decoded.
+		Answer: func(w http.ResponseWriter, _ *http.Request, a gamedatatest.Response) {
+			for k, v := range a.Header {
+				w.Header()[k] = v
+			}
+			half := a.Body[:len(a.Body)/2]
+			w.Header().Set("Content-Length", strconv.Itoa(len(half)))
+			w.WriteHeader(a.Status)
+			w.Write(half)
+		},
+	})
 	c := cachingClient(t, srv.URL, newFakeClock())
-	_, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
+	_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
 	var de *DecodeError
 	require.ErrorAs(t, err, &de)
-	o.setBody(recordBody)
-	getTestRecord(t, c)
-	getTestRecord(t, c)
+	getTestRecord(t, c, ref)
+	getTestRecord(t, c, ref)
 	assert.Equal(t, 2, log.len())
 }
 
+// Answers the twin never gives: a 304 that names another version, and a
+// 304 to a full request.
 func TestCacheOddValidatorAnswers(t *testing.T) {
 	t.Run("304 naming another version", func(t *testing.T) {
 		var calls atomic.Int32
@@ -220,11 +240,12 @@ func TestCacheOddValidatorAnswers(t *testing.T) {
 				w.WriteHeader(http.StatusNotModified)
 				return
 			}
-			fmt.Fprint(w, recordBody)
+			fmt.Fprint(w, `{"kind":"game","ident":"space-miner"}`)
 		})
 		c := cachingClient(t, srv.URL, newFakeClock())
-		getTestRecord(t, c)
-		getTestRecord(t, c)
+		ref := PackageRef{Kind: KindGame, Ident: "space-miner"}
+		getTestRecord(t, c, ref)
+		getTestRecord(t, c, ref)
 		reqs := log.all()
 		require.Len(t, reqs, 3, "a 304 about another version is followed by a full read")
 		assert.Empty(t, reqs[2].Header.Get("If-None-Match"))
@@ -240,120 +261,47 @@ func TestCacheOddValidatorAnswers(t *testing.T) {
 }
 
 func TestSkipCache(t *testing.T) {
-	o := newResource(recordBody, "Cache-Control", "max-age=60", "Etag", `"v1"`)
-	srv, log := newServer(t, o.ServeHTTP)
+	t.Parallel()
+	_, srv, log, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: "max-age=60"}, nil)
 	c := cachingClient(t, srv.URL, newFakeClock())
-	getTestRecord(t, c)
-	_, err := c.Packages.Get(SkipCache(context.Background()), KindGame, "space-miner")
+	getTestRecord(t, c, ref)
+	_, err := c.Packages.Get(SkipCache(context.Background()), ref.Kind, ref.Ident)
 	require.NoError(t, err)
 	reqs := log.all()
 	require.Len(t, reqs, 2)
 	assert.Empty(t, reqs[1].Header.Get("If-None-Match"), "SkipCache sends a full request")
-	getTestRecord(t, c)
+	getTestRecord(t, c, ref)
 	assert.Equal(t, 2, log.len(), "the entry stays usable")
 }
 
 // A fresh hit sends nothing and so does not wait on the limiter; a
 // revalidation does.
 func TestCacheHitDoesNotWaitOnTheLimiter(t *testing.T) {
-	o := newResource(recordBody, "Cache-Control", "max-age=60", "Etag", `"v1"`)
-	srv, _ := newServer(t, o.ServeHTTP)
+	t.Parallel()
+	_, srv, _, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: "max-age=60"}, nil)
 	clk := newFakeClock()
-	c := cachingClient(t, srv.URL, clk, WithRateLimit(rate.Every(time.Hour), 1), WithAdaptiveRate(false))
-	getTestRecord(t, c) // spends the only token for an hour
+	c := cachingClient(t, srv.URL, clk, WithRateLimit(rate.Every(time.Hour), 1))
+	getTestRecord(t, c, ref) // spends the only token for an hour
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := c.Packages.Get(ctx, KindGame, "space-miner")
+	_, err := c.Packages.Get(ctx, ref.Kind, ref.Ident)
 	require.NoError(t, err, "a fresh hit needs no token")
 	clk.advance(time.Hour)
-	_, err = c.Packages.Get(ctx, KindGame, "space-miner")
+	_, err = c.Packages.Get(ctx, ref.Kind, ref.Ident)
 	assert.ErrorIs(t, err, context.DeadlineExceeded, "a revalidation waits on the limiter, which has no token before the deadline")
 }
 
 func TestDiskCacheSurvivesANewClient(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
-	o := newResource(recordBody, "Cache-Control", "max-age=60")
-	srv, log := newServer(t, o.ServeHTTP)
+	_, srv, log, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: "max-age=60"}, nil)
 	clk := newFakeClock()
 	newClient := func() *Client {
 		dc, err := NewDiskCache(dir)
 		require.NoError(t, err)
 		return cachingClient(t, srv.URL, clk, WithCache(dc))
 	}
-	first := getTestRecord(t, newClient())
-	assert.Equal(t, first, getTestRecord(t, newClient()))
+	first := getTestRecord(t, newClient(), ref)
+	assert.Equal(t, first, getTestRecord(t, newClient(), ref))
 	assert.Equal(t, 1, log.len(), "a new client reads the entry from disk")
-}
-
-// etagDirectory is a test directory of pages of 10 entries, each page
-// with an ETag derived from its body and already stale, which answers a
-// matching If-None-Match with 304. failPage, when set, answers 500.
-type etagDirectory struct {
-	mu                    sync.Mutex
-	idents                []string
-	failPage              int
-	requests, notModified atomic.Int64
-	bytes                 atomic.Int64
-}
-
-func newEtagDirectory(n int) *etagDirectory {
-	d := &etagDirectory{}
-	for i := range n {
-		d.idents = append(d.idents, fmt.Sprintf("g%03d", i))
-	}
-	return d
-}
-
-func (d *etagDirectory) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	d.requests.Add(1)
-	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-	d.mu.Lock()
-	idents, failPage := d.idents, d.failPage
-	d.mu.Unlock()
-	if page == failPage {
-		http.Error(w, `{"error":"fault"}`, http.StatusInternalServerError)
-		return
-	}
-	b := []byte(`{"items":[`)
-	for i := (page - 1) * 10; i < min(page*10, len(idents)); i++ {
-		if i > (page-1)*10 {
-			b = append(b, ',')
-		}
-		b = fmt.Appendf(b, `{"kind":"game","ident":%q,"title":"Game %s","players":%d}`, idents[i], idents[i], len(idents[i])*100)
-	}
-	b = fmt.Appendf(b, `],"pagination":{"page":%d,"hasNext":%t}}`, page, page*10 < len(idents))
-	etag := fmt.Sprintf(`"%08x"`, crc32.ChecksumIEEE(b))
-	w.Header().Set("Etag", etag)
-	w.Header().Set("Cache-Control", "max-age=0")
-	if r.Header.Get("If-None-Match") == etag {
-		d.notModified.Add(1)
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	k, _ := w.Write(b)
-	d.bytes.Add(int64(k))
-}
-
-func TestCacheRevalidatesAStaleDirectoryPageByPage(t *testing.T) {
-	d := newEtagDirectory(300)
-	srv, _ := newServer(t, d.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeClock(), WithPrefetch(0))
-	walk := func() []string {
-		var ids []string
-		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{Kind: KindGame}) {
-			require.NoError(t, err)
-			ids = append(ids, e.Ident)
-		}
-		return ids
-	}
-	first := walk()
-	require.Len(t, first, 300)
-	firstBytes := d.bytes.Load()
-	d.requests.Store(0)
-
-	assert.Equal(t, first, walk())
-	assert.Equal(t, int64(30), d.requests.Load())
-	assert.Equal(t, int64(30), d.notModified.Load(), "every page answered 304")
-	assert.Less(t, float64(d.bytes.Load()-firstBytes), 0.05*float64(firstBytes))
-	assert.Equal(t, int64(30), c.Stats().CacheRevalidations)
 }

@@ -29,7 +29,7 @@ func TestCacheAgainstTheTwin(t *testing.T) {
 			t.Parallel()
 			twin := gamedatatest.NewServer(gamedatatest.WithSize(5, 0, 1), gamedatatest.WithCachePolicy(gamedatatest.FamilyPackage, tt.policy))
 			defer twin.Close()
-			c := fastClient(t, twin.URL)
+			c := gamedata.NewTestClient(t, twin.URL)
 			pkg := twin.Catalog().Packages[0]
 			kind, ident := pkg.Kind, pkg.Ident
 			first, err := c.Packages.Get(context.Background(), kind, ident)
@@ -54,7 +54,7 @@ func TestSecondWalkOfAStaleDirectoryCosts304s(t *testing.T) {
 	t.Parallel()
 	twin := gamedatatest.NewServer(gamedatatest.WithSize(300, 0, 1))
 	defer twin.Close()
-	c := fastClient(t, twin.URL)
+	c := gamedata.NewTestClient(t, twin.URL)
 	walk := func() int {
 		n := 0
 		for _, err := range c.Dashboard.All(context.Background(), &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: 10}}) {
@@ -77,4 +77,5 @@ func TestSecondWalkOfAStaleDirectoryCosts304s(t *testing.T) {
 	}
 	t.Logf("first walk %d bytes, second %d bytes (%.1f%%)", firstBytes, secondBytes, 100*float64(secondBytes)/float64(firstBytes))
 	assert.Less(t, float64(secondBytes), 0.05*float64(firstBytes))
+	assert.Equal(t, int64(30), c.Stats().CacheRevalidations)
 }

@@ -2,24 +2,24 @@ package gamedata
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"reflect"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"testing/iotest"
 	"time"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
@@ -290,19 +290,12 @@ func TestClassify(t *testing.T) {
 
 func TestNetworkErrorsAreRetried(t *testing.T) {
 	t.Parallel()
-	var n atomic.Int32
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if n.Add(1) <= 2 {
-			conn, _, err := w.(http.Hijacker).Hijack()
-			require.NoError(t, err)
-			conn.Close()
-			return
-		}
-		w.Write([]byte(`{"id":"s1"}`))
-	})
+	fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultReset}, Attempts: 2})
+	srv := httptest.NewServer(fi)
+	t.Cleanup(srv.Close)
 	_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
 	require.NoError(t, err)
-	assert.Equal(t, int32(3), n.Load())
+	assert.Len(t, fi.Requests(), 3)
 }
 
 func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
@@ -385,52 +378,30 @@ func TestReadBodyWithoutContentLength(t *testing.T) {
 	}
 }
 
-// cutBodies send the first half of a server record and hang up, each with
-// other framing.
-var cutBodies = map[string]func(t *testing.T, w http.ResponseWriter){
-	"content-length": func(t *testing.T, w http.ResponseWriter) {
-		body := []byte(`{"id":"s1","players":5810}`)
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.Write(body[:len(body)/2])
-		hangUp(t, w, false)
-	},
-	"chunked": func(t *testing.T, w http.ResponseWriter) {
-		w.Write([]byte(`{"id":"s1",`))
-		hangUp(t, w, false)
-	},
-	"gzip": func(t *testing.T, w http.ResponseWriter) {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write([]byte(`{"id":"s1","players":5810,"title":"` + strings.Repeat("x", 200) + `"}`))
-		zw.Close()
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Write(buf.Bytes()[:buf.Len()-10]) // all but the trailer
-		hangUp(t, w, false)
-	},
-}
+// serverRecord serves a server record, long enough to be cut in half.
+var serverRecord = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	w.Write([]byte(`{"id":"s1","players":5810,"title":"` + strings.Repeat("x", 200) + `"}`))
+})
 
-// A body cut before its framing says it ends is a transport fault: it is
-// retried, and after the last try it is io.ErrUnexpectedEOF, never a
-// *DecodeError.
+// A body cut before its framing says it ends (the twin's cuts: short of
+// its Content-Length, a chunked body without its last chunk, a gzip body
+// without its trailer) is a transport fault: it is retried, and after the
+// last try it is io.ErrUnexpectedEOF, never a *DecodeError.
 func TestCutBodiesAreRetried(t *testing.T) {
 	t.Parallel()
-	for name, cut := range cutBodies {
-		t.Run(name, func(t *testing.T) {
+	for _, cut := range []gamedatatest.Fault{gamedatatest.FaultTruncate, gamedatatest.FaultChunkedCut, gamedatatest.FaultGzipCut} {
+		t.Run(cut.String(), func(t *testing.T) {
 			t.Parallel()
-			var n atomic.Int32
-			srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-				if n.Add(1) == 1 {
-					cut(t, w)
-					return
-				}
-				w.Write([]byte(`{"id":"s1"}`))
-			})
+			once := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{cut}, Attempts: 1})
+			srv := httptest.NewServer(once)
+			t.Cleanup(srv.Close)
 			s, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
 			require.NoError(t, err)
 			assert.Equal(t, "s1", s.ID)
-			assert.Equal(t, int32(2), n.Load())
+			assert.Len(t, once.Requests(), 2)
 
-			always, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { cut(t, w) })
+			always := httptest.NewServer(gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{cut}}))
+			t.Cleanup(always.Close)
 			_, err = newTestClient(t, always.URL, WithRetryMax(2)).Servers.Get(context.Background(), "s1")
 			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 			var de *DecodeError
@@ -446,7 +417,8 @@ func TestErrorsAfterRetries(t *testing.T) {
 	t.Parallel()
 	h, _ := flaky(100, http.StatusServiceUnavailable, nil)
 	unavailable, _ := newServer(t, h)
-	reset, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { hangUp(t, w, true) })
+	reset := httptest.NewServer(gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultReset}}))
+	t.Cleanup(reset.Close)
 	notFound, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
 	for _, tt := range []struct {
 		name, url string
@@ -480,23 +452,13 @@ func TestErrorsAfterRetries(t *testing.T) {
 // default rate limit and backoff.
 func TestStalledAttemptsAreRetried(t *testing.T) {
 	t.Parallel()
-	for _, midBody := range []bool{false, true} {
+	for _, stall := range []gamedatatest.Fault{gamedatatest.FaultStallHeaders, gamedatatest.FaultStallBody} {
 		ft := newFakeClock()
-		stalled := make(chan struct{})
-		var n atomic.Int32
-		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-			if n.Add(1) > 1 {
-				w.Write([]byte(`{"id":"s1"}`))
-				return
-			}
-			if midBody {
-				w.Header().Set("Content-Length", "11")
-				w.Write([]byte(`{"id":`))
-				w.(http.Flusher).Flush()
-			}
-			close(stalled)
-			<-r.Context().Done()
-		})
+		fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{stall}, Attempts: 1})
+		h, stalled := stallSignals(t, fi, stall)
+		srv := httptest.NewServer(h)
+		t.Cleanup(srv.Close)
+		t.Cleanup(fi.Close)
 		c, err := NewClient(srv.URL, withClock(ft))
 		require.NoError(t, err)
 		go func() {
@@ -506,20 +468,20 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 			ft.advance(30 * time.Second)
 		}()
 		s, err := c.Servers.Get(context.Background(), "s1")
-		require.NoError(t, err, "mid-body %v", midBody)
+		require.NoError(t, err, stall)
 		assert.Equal(t, "s1", s.ID)
-		assert.Equal(t, int32(2), n.Load(), "mid-body %v", midBody)
+		assert.Len(t, fi.Requests(), 2, stall)
 	}
 }
 
 func TestStallAfterTheLastTry(t *testing.T) {
 	t.Parallel()
 	ft := newFakeClock()
-	stalled := make(chan struct{})
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		close(stalled)
-		<-r.Context().Done()
-	})
+	fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultStallHeaders}})
+	h, stalled := stallSignals(t, fi, gamedatatest.FaultStallHeaders)
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Cleanup(fi.Close)
 	c := newTestClient(t, srv.URL, withClock(ft), WithRetryMax(0), WithStallTimeout(time.Minute))
 	go func() {
 		<-stalled
@@ -903,5 +865,79 @@ func TestRateLimitAllowsBurstPlusRateInAnyWindow(t *testing.T) {
 			most = max(most, j-i)
 		}
 		assert.Equal(t, tt.burst+int(tt.r)-1, most, "rate %v burst %d: the most in any 1 s window", tt.r, tt.burst)
+	}
+}
+
+func FuzzPathSegment(f *testing.F) {
+	for _, id := range []string{
+		"203.0.113.7:27015", "a/b", "../x", "a?b#c", "100% fun", "%2e%2e", "...",
+		"", ".", "..", "a;b,c=d&e+f@g$h", "宇宙\xff\x00\x7f", "//", "?", "#",
+	} {
+		f.Add(id, "game")
+	}
+	c, err := NewClient("https://example.com/base")
+	require.NoError(f, err)
+
+	f.Fuzz(func(t *testing.T, id, kind string) {
+		err := checkSegments([]string{"server id"}, id)
+		switch id {
+		case "", ".", "..":
+			if err == nil {
+				t.Fatalf("checkSegments accepts %q", id)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("checkSegments refuses %q: %v", id, err)
+		}
+		fuzzOneSegment(t, c, id)
+		// Two segments, as in a package path, stay two segments.
+		if checkSegments([]string{"kind", "ident"}, kind, id) == nil {
+			fuzzTwoSegments(t, c, kind, id)
+		}
+	})
+}
+
+// fuzzOneSegment checks that id, a server id, is one escaped segment of
+// its endpoint's URL, which parses back to the same path, with no query
+// or fragment.
+func fuzzOneSegment(t *testing.T, c *Client, id string) {
+	u := c.endpoint(nil, "api", "servers", id)
+	escaped := u.EscapedPath()
+	segment, ok := strings.CutPrefix(escaped, "/base/api/servers/")
+	if !ok {
+		t.Fatalf("id %q: escaped path %q is not under /base/api/servers/", id, escaped)
+	}
+	if strings.ContainsAny(segment, "/?#") {
+		t.Fatalf("id %q: escaped segment %q holds /, ? or #", id, segment)
+	}
+	if back, err := url.PathUnescape(segment); err != nil || back != id {
+		t.Fatalf("id %q: escaped segment %q unescapes to %q, %v", id, segment, back, err)
+	}
+	parsed, err := url.Parse(u.String())
+	if err != nil {
+		t.Fatalf("id %q: url.Parse(%q): %v", id, u.String(), err)
+	}
+	if parsed.Path != u.Path || parsed.EscapedPath() != escaped {
+		t.Fatalf("id %q: %q parses to path %q (escaped %q), want %q (escaped %q)", id, u.String(), parsed.Path, parsed.EscapedPath(), u.Path, escaped)
+	}
+	if parsed.RawQuery != "" || parsed.ForceQuery || parsed.Fragment != "" || parsed.RawFragment != "" {
+		t.Fatalf("id %q: %q parses with query %q or fragment %q", id, u.String(), parsed.RawQuery, parsed.Fragment)
+	}
+}
+
+// fuzzTwoSegments checks that a package's kind and ident are two escaped
+// segments of its endpoint's URL.
+func fuzzTwoSegments(t *testing.T, c *Client, kind, ident string) {
+	u := c.endpoint(nil, "api", "packages", kind, ident)
+	rest, ok := strings.CutPrefix(u.EscapedPath(), "/base/api/packages/")
+	parts := strings.Split(rest, "/")
+	if !ok || len(parts) != 2 {
+		t.Fatalf("kind %q, ident %q: escaped path %q is not two segments under /base/api/packages/", kind, ident, u.EscapedPath())
+	}
+	for i, want := range []string{kind, ident} {
+		if got, err := url.PathUnescape(parts[i]); err != nil || got != want {
+			t.Fatalf("kind %q, ident %q: segment %q unescapes to %q, %v", kind, ident, parts[i], got, err)
+		}
 	}
 }

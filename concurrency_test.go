@@ -132,7 +132,7 @@ func runConcurrently(t *testing.T, c *gamedata.Client, fx *matrixFixture, jobs [
 func TestOneClientManyGoroutines(t *testing.T) {
 	t.Parallel()
 	fx := newMatrixFixture(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 0.1, Kinds: retryableFaults, Seed: 3}))
-	c := fastClient(t, fx.twin.URL, gamedata.WithRetryMax(8))
+	c := gamedata.NewTestClient(t, fx.twin.URL, gamedata.WithRetryMax(8))
 	jobs := concurrentJobs()
 	runConcurrently(t, c, fx, jobs, 4)
 

@@ -1,12 +1,27 @@
 package gamedata
 
-import "time"
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
+)
 
 // Exports for the tests of package gamedata_test, which otherwise see the
 // public API only.
 
 // DeadlockGuard is deadlockGuard.
 const DeadlockGuard = deadlockGuard
+
+// TestBackoffMax is testBackoffMax.
+const TestBackoffMax = testBackoffMax
+
+// NewTestClient is newTestClient.
+func NewTestClient(t testing.TB, baseURL string, opts ...Option) *Client {
+	t.Helper()
+	return newTestClient(t, baseURL, opts...)
+}
 
 // FakeClock is the fake clock of this package's tests.
 type FakeClock = fakeClock
@@ -20,3 +35,8 @@ func WithFakeClock(clk *FakeClock) Option { return withClock(clk) }
 
 // Advance moves the time on by d and runs the timers that came due.
 func (ft *fakeClock) Advance(d time.Duration) { ft.advance(d) }
+
+// StallSignals is stallSignals.
+func StallSignals(t testing.TB, fi *gamedatatest.FaultInjector, kind gamedatatest.Fault) (http.Handler, <-chan struct{}) {
+	return stallSignals(t, fi, kind)
+}

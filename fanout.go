@@ -32,6 +32,21 @@ func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency 
 	})
 }
 
+// checkFanOut refuses a fan-out before it starts: a client not made by
+// NewClient, a nil context, a concurrency below 1.
+func checkFanOut(ctx context.Context, s *service, concurrency int) error {
+	if _, err := s.ready(); err != nil {
+		return err
+	}
+	switch {
+	case ctx == nil:
+		return invalidArgument("nil context")
+	case concurrency < 1:
+		return invalidArgument("concurrency %d, want 1 or more", concurrency)
+	}
+	return nil
+}
+
 // fanOut runs get, a call of service s, over inputs with bounded
 // concurrency and yields one result for every input, in input order; a
 // bad argument, or a service of a Client that NewClient did not make,
@@ -46,15 +61,7 @@ func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency 
 func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurrency int, get func(context.Context, In) (Out, error)) iter.Seq2[Out, error] {
 	return func(yield func(Out, error) bool) {
 		var zero Out
-		_, err := s.ready()
-		switch {
-		case err != nil:
-		case ctx == nil:
-			err = invalidArgument("nil context")
-		case concurrency < 1:
-			err = invalidArgument("concurrency %d, want 1 or more", concurrency)
-		}
-		if err != nil {
+		if err := checkFanOut(ctx, s, concurrency); err != nil {
 			yield(zero, err)
 			return
 		}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -206,20 +205,6 @@ const movedPrefix = "/moved"
 type faultEnv struct {
 	otherURL string           // a server of another host
 	now      func() time.Time // the client's clock
-	// stalled is told when an answer has stopped sending: the cell then
-	// moves the client's clock past the stall timeout, or ends the
-	// call's context.
-	stalled chan struct{}
-}
-
-// stall tells the cell that the answer to r has stopped sending, and waits
-// until the client goes away.
-func (env *faultEnv) stall(r *http.Request) {
-	select {
-	case env.stalled <- struct{}{}:
-	case <-r.Context().Done():
-	}
-	<-r.Context().Done()
 }
 
 // realAnswer is the twin's answer to a request, untouched.
@@ -253,89 +238,28 @@ func statusFault(status int, retryAfter func(env *faultEnv) string) faultAnswer 
 	}
 }
 
-// hijack takes the connection from the server; hard closes it with a TCP
-// reset instead of a clean close.
-func hijack(w http.ResponseWriter, hard bool) {
-	conn, _, err := w.(http.Hijacker).Hijack()
-	if err != nil {
-		panic(http.ErrAbortHandler)
-	}
-	if tc, ok := conn.(*net.TCPConn); ok && hard {
-		tc.SetLinger(0)
-	}
-	conn.Close()
-}
-
-func resetBeforeHeaders(w http.ResponseWriter, _ *http.Request, _ *realAnswer, _ *faultEnv) {
-	hijack(w, true)
-}
-
-// sendHalf sends the headers of a's body, with its Content-Length when
-// withLength, and the first half of it, flushed.
-func sendHalf(w http.ResponseWriter, a *realAnswer, withLength bool) {
-	w.Header().Set("Content-Type", "application/json")
-	if withLength {
-		w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
-	}
-	w.WriteHeader(http.StatusOK)
-	w.Write(a.body[:len(a.body)/2])
-	w.(http.Flusher).Flush()
-}
-
-func closedMidBody(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
-	sendHalf(w, a, true)
-	hijack(w, false)
-}
-
+// contentLengthTooLong declares a Content-Length 100 bytes longer than
+// the real body, which it sends whole: the server then closes the
+// connection short of what it declared.
 func contentLengthTooLong(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)+100))
 	w.WriteHeader(http.StatusOK)
-	w.Write(a.body) // the server closes the connection 100 bytes short
+	w.Write(a.body)
 }
 
-// chunkedCut sends half of the real body with no Content-Length, so it
-// goes chunked, and hangs up before the last chunk.
-func chunkedCut(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
-	sendHalf(w, a, false)
-	hijack(w, false)
-}
-
-// gzipBody sends the real body gzip-compressed: whole, with its
-// Content-Length, or, when cut, chunked and hanging up before the gzip
-// trailer.
-func gzipBody(cut bool) faultAnswer {
-	return func(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(a.body)
-		zw.Close()
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Encoding", "gzip")
-		if !cut {
-			w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-			w.WriteHeader(http.StatusOK)
-			w.Write(buf.Bytes())
-			return
-		}
-		w.WriteHeader(http.StatusOK)
-		w.Write(buf.Bytes()[:buf.Len()-8])
-		w.(http.Flusher).Flush()
-		hijack(w, false)
-	}
-}
-
-// stallBeforeHeaders reads the request and sends nothing until the client
-// goes away.
-func stallBeforeHeaders(_ http.ResponseWriter, r *http.Request, _ *realAnswer, env *faultEnv) {
-	env.stall(r)
-}
-
-// stallMidBody sends the headers and half of the body, then nothing until
-// the client goes away.
-func stallMidBody(w http.ResponseWriter, r *http.Request, a *realAnswer, env *faultEnv) {
-	sendHalf(w, a, true)
-	env.stall(r)
+// gzipWhole sends the real body gzip-compressed, whole, with its
+// Content-Length: a valid answer the twin does not send.
+func gzipWhole(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(a.body)
+	zw.Close()
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Encoding", "gzip")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(http.StatusOK)
+	w.Write(buf.Bytes())
 }
 
 // matrixStall is the stall timeout of the rows that stall. The client runs
@@ -428,8 +352,12 @@ func (o outcome) String() string {
 
 type faultRow struct {
 	name string
-	// serve answers a faulted request.
-	serve faultAnswer
+	// kind is the twin's fault a faulted request meets, with retryAfter
+	// as its Faults.RetryAfter; serve, for the faults the twin does not
+	// make, answers it by hand instead.
+	kind       gamedatatest.Fault
+	retryAfter time.Duration
+	serve      faultAnswer
 	// times is how many attempts of the faulted URL meet the fault; 0
 	// means every attempt.
 	times int
@@ -460,7 +388,7 @@ func apiErrorCheck(status int, retryAfter time.Duration, is error) func(*testing
 		if assert.ErrorAs(t, err, &apiErr) {
 			assert.Equal(t, status, apiErr.StatusCode)
 			assert.Equal(t, retryAfter, apiErr.RetryAfter)
-			assert.JSONEq(t, `{"error":"injected fault"}`, string(apiErr.Body), "the body survives the last retry")
+			assert.Contains(t, string(apiErr.Body), `{"error":"injected fault`, "the body survives the last retry")
 		}
 		if is != nil {
 			assert.ErrorIs(t, err, is)
@@ -497,16 +425,16 @@ func notDecodedCheck(t *testing.T, err error) {
 }
 
 var faultRows = []faultRow{
-	{name: "500", serve: statusFault(500, nil), times: 2, attempts: 3, want: recovered},
-	{name: "502", serve: statusFault(502, nil), times: 2, attempts: 3, want: recovered},
-	{name: "503", serve: statusFault(503, nil), times: 2, attempts: 3, want: recovered},
+	{name: "500", kind: gamedatatest.Fault500, times: 2, attempts: 3, want: recovered},
+	{name: "502", kind: gamedatatest.Fault502, times: 2, attempts: 3, want: recovered},
+	{name: "503", kind: gamedatatest.Fault503, times: 2, attempts: 3, want: recovered},
 	{name: "504", serve: statusFault(504, nil), times: 2, attempts: 3, want: recovered},
 	{
-		name: "503 on every attempt", serve: statusFault(503, nil), attempts: 5, want: typedError,
+		name: "503 on every attempt", kind: gamedatatest.Fault503, attempts: 5, want: typedError,
 		check: apiErrorCheck(503, 0, nil),
 	},
 	{
-		name: "429 Retry-After in seconds", serve: statusFault(429, func(*faultEnv) string { return "1" }),
+		name: "429 Retry-After in seconds", kind: gamedatatest.Fault429, retryAfter: time.Second,
 		times: 1, attempts: 2, want: recovered,
 		opts:  []gamedata.Option{gamedata.WithBackoff(time.Millisecond, 5*time.Second)},
 		waits: waitsOf(time.Second),
@@ -523,18 +451,18 @@ var faultRows = []faultRow{
 		waits: waitsOf(time.Second),
 	},
 	{
-		name: "429 without Retry-After", serve: statusFault(429, nil), times: 2, attempts: 3, want: recovered,
+		name: "429 without Retry-After", kind: gamedatatest.Fault429, times: 2, attempts: 3, want: recovered,
 		waits: backoffWaits(2), // the backoff, not a wait of its own
 	},
 	{
-		name: "429 Retry-After beyond the backoff maximum", serve: statusFault(429, func(*faultEnv) string { return "120" }),
+		name: "429 Retry-After beyond the backoff maximum", kind: gamedatatest.Fault429, retryAfter: 120 * time.Second,
 		attempts: 1, want: typedError, check: apiErrorCheck(429, 120*time.Second, gamedata.ErrRateLimited),
 		waits: waitsOf(), // fails at once, no wait for the 120 s asked for
 	},
-	{name: "connection reset before headers", serve: resetBeforeHeaders, times: 2, attempts: 3, want: recovered},
-	{name: "connection closed mid-body", serve: closedMidBody, times: 2, attempts: 3, want: recovered},
+	{name: "connection reset before headers", kind: gamedatatest.FaultReset, times: 2, attempts: 3, want: recovered},
+	{name: "connection closed mid-body", kind: gamedatatest.FaultTruncate, times: 2, attempts: 3, want: recovered},
 	{
-		name: "connection closed mid-body on every attempt", serve: closedMidBody, attempts: 5, want: typedError,
+		name: "connection closed mid-body on every attempt", kind: gamedatatest.FaultTruncate, attempts: 5, want: typedError,
 		check: notDecodedCheck,
 	},
 	{name: "Content-Length longer than the body", serve: contentLengthTooLong, times: 2, attempts: 3, want: recovered},
@@ -542,30 +470,30 @@ var faultRows = []faultRow{
 		name: "Content-Length longer than the body on every attempt", serve: contentLengthTooLong, attempts: 5,
 		want: typedError, check: notDecodedCheck,
 	},
-	{name: "chunked body cut mid-stream", serve: chunkedCut, times: 2, attempts: 3, want: recovered},
+	{name: "chunked body cut mid-stream", kind: gamedatatest.FaultChunkedCut, times: 2, attempts: 3, want: recovered},
 	{
-		name: "chunked body cut mid-stream, retries off", serve: chunkedCut, attempts: 1, want: typedError,
+		name: "chunked body cut mid-stream, retries off", kind: gamedatatest.FaultChunkedCut, attempts: 1, want: typedError,
 		check: notDecodedCheck, opts: []gamedata.Option{gamedata.WithRetryMax(0)},
 	},
-	{name: "gzip body cut mid-stream", serve: gzipBody(true), times: 2, attempts: 3, want: recovered},
+	{name: "gzip body cut mid-stream", kind: gamedatatest.FaultGzipCut, times: 2, attempts: 3, want: recovered},
 	{
-		name: "gzip body cut mid-stream, retries off", serve: gzipBody(true), attempts: 1, want: typedError,
+		name: "gzip body cut mid-stream, retries off", kind: gamedatatest.FaultGzipCut, attempts: 1, want: typedError,
 		check: notDecodedCheck, opts: []gamedata.Option{gamedata.WithRetryMax(0)},
 	},
 	{
-		name: "stall before the headers", serve: stallBeforeHeaders, times: 1, attempts: 2, want: recovered,
+		name: "stall before the headers", kind: gamedatatest.FaultStallHeaders, times: 1, attempts: 2, want: recovered,
 		opts: []gamedata.Option{gamedata.WithStallTimeout(matrixStall)},
 	},
 	{
-		name: "stall before the headers, retries off", serve: stallBeforeHeaders, attempts: 1, want: typedError,
+		name: "stall before the headers, retries off", kind: gamedatatest.FaultStallHeaders, attempts: 1, want: typedError,
 		check: stallCheck, opts: []gamedata.Option{gamedata.WithStallTimeout(matrixStall), gamedata.WithRetryMax(0)},
 	},
 	{
-		name: "stall mid-body", serve: stallMidBody, times: 1, attempts: 2, want: recovered,
+		name: "stall mid-body", kind: gamedatatest.FaultStallBody, times: 1, attempts: 2, want: recovered,
 		opts: []gamedata.Option{gamedata.WithStallTimeout(matrixStall)},
 	},
 	{
-		name: "stall mid-body, retries off", serve: stallMidBody, attempts: 1, want: typedError,
+		name: "stall mid-body, retries off", kind: gamedatatest.FaultStallBody, attempts: 1, want: typedError,
 		check: stallCheck, opts: []gamedata.Option{gamedata.WithStallTimeout(matrixStall), gamedata.WithRetryMax(0)},
 	},
 	{
@@ -584,7 +512,7 @@ var faultRows = []faultRow{
 		attempts: 1, want: typedError, check: decodeErrorCheck("empty response body"),
 	},
 	{
-		name: "slow body past the context deadline", serve: stallMidBody, expire: true, attempts: 1, want: typedError,
+		name: "slow body past the context deadline", kind: gamedatatest.FaultStallBody, expire: true, attempts: 1, want: typedError,
 		check: isCheck(context.DeadlineExceeded),
 	},
 	{
@@ -628,7 +556,7 @@ var faultRows = []faultRow{
 		attempts: 1, want: recovered,
 		opts: []gamedata.Option{gamedata.WithMaxResponseBytes(matrixCap + 1)},
 	},
-	{name: "gzip-encoded body", serve: gzipBody(false), attempts: 1, want: recovered},
+	{name: "gzip-encoded body", serve: gzipWhole, attempts: 1, want: recovered},
 	{
 		name:     "JSON nesting bomb of 100k levels",
 		serve:    okBody("application/json", func(*realAnswer) []byte { return nestingBomb }),
@@ -677,8 +605,10 @@ func (fx *matrixFixture) realAnswer(r *http.Request) *realAnswer {
 
 // faultProxy serves the twin through gamedatatest.InjectFaults, which
 // answers a faulted URL with row's fault for the first row.times attempts
-// (every attempt when 0). It counts the attempts of each faulted URL.
-func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, env *faultEnv) (*httptest.Server, func() map[string]int) {
+// (every attempt when 0): the twin's fault of kind row.kind, or row.serve's
+// answer. It returns the server, the attempts of each faulted URL so far,
+// and the channel that says when an answer has started to stall.
+func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, env *faultEnv) (*httptest.Server, func() map[string]int, <-chan struct{}) {
 	t.Helper()
 	real := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if rest, ok := strings.CutPrefix(r.URL.Path, movedPrefix+"/"); ok {
@@ -692,19 +622,25 @@ func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamil
 	faulted := func(path string, query url.Values) bool {
 		return !strings.HasPrefix(path, movedPrefix) && (fam.shape == shapeOne || query.Get("page") == "2")
 	}
-	fi := gamedatatest.InjectFaults(real, gamedatatest.Faults{
+	faults := gamedatatest.Faults{
 		Rate:     1,
 		Attempts: row.times,
 		Match:    func(r *http.Request) bool { return faulted(r.URL.Path, r.URL.Query()) },
-		Answer: func(w http.ResponseWriter, r *http.Request, a gamedatatest.Response) {
+	}
+	if row.kind != 0 {
+		faults.Kinds, faults.RetryAfter = []gamedatatest.Fault{row.kind}, row.retryAfter
+	} else {
+		faults.Answer = func(w http.ResponseWriter, r *http.Request, a gamedatatest.Response) {
 			row.serve(w, r, &realAnswer{status: a.Status, header: a.Header, body: a.Body}, env)
-		},
-	})
+		}
+	}
+	fi := gamedatatest.InjectFaults(real, faults)
+	h, stalled := gamedata.StallSignals(t, fi, row.kind)
 	var srv *httptest.Server
 	if row.tls {
-		srv = httptest.NewTLSServer(fi)
+		srv = httptest.NewTLSServer(h)
 	} else {
-		srv = httptest.NewServer(fi)
+		srv = httptest.NewServer(h)
 	}
 	t.Cleanup(srv.Close)
 	t.Cleanup(fi.Close) // first: no stalled answer holds the server open
@@ -716,7 +652,7 @@ func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamil
 			}
 		}
 		return attempts
-	}
+	}, stalled
 }
 
 // sent is a call's result as the service sent it, or its error alone.
@@ -775,7 +711,7 @@ func TestFaultMatrix(t *testing.T) {
 // expire row stalls, or after DeadlockGuard.
 func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, truth any) {
 	clk := gamedata.NewFakeClock()
-	env := &faultEnv{now: clk.Now, stalled: make(chan struct{})}
+	env := &faultEnv{now: clk.Now}
 	var otherHits sync.Map
 	if row.otherHost {
 		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -785,13 +721,13 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 		t.Cleanup(other.Close)
 		env.otherURL = other.URL
 	}
-	srv, attempts := faultProxy(t, fx, row, fam, env)
+	srv, attempts, stalled := faultProxy(t, fx, row, fam, env)
 	waits := &retryWaits{}
 	opts := append([]gamedata.Option{gamedata.WithFakeClock(clk), gamedata.WithLogger(slog.New(waits))}, row.opts...)
 	if row.tls {
 		opts = append(opts, gamedata.WithHTTPClient(srv.Client()))
 	}
-	c := fastClient(t, srv.URL, opts...)
+	c := gamedata.NewTestClient(t, srv.URL, opts...)
 
 	guarded, cancel := context.WithTimeout(context.Background(), gamedata.DeadlockGuard)
 	defer cancel()
@@ -801,7 +737,7 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 	go func() {
 		for {
 			select {
-			case <-env.stalled:
+			case <-stalled:
 				if row.expire {
 					ctx.expire()
 				} else {
@@ -818,27 +754,7 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 	if want == endOfWalk && fam.shape != shapeWalk {
 		want = typedError
 	}
-	switch want {
-	case recovered:
-		if assert.NoError(t, err) {
-			assert.Equal(t, truth, asJSON(t, got), "the ground truth")
-		}
-	case endOfWalk: // a walk only: single pages fail, as typedError
-		assert.NoError(t, err, "the walk ends at the redirect without an error")
-		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then ends")
-	case typedError:
-		require.Error(t, err)
-		row.check(t, err)
-		if fam.shape != shapeWalk {
-			assert.Nil(t, got, "no partial result")
-			break
-		}
-		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then stops")
-		var pe *gamedata.PageError
-		if assert.ErrorAs(t, err, &pe) {
-			assert.Equal(t, 2, pe.Page)
-		}
-	}
+	checkOutcome(t, row, fam, want, truth, got, err)
 
 	counts := attempts()
 	if assert.Len(t, counts, 1, "one URL meets the fault") {
@@ -854,6 +770,33 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 		row.waits(t, waits.all())
 	}
 	t.Logf("cell %s | %s | %s | %d request(s) | waits %v | err: %v", row.name, fam.name, want, row.attempts, waits.all(), err)
+}
+
+// checkOutcome checks a cell's result against the outcome it wants: the
+// ground truth, the first page of a walk, or row's typed error.
+func checkOutcome(t *testing.T, row faultRow, fam endpointFamily, want outcome, truth, got any, err error) {
+	t.Helper()
+	switch want {
+	case recovered:
+		if assert.NoError(t, err) {
+			assert.Equal(t, truth, asJSON(t, got), "the ground truth")
+		}
+	case endOfWalk: // a walk only: single pages fail, as typedError
+		assert.NoError(t, err, "the walk ends at the redirect without an error")
+		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then ends")
+	case typedError:
+		require.Error(t, err)
+		row.check(t, err)
+		if fam.shape != shapeWalk {
+			assert.Nil(t, got, "no partial result")
+			return
+		}
+		assert.Equal(t, truth.([]any)[:fam.pageSize], asJSON(t, got), "the walk yields page 1, then stops")
+		var pe *gamedata.PageError
+		if assert.ErrorAs(t, err, &pe) {
+			assert.Equal(t, 2, pe.Page)
+		}
+	}
 }
 
 // retryWaits is a slog.Handler that keeps the wait the client logs before
@@ -898,12 +841,12 @@ func waitsOf(want ...time.Duration) func(*testing.T, []time.Duration) {
 }
 
 // backoffWaits checks that the client waited n times, each time no more
-// than a fastClient's backoff.
+// than a test client's backoff.
 func backoffWaits(n int) func(*testing.T, []time.Duration) {
 	return func(t *testing.T, waits []time.Duration) {
 		if assert.Len(t, waits, n, "one wait before each retry") {
 			for _, w := range waits {
-				assert.LessOrEqual(t, w, fastBackoffMax, "a backoff")
+				assert.LessOrEqual(t, w, gamedata.TestBackoffMax, "a backoff")
 			}
 		}
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/gamedata-go/gamedata/internal/fixture"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // Refreshing the fixtures from a live service, from the repository root:
@@ -214,76 +215,103 @@ func replayFixtures(t *testing.T, dir string) map[string]any {
 }
 
 // fixtureCall makes the SDK call that asks for route, a route as in
-// fixtureRoutes, and returns its result.
+// fixtureRoutes, and returns its result. internal/manifest finds the
+// endpoint and its path parameters; fixtureCalls says which call asks
+// for it.
 func fixtureCall(ctx context.Context, c *Client, route string) (any, error) {
 	rawPath, rawQuery, _ := strings.Cut(route, "?")
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
 		return nil, err
 	}
-	var seg []string
-	for _, s := range strings.Split(strings.TrimPrefix(rawPath, "/"), "/") {
-		u, err := url.PathUnescape(s)
+	e, args, ok := manifest.Match(rawPath)
+	call := fixtureCalls[e.Path]
+	if !ok || call == nil {
+		return nil, fmt.Errorf("no SDK call asks for %s", route)
+	}
+	return call(ctx, c, args, q)
+}
+
+// fixtureCalls make, for each path of internal/manifest, the SDK call
+// that asks for it, with the values of the path's parameters and the
+// query.
+var fixtureCalls = map[string]func(ctx context.Context, c *Client, args []string, q url.Values) (any, error){
+	"/api/activity-history": func(ctx context.Context, c *Client, _ []string, q url.Values) (any, error) {
+		return c.Activity.History(ctx, &ActivityOptions{Range: q.Get("range")})
+	},
+	"/api/analytics/organizations/{ident}": func(ctx context.Context, c *Client, args []string, _ url.Values) (any, error) {
+		return c.Analytics.Organization(ctx, args[0])
+	},
+	"/api/analytics/packages": func(ctx context.Context, c *Client, _ []string, q url.Values) (any, error) {
+		return c.Analytics.Search(ctx, &SearchOptions{Query: q.Get("q")})
+	},
+	"/api/analytics/packages/{kind}/{ident}": func(ctx context.Context, c *Client, args []string, _ url.Values) (any, error) {
+		return c.Analytics.Package(ctx, args[0], args[1])
+	},
+	"/api/dashboard": func(ctx context.Context, c *Client, _ []string, q url.Values) (any, error) {
+		lo, err := fixtureListOptions(q)
 		if err != nil {
 			return nil, err
 		}
-		seg = append(seg, u)
-	}
-	atoi := func(name string) (int, error) {
-		if !q.Has(name) {
-			return 0, nil
+		return c.Dashboard.List(ctx, &DashboardOptions{Kind: q.Get("kind"), ListOptions: lo})
+	},
+	"/api/organizations": func(ctx context.Context, c *Client, _ []string, q url.Values) (any, error) {
+		lo, err := fixtureListOptions(q)
+		if err != nil {
+			return nil, err
 		}
-		return strconv.Atoi(q.Get(name))
-	}
-	page, err := atoi("page")
-	if err != nil {
-		return nil, err
-	}
-	pageSize, err := atoi("pageSize")
-	if err != nil {
-		return nil, err
-	}
-	path := strings.Join(seg, "/")
-	switch {
-	case path == "api/dashboard":
-		return c.Dashboard.List(ctx, &DashboardOptions{Kind: q.Get("kind"), ListOptions: ListOptions{Sort: q.Get("sort"), Page: page, PageSize: pageSize, Filters: q["filter"]}})
-	case path == "api/organizations":
-		return c.Organizations.List(ctx, &ListOptions{Sort: q.Get("sort"), Page: page, PageSize: pageSize, Filters: q["filter"]})
-	case path == "api/search":
+		return c.Organizations.List(ctx, &lo)
+	},
+	"/api/organizations/{ident}": func(ctx context.Context, c *Client, args []string, _ url.Values) (any, error) {
+		return c.Organizations.Get(ctx, args[0])
+	},
+	"/api/packages/{kind}/{ident}": func(ctx context.Context, c *Client, args []string, _ url.Values) (any, error) {
+		return c.Packages.Get(ctx, args[0], args[1])
+	},
+	"/api/search": func(ctx context.Context, c *Client, _ []string, q url.Values) (any, error) {
 		return c.Search(ctx, &SearchOptions{Query: q.Get("q")})
-	case path == "api/analytics/packages":
-		return c.Analytics.Search(ctx, &SearchOptions{Query: q.Get("q")})
-	case path == "api/activity-history":
-		return c.Activity.History(ctx, &ActivityOptions{Range: q.Get("range")})
-	case path == "openapi.json":
+	},
+	"/api/servers/{id}": func(ctx context.Context, c *Client, args []string, _ url.Values) (any, error) {
+		return c.Servers.Get(ctx, args[0])
+	},
+	"/openapi.json": func(ctx context.Context, c *Client, _ []string, _ url.Values) (any, error) {
 		return c.OpenAPI(ctx)
-	case len(seg) == 4 && seg[1] == "packages":
-		return c.Packages.Get(ctx, seg[2], seg[3])
-	case len(seg) == 3 && seg[1] == "servers":
-		return c.Servers.Get(ctx, seg[2])
-	case len(seg) == 3 && seg[1] == "organizations":
-		return c.Organizations.Get(ctx, seg[2])
-	case len(seg) == 5 && seg[1] == "analytics" && seg[2] == "packages":
-		return c.Analytics.Package(ctx, seg[3], seg[4])
-	case len(seg) == 4 && seg[1] == "analytics" && seg[2] == "organizations":
-		return c.Analytics.Organization(ctx, seg[3])
+	},
+}
+
+// fixtureListOptions reads the list options of a directory route's query.
+func fixtureListOptions(q url.Values) (ListOptions, error) {
+	lo := ListOptions{Sort: q.Get("sort"), Filters: q["filter"]}
+	for name, n := range map[string]*int{"page": &lo.Page, "pageSize": &lo.PageSize} {
+		if !q.Has(name) {
+			continue
+		}
+		v, err := strconv.Atoi(q.Get(name))
+		if err != nil {
+			return ListOptions{}, err
+		}
+		*n = v
 	}
-	return nil, fmt.Errorf("no SDK call asks for %s", route)
+	return lo, nil
+}
+
+// TestFixtureCallsCoverTheManifest checks that every path the SDK asks
+// for has its call in fixtureCalls, and that nothing else has one.
+func TestFixtureCallsCoverTheManifest(t *testing.T) {
+	t.Parallel()
+	var paths []string
+	for _, e := range manifest.Endpoints {
+		paths = append(paths, e.Path)
+	}
+	assert.ElementsMatch(t, paths, slices.Collect(maps.Keys(fixtureCalls)))
 }
 
 // isDetailRoute reports whether route reads one package, server or
-// organization, or its analytics report.
+// organization, or its analytics report: its path has parameters.
 func isDetailRoute(route string) bool {
 	path, _, _ := strings.Cut(route, "?")
-	n := strings.Count(path, "/")
-	switch {
-	case strings.HasPrefix(path, "/api/packages/"), strings.HasPrefix(path, "/api/servers/"),
-		strings.HasPrefix(path, "/api/organizations/"):
-		return true
-	case strings.HasPrefix(path, "/api/analytics/"):
-		return n > 3
-	}
-	return false
+	e, _, ok := manifest.Match(path)
+	return ok && len(e.PathParams()) > 0
 }
 
 // discovered holds identifiers the service listed.
@@ -312,36 +340,27 @@ func (d *discovered) from(v any) {
 }
 
 // liveRoute is the detail route to record for route, with the
-// identifiers the service listed.
+// identifiers the service listed: a package for a kind and an ident, a
+// server for an id, an organization for an ident alone.
 func (d *discovered) liveRoute(route string) (string, error) {
 	path, query, _ := strings.Cut(route, "?")
-	seg := strings.Split(strings.TrimPrefix(path, "/"), "/")
-	need := func(what, v string) error {
-		if v == "" {
-			return fmt.Errorf("%s: no %s listed by the directories recorded", route, what)
-		}
-		return nil
-	}
-	var live string
-	switch {
-	case len(seg) == 4 && seg[1] == "packages", len(seg) == 5 && seg[2] == "packages":
-		if err := need("package", d.pkg.Ident); err != nil {
-			return "", err
-		}
-		live = "/" + strings.Join(seg[:len(seg)-2], "/") + "/" + url.PathEscape(d.pkg.Kind) + "/" + url.PathEscape(d.pkg.Ident)
-	case len(seg) == 3 && seg[1] == "servers":
-		if err := need("server", d.server); err != nil {
-			return "", err
-		}
-		live = "/api/servers/" + url.PathEscape(d.server)
-	case len(seg) == 3 && seg[1] == "organizations", len(seg) == 4 && seg[2] == "organizations":
-		if err := need("organization", d.org); err != nil {
-			return "", err
-		}
-		live = "/" + strings.Join(seg[:len(seg)-1], "/") + "/" + url.PathEscape(d.org)
-	default:
+	e, _, ok := manifest.Match(path)
+	var what string
+	var args []string
+	switch params := strings.Join(e.PathParams(), " "); {
+	case !ok || params == "":
 		return "", fmt.Errorf("%s: not a detail route", route)
+	case params == "kind ident":
+		what, args = "package", []string{d.pkg.Kind, d.pkg.Ident}
+	case params == "id":
+		what, args = "server", []string{d.server}
+	default:
+		what, args = "organization", []string{d.org}
 	}
+	if args[len(args)-1] == "" {
+		return "", fmt.Errorf("%s: no %s listed by the directories recorded", route, what)
+	}
+	live, _ := e.Expand(args...)
 	if query != "" {
 		live += "?" + query
 	}

@@ -8,31 +8,9 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
-	"time"
 
-	"github.com/gamedata-go/gamedata"
 	"github.com/stretchr/testify/require"
-	"golang.org/x/time/rate"
 )
-
-// fastBackoffMax is the longest backoff of a fastClient.
-const fastBackoffMax = 20 * time.Millisecond
-
-// fastClient returns a client for baseURL with no client-side rate limit
-// and backoffs of a few milliseconds, so retries cost no test time, unless
-// opts say otherwise. The adaptive rate is off: it would turn the
-// unlimited rate into a finite one at the first 429.
-func fastClient(t *testing.T, baseURL string, opts ...gamedata.Option) *gamedata.Client {
-	t.Helper()
-	defaults := []gamedata.Option{
-		gamedata.WithRateLimit(rate.Inf, 0),
-		gamedata.WithAdaptiveRate(false),
-		gamedata.WithBackoff(time.Millisecond, fastBackoffMax),
-	}
-	c, err := gamedata.NewClient(baseURL, append(defaults, opts...)...)
-	require.NoError(t, err)
-	return c
-}
 
 // asJSON turns v (raw JSON bytes, or a Go value such as a catalogue entry)
 // into the generic value encoding/json decodes it to, so that a client's

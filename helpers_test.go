@@ -1,19 +1,22 @@
 package gamedata
 
 import (
+	"bytes"
 	"context"
-	"net"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
 )
@@ -83,11 +86,21 @@ func fixtureServer(t *testing.T, prefix string, routes map[string]string) (*http
 	})
 }
 
-// newTestClient returns a client for a test server: no rate limit and
-// short backoffs, so tests do not wait, unless opts say otherwise.
-func newTestClient(t *testing.T, baseURL string, opts ...Option) *Client {
+// testBackoffMax is the longest backoff of a newTestClient.
+const testBackoffMax = 20 * time.Millisecond
+
+// newTestClient returns a client for baseURL with no client-side rate
+// limit and backoffs of a few milliseconds, so retries cost no test time,
+// unless opts say otherwise. The adaptive rate is off: it would turn the
+// unlimited rate into a finite one at the first 429. It is the one test
+// client of both test packages (gamedata_test calls it as NewTestClient).
+func newTestClient(t testing.TB, baseURL string, opts ...Option) *Client {
 	t.Helper()
-	defaults := []Option{WithRateLimit(rate.Inf, 0), WithBackoff(time.Millisecond, 10*time.Millisecond)}
+	defaults := []Option{
+		WithRateLimit(rate.Inf, 0),
+		WithAdaptiveRate(false),
+		WithBackoff(time.Millisecond, testBackoffMax),
+	}
 	c, err := NewClient(baseURL, append(defaults, opts...)...)
 	require.NoError(t, err)
 	return c
@@ -216,17 +229,116 @@ func (ft *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
-// hangUp closes the connection under w at once, with what was written so
-// far flushed; with reset, as a TCP reset.
-func hangUp(t *testing.T, w http.ResponseWriter, reset bool) {
+// stallSignals returns a handler that serves fi, and a channel that
+// receives each time one of fi's answers of the stall fault kind starts to
+// stall: a FaultStallHeaders answer once its request is in fi's log, a
+// FaultStallBody answer once half its body is flushed. A test then moves
+// its fake clock past the stall timeout, or ends a context, rather than
+// wait on the wall. For any other kind nothing is ever sent.
+func stallSignals(t testing.TB, fi *gamedatatest.FaultInjector, kind gamedatatest.Fault) (http.Handler, <-chan struct{}) {
+	stalled := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	signal := func(done <-chan struct{}) {
+		select {
+		case stalled <- struct{}{}:
+		case <-done:
+		case <-ctx.Done():
+		}
+	}
+	switch kind {
+	case gamedatatest.FaultStallHeaders:
+		go func() {
+			for n := 1; fi.WaitRequests(ctx, n) == nil; n++ {
+				if fi.Requests()[n-1].Fault == kind {
+					signal(ctx.Done())
+				}
+			}
+		}()
+	case gamedatatest.FaultStallBody:
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fi.ServeHTTP(&flushHook{ResponseWriter: w, flushed: func() { signal(r.Context().Done()) }}, r)
+		}), stalled
+	}
+	return fi, stalled
+}
+
+// flushHook is a ResponseWriter that calls flushed after each flush.
+type flushHook struct {
+	http.ResponseWriter
+	flushed func()
+}
+
+func (w *flushHook) Flush() {
+	http.NewResponseController(w.ResponseWriter).Flush()
+	w.flushed()
+}
+
+func (w *flushHook) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// The helpers of the fuzz targets, which sit beside their units
+// (FuzzActivityHistory in activity_decode_test.go, FuzzDecodePage in
+// pagination_test.go, FuzzPathSegment in client_test.go). `go test` runs
+// their f.Add seeds and the curated corpora in testdata/fuzz/<FuzzName>/;
+// run one with
+//
+//	go test -run='^$' -fuzz='^FuzzActivityHistory$' -fuzztime=60s .
+
+// fuzzNestingBomb is 100,000 unclosed brackets: a body that would exhaust
+// the stack of a recursive decoder without a depth limit.
+var fuzzNestingBomb = strings.Repeat("[", 100_000)
+
+// fuzzFixture reads a fixture of testdata/ as a seed.
+func fuzzFixture(f *testing.F, name string) []byte {
+	f.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	require.NoError(f, err)
+	return b
+}
+
+// fuzzObject decodes a JSON document that is an object, with numbers kept
+// as json.Number, so a number too large for a float64 (which the decoders
+// keep raw) does not make the check fail where the code under test
+// succeeded. It returns false when b is not valid JSON or not an object.
+func fuzzObject(b []byte) (map[string]any, bool) {
+	if !json.Valid(b) {
+		return nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return nil, false
+	}
+	obj, ok := v.(map[string]any)
+	return obj, ok
+}
+
+// fuzzAllocated returns the bytes the program allocated on the heap so
+// far.
+func fuzzAllocated() uint64 {
+	sample := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	return sample[0].Value.Uint64()
+}
+
+// fuzzBigBody is the size from which a decoder's allocations are checked
+// against the body's size: below it, the runtime's per-span accounting is
+// too coarse for the check to be fair.
+const fuzzBigBody = 64 << 10
+
+// fuzzCheckAllocations fails when decoding a large body allocated more
+// than 32 bytes per byte of body: a hostile body (a nesting bomb, a string
+// full of brackets) must not turn into gigabytes of allocation.
+func fuzzCheckAllocations(t *testing.T, what string, body []byte, decode func()) {
 	t.Helper()
-	if f, ok := w.(http.Flusher); ok {
-		f.Flush()
+	if len(body) < fuzzBigBody {
+		decode()
+		return
 	}
-	conn, _, err := w.(http.Hijacker).Hijack()
-	require.NoError(t, err)
-	if tcp, ok := conn.(*net.TCPConn); ok && reset {
-		require.NoError(t, tcp.SetLinger(0))
+	before := fuzzAllocated()
+	decode()
+	if n := fuzzAllocated() - before; n > 32*uint64(len(body)) {
+		t.Errorf("%s of a %d-byte body starting %q allocated %d bytes, more than 32 per byte of body", what, len(body), body[:64], n)
 	}
-	conn.Close()
 }

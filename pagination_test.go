@@ -5,17 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
@@ -483,33 +482,20 @@ func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 func TestAllRecoversPagesCutMidBody(t *testing.T) {
 	t.Parallel()
 	all := idents(3000)
-	dir := directoryHandler(all, 100)
-	rng := rand.New(rand.NewPCG(7, 30))
-	var mu sync.Mutex
-	var cuts, requests int
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		requests++
-		cut := rng.Float64() < 0.3
-		if cut {
-			cuts++
-		}
-		mu.Unlock()
-		if !cut {
-			dir(w, r)
-			return
-		}
-		rec := httptest.NewRecorder()
-		dir(rec, r)
-		body := rec.Body.Bytes()
-		w.Write(body[:len(body)/2]) // no Content-Length: sent chunked
-		hangUp(t, w, false)
-	})
+	fi := gamedatatest.InjectFaults(directoryHandler(all, 100), gamedatatest.Faults{Rate: 0.3, Kinds: []gamedatatest.Fault{gamedatatest.FaultChunkedCut}, Seed: 7})
+	srv := httptest.NewServer(fi)
+	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL, WithRetryMax(10))
 	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}))
 	require.NoError(t, err)
 	assert.Equal(t, all, got, "every entry exactly once, in order")
-	t.Logf("%d requests, %d cut mid-body", requests, cuts)
+	cuts := 0
+	for _, r := range fi.Requests() {
+		if r.Fault != 0 {
+			cuts++
+		}
+	}
+	t.Logf("%d requests, %d cut mid-body", len(fi.Requests()), cuts)
 	assert.Positive(t, cuts)
 }
 
@@ -691,6 +677,65 @@ func BenchmarkWalkBound(b *testing.B) {
 			}
 			require.ErrorIs(b, walkErr, ErrWalkUnbounded)
 			b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MiB")
+		}
+	})
+}
+
+// fuzzItemsLen counts, with encoding/json alone, the elements of the
+// array of items: the only array member other than pagination, or the
+// member "items" when there are several. A name sent twice means its last
+// value, as in encoding/json and in Fields. It returns false when there is
+// no such array.
+func fuzzItemsLen(body []byte) (int, bool) {
+	obj, ok := fuzzObject(body)
+	if !ok {
+		return 0, false
+	}
+	var arrays [][]any
+	for name, member := range obj {
+		if a, ok := member.([]any); ok && name != "pagination" {
+			arrays = append(arrays, a)
+		}
+	}
+	if len(arrays) == 1 {
+		return len(arrays[0]), true
+	}
+	if a, ok := obj["items"].([]any); ok {
+		return len(a), true
+	}
+	return 0, false
+}
+
+func FuzzDecodePage(f *testing.F) {
+	f.Add(fuzzFixture(f, "dashboard_game_page1.json"), 1)
+	f.Add(fuzzFixture(f, "dashboard_servers.json"), 1)
+	f.Add([]byte(`{"entries":[{"id":7},{"kind":"game","ident":"x","id":null}],"pagination":{"hasNext":false,"page":null}}`), 3)
+	f.Add([]byte(`{"items":[],"other":[1],"pagination":{"hasNext":true}}`), 1)
+	f.Add([]byte(`{"items":[{"kind":"game"}],"pagination":{"hasNext":false}}`), 1)
+	f.Add([]byte(`{"items":[],"pagination":{"hasNext":true,"page":2}}`), 1)
+	f.Add([]byte(`{"pagination":{"hasNext":false},"items":`+fuzzNestingBomb), 1)
+
+	f.Fuzz(func(t *testing.T, body []byte, requested int) {
+		var p *Page[DashboardEntry]
+		var err error
+		fuzzCheckAllocations(t, "decodePage", body, func() { p, err = decodePage(body, requested, decodeDashboardEntry) })
+		if err != nil {
+			var de *DecodeError
+			if !errors.As(err, &de) && !errors.Is(err, ErrPageOutOfRange) {
+				t.Fatalf("decodePage(%q, %d): error %T %v, want a *DecodeError or ErrPageOutOfRange", body, requested, err, err)
+			}
+			return
+		}
+		if n, ok := fuzzItemsLen(body); !ok || n != len(p.Items) {
+			t.Fatalf("decodePage(%q, %d): %d items, encoding/json counts %d (found: %v)", body, requested, len(p.Items), n, ok)
+		}
+		if p.Pagination.Page != requested {
+			t.Errorf("decodePage(%q, %d): page %d, want the page asked for", body, requested, p.Pagination.Page)
+		}
+		for i, e := range p.Items {
+			if e.ID == "" && (e.Kind == "" || e.Ident == "") {
+				t.Errorf("decodePage(%q, %d): item %d %+v has no identity", body, requested, i, e)
+			}
 		}
 	})
 }

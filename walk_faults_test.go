@@ -129,7 +129,7 @@ func TestWalkUnderFaultsLosesNothing(t *testing.T) {
 	// Eight retries: five faults in a row on one page, which would exhaust
 	// the default four, is likely enough over 100 pages to make the test
 	// depend on the seed.
-	c := fastClient(t, twin.URL, gamedata.WithRetryMax(8))
+	c := gamedata.NewTestClient(t, twin.URL, gamedata.WithRetryMax(8))
 
 	var stats gamedata.WalkStats
 	w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: bigPageSize, Stats: &stats}}, nil)
@@ -157,7 +157,7 @@ func TestWalkResumesWhereRetriesRanOut(t *testing.T) {
 	t.Parallel()
 	twin := newBigTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 0.2, Kinds: retryableFaults, Seed: 11}))
 	want := twin.Catalog().Packages
-	c := fastClient(t, twin.URL, gamedata.WithRetryMax(0))
+	c := gamedata.NewTestClient(t, twin.URL, gamedata.WithRetryMax(0))
 
 	var ids []string
 	var bodies []json.RawMessage
@@ -189,7 +189,7 @@ func TestWalkResumesAfterAnOutage(t *testing.T) {
 	t.Parallel()
 	twin := newBigTwin(t)
 	want := twin.Catalog().Packages
-	c := fastClient(t, twin.URL, gamedata.WithRetryMax(2))
+	c := gamedata.NewTestClient(t, twin.URL, gamedata.WithRetryMax(2))
 	opts := &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: bigPageSize}}
 
 	first := walkDashboard(context.Background(), c, opts, func(n int) {
@@ -284,7 +284,7 @@ func TestShiftingDirectory(t *testing.T) {
 				t.Cleanup(twin.Close)
 				twin.ReorderEvery(1)
 				log := &pageLog{}
-				c := fastClient(t, twin.URL, gamedata.WithHTTPClient(&http.Client{Transport: bodyTap(log.add)}))
+				c := gamedata.NewTestClient(t, twin.URL, gamedata.WithHTTPClient(&http.Client{Transport: bodyTap(log.add)}))
 
 				var stats gamedata.WalkStats
 				w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{Sort: tt.sort, PageSize: pageSize, Stats: &stats}}, nil)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,15 +14,17 @@ import (
 )
 
 func TestDashboardWatch(t *testing.T) {
-	d := newEtagDirectory(25)
-	srv, _ := newServer(t, d.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeClock(), WithRetryMax(0))
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(25, 0, 1))
+	defer twin.Close()
+	c := cachingClient(t, twin.URL, newFakeClock(), WithRetryMax(0))
+	entries := twin.Catalog().Entries(nil)
+	require.Len(t, entries, 25)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 
 	var log []string
 	step := 0
-	for ch, err := range c.Dashboard.Watch(ctx, &DashboardOptions{Kind: KindGame}, time.Minute) {
+	for ch, err := range c.Dashboard.Watch(ctx, &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, time.Minute) {
 		if err != nil {
 			var pe *PageError
 			require.ErrorAs(t, err, &pe)
@@ -35,28 +36,30 @@ func TestDashboardWatch(t *testing.T) {
 			}
 			log = append(log, ch.Op.String()+" "+e.Ident)
 		}
-		d.mu.Lock()
 		switch {
 		case step == 0 && len(log) == 25: // after the first round
-			d.idents = append(slices.Clone(d.idents[:3]), append([]string{"new"}, d.idents[4:]...)...)
+			require.NoError(t, twin.RemovePackage(entries[3].Kind, entries[3].Ident))
+			require.NoError(t, twin.AddPackage(KindGame, "new", "New"))
 			step++
-		case step == 1 && len(log) == 27: // g003 gone, new added
-			d.idents = slices.Clone(d.idents[1:]) // g000 gone, but the round fails
-			d.failPage = 2
+		case step == 1 && len(log) == 27: // entries[3] gone, new added
+			require.NoError(t, twin.RemovePackage(entries[0].Kind, entries[0].Ident))
+			twin.SetFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault500}, Match: func(r *http.Request) bool {
+				return r.URL.Query().Get("page") == "2"
+			}})
 			step++
-		case step == 2 && len(log) == 28:
-			d.failPage = 0
+		case step == 2 && len(log) == 28: // the round failed on page 2
+			twin.SetFaults(gamedatatest.Faults{})
 			step++
 		case step == 3 && len(log) == 29:
 			cancel()
 		}
-		d.mu.Unlock()
 	}
 	require.Len(t, log, 29)
-	for i, l := range log[:25] {
-		assert.Equal(t, "added "+newEtagDirectory(25).idents[i], l)
+	for i, e := range entries {
+		assert.Equal(t, "added "+e.Ident, log[i])
 	}
-	assert.Equal(t, []string{"added new", "removed g003", "error page 2", "removed g000"}, log[25:])
+	assert.ElementsMatch(t, []string{"added new", "removed " + entries[3].Ident}, log[25:27])
+	assert.Equal(t, []string{"error page 2", "removed " + entries[0].Ident}, log[27:])
 }
 
 func TestDashboardWatchReportsUpdates(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 // exactCell writes s, an identifier or a member name the service chose,
@@ -34,7 +36,7 @@ func exactCell(s string) string {
 			b.WriteString(`\\`)
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02X`, s[i])
-		case !shownAsIs(s[i : i+size]):
+		case !sanitize.Unchanged(s[i : i+size]):
 			if r > 0xffff {
 				fmt.Fprintf(&b, `\U%08X`, r)
 			} else {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 // jsonLine is a record as sent, on one line and safe to print (safeJSON).
@@ -55,7 +56,7 @@ func safeJSON(b []byte) ([]byte, error) {
 // appendShown appends run, a run of bytes from a JSON string, with what a
 // terminal could act on escaped.
 func appendShown(out, run []byte) []byte {
-	if utf8.Valid(run) && shownAsIs(string(run)) {
+	if utf8.Valid(run) && sanitize.Unchanged(string(run)) {
 		return append(out, run...)
 	}
 	for k := 0; k < len(run); {
@@ -63,7 +64,7 @@ func appendShown(out, run []byte) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, `\ufffd`...)
-		case shownAsIs(string(run[k : k+size])):
+		case sanitize.Unchanged(string(run[k : k+size])):
 			out = append(out, run[k:k+size]...)
 		case r > 0xffff:
 			r -= 0x10000

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/internal/sanitize"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
@@ -144,7 +145,7 @@ func shownLines(s string) string {
 	for i, line := range lines {
 		fields := strings.Split(line, "\t")
 		for j, f := range fields {
-			if !shownAsIs(f) {
+			if !sanitize.Unchanged(f) {
 				fields[j] = gamedata.NewUntrusted(f).String()
 			}
 		}

@@ -49,52 +49,66 @@ func parseOpenAPI(doc []byte) ([]operation, error) {
 	if d.Paths == nil {
 		return nil, errors.New("no paths")
 	}
-	resolve := func(raw []parameter) ([]string, error) {
-		var names []string
-		for _, p := range raw {
-			if p.Ref != "" {
-				name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/")
-				ref, found := d.Components.Parameters[name]
-				if !ok || !found {
-					return nil, fmt.Errorf("unresolved parameter reference %q", p.Ref)
-				}
-				p = ref
-			}
-			if p.In == "query" && !slices.Contains(names, p.Name) {
-				names = append(names, p.Name)
-			}
-		}
-		slices.Sort(names)
-		return names, nil
-	}
 	var ops []operation
 	for _, path := range slices.Sorted(maps.Keys(d.Paths)) {
-		item := d.Paths[path]
-		var shared []parameter
-		if raw, ok := item["parameters"]; ok {
-			if err := json.Unmarshal(raw, &shared); err != nil {
-				return nil, fmt.Errorf("%s: parameters: %w", path, err)
-			}
+		pathOps, err := pathOperations(path, d.Paths[path], d.Components.Parameters)
+		if err != nil {
+			return nil, err
 		}
-		for _, m := range httpMethods {
-			raw, ok := item[m]
-			if !ok {
-				continue
-			}
-			var op struct {
-				Parameters []parameter `json:"parameters"`
-			}
-			if err := json.Unmarshal(raw, &op); err != nil {
-				return nil, fmt.Errorf("%s %s: %w", m, path, err)
-			}
-			params, err := resolve(append(slices.Clone(shared), op.Parameters...))
-			if err != nil {
-				return nil, fmt.Errorf("%s %s: %w", m, path, err)
-			}
-			ops = append(ops, operation{method: strings.ToUpper(m), path: path, params: params})
-		}
+		ops = append(ops, pathOps...)
 	}
 	return ops, nil
+}
+
+// pathOperations reads the operations of the path item of path, with
+// the named query parameters of each, the item's own among them.
+func pathOperations(path string, item map[string]json.RawMessage, components map[string]parameter) ([]operation, error) {
+	var shared []parameter
+	if raw, ok := item["parameters"]; ok {
+		if err := json.Unmarshal(raw, &shared); err != nil {
+			return nil, fmt.Errorf("%s: parameters: %w", path, err)
+		}
+	}
+	var ops []operation
+	for _, m := range httpMethods {
+		raw, ok := item[m]
+		if !ok {
+			continue
+		}
+		var op struct {
+			Parameters []parameter `json:"parameters"`
+		}
+		if err := json.Unmarshal(raw, &op); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", m, path, err)
+		}
+		params, err := queryParams(append(slices.Clone(shared), op.Parameters...), components)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", m, path, err)
+		}
+		ops = append(ops, operation{method: strings.ToUpper(m), path: path, params: params})
+	}
+	return ops, nil
+}
+
+// queryParams returns the sorted names of the query parameters among raw,
+// following local references into components.
+func queryParams(raw []parameter, components map[string]parameter) ([]string, error) {
+	var names []string
+	for _, p := range raw {
+		if p.Ref != "" {
+			name, ok := strings.CutPrefix(p.Ref, "#/components/parameters/")
+			ref, found := components[name]
+			if !ok || !found {
+				return nil, fmt.Errorf("unresolved parameter reference %q", p.Ref)
+			}
+			p = ref
+		}
+		if p.In == "query" && !slices.Contains(names, p.Name) {
+			names = append(names, p.Name)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // parameter is an OpenAPI parameter object, or a reference to one.

@@ -39,6 +39,7 @@ func TestTourOffline(t *testing.T) {
 		"== Dashboard: top 5 games", "== Dashboard: first 3 dedicated servers", `== Search "miner"`, "== Package game/",
 		"== Server ", "== Organizations", "== Organization ", "== Activity history, 7d", `== Analytics search "neon"`,
 		"== Package analytics", "== Organization analytics", "== OpenAPI document: version 3.1.0, 11 paths",
+		"as a chart: gamedata chart activity --range 7d",
 	} {
 		assert.Contains(t, out, section)
 	}

@@ -14,8 +14,30 @@ import (
 )
 
 // tour calls every endpoint once (the organization directory through a
-// whole walk) and prints what came back.
+// whole walk) and prints what came back, a section a step.
 func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
+	st := &tourState{}
+	for _, step := range []func(context.Context, *gamedata.Client, io.Writer, *tourState) error{
+		dashboard, search, packageRecord, server, organizations, organization,
+		activityStep, analyticsSearch, packageAnalytics, organizationAnalytics, openAPI,
+	} {
+		if err := step(ctx, c, w, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tourState is what the steps of the tour found for the steps after them.
+type tourState struct {
+	game     gamedata.DashboardEntry
+	servers  []gamedata.DashboardEntry
+	pkg      *gamedata.Package
+	orgs     []gamedata.Organization
+	orgIdent string
+}
+
+func dashboard(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourState) error {
 	// Directory first: the service recommends obtaining identifiers there.
 	games, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame, ListOptions: gamedata.ListOptions{Sort: "players", PageSize: 5}})
 	if err != nil {
@@ -29,7 +51,7 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	if len(games.Items) == 0 {
 		return errors.New("dashboard: no games to tour")
 	}
-	game := games.Items[0]
+	st.game = games.Items[0]
 
 	servers, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: "server", ListOptions: gamedata.ListOptions{PageSize: 3}})
 	if err != nil {
@@ -39,7 +61,11 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	for _, e := range servers.Items {
 		fmt.Fprintf(w, "  - %-22s %s\n", e.ID, text(e.Fields, "name"))
 	}
+	st.servers = servers.Items
+	return nil
+}
 
+func search(ctx context.Context, c *gamedata.Client, w io.Writer, _ *tourState) error {
 	found, err := c.Search(ctx, &gamedata.SearchOptions{Query: "miner"})
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
@@ -56,8 +82,11 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	for _, o := range found.Organizations {
 		fmt.Fprintf(w, "  - organization %-32s %s\n", o.Ident, text(o.Fields, "name"))
 	}
+	return nil
+}
 
-	pkg, err := c.Packages.Get(ctx, game.Kind, game.Ident)
+func packageRecord(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourState) error {
+	pkg, err := c.Packages.Get(ctx, st.game.Kind, st.game.Ident)
 	if err != nil {
 		return fmt.Errorf("package: %w", err)
 	}
@@ -66,17 +95,25 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	fmt.Fprintf(w, "  players:      %s (peak %s)\n", metric(pkg.Fields, "players"), metric(pkg.Fields, "playersPeak"))
 	fmt.Fprintf(w, "  description:  %s\n", clip(text(pkg.Fields, "description"), 70))
 	fmt.Fprintf(w, "  update notes: %s\n", clip(text(pkg.Fields, "updateNotes"), 70))
+	st.pkg = pkg
+	return nil
+}
 
-	if len(servers.Items) > 0 {
-		srv, err := c.Servers.Get(ctx, servers.Items[0].ID)
-		if err != nil {
-			return fmt.Errorf("server: %w", err)
-		}
-		fmt.Fprintf(w, "\n== Server %s\n", srv.ID)
-		fmt.Fprintf(w, "  name:    %s\n", text(srv.Fields, "name"))
-		fmt.Fprintf(w, "  players: %s of %s\n", metric(srv.Fields, "players"), metric(srv.Fields, "maxPlayers"))
+func server(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourState) error {
+	if len(st.servers) == 0 {
+		return nil
 	}
+	srv, err := c.Servers.Get(ctx, st.servers[0].ID)
+	if err != nil {
+		return fmt.Errorf("server: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Server %s\n", srv.ID)
+	fmt.Fprintf(w, "  name:    %s\n", text(srv.Fields, "name"))
+	fmt.Fprintf(w, "  players: %s of %s\n", metric(srv.Fields, "players"), metric(srv.Fields, "maxPlayers"))
+	return nil
+}
 
+func organizations(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourState) error {
 	orgs, err := c.Organizations.List(ctx, &gamedata.ListOptions{PageSize: 3})
 	if err != nil {
 		return fmt.Errorf("organizations: %w", err)
@@ -93,30 +130,37 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 		walked++
 	}
 	fmt.Fprintf(w, "  a walk of every page found %d organizations\n", walked)
+	st.orgs = orgs.Items
+	return nil
+}
 
-	var orgIdent string
-	if raw, ok := pkg.Fields.Raw("organization"); ok {
-		_ = json.Unmarshal(raw, &orgIdent) // null leaves it empty
+func organization(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourState) error {
+	if raw, ok := st.pkg.Fields.Raw("organization"); ok {
+		_ = json.Unmarshal(raw, &st.orgIdent) // null leaves it empty
 	}
-	if orgIdent == "" && len(orgs.Items) > 0 {
-		orgIdent = orgs.Items[0].Ident
+	if st.orgIdent == "" && len(st.orgs) > 0 {
+		st.orgIdent = st.orgs[0].Ident
 	}
-	if orgIdent != "" {
-		org, err := c.Organizations.Get(ctx, orgIdent)
-		if err != nil {
-			return fmt.Errorf("organization: %w", err)
-		}
-		var detail struct{ Packages []json.RawMessage }
-		if err := org.Fields.Decode(&detail); err != nil {
-			return fmt.Errorf("organization: %w", err)
-		}
-		fmt.Fprintf(w, "\n== Organization %s\n  name: %s, %d packages\n", org.Ident, text(org.Fields, "name"), len(detail.Packages))
+	if st.orgIdent == "" {
+		return nil
 	}
+	org, err := c.Organizations.Get(ctx, st.orgIdent)
+	if err != nil {
+		return fmt.Errorf("organization: %w", err)
+	}
+	var detail struct{ Packages []json.RawMessage }
+	if err := org.Fields.Decode(&detail); err != nil {
+		return fmt.Errorf("organization: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Organization %s\n  name: %s, %d packages\n", org.Ident, text(org.Fields, "name"), len(detail.Packages))
+	return nil
+}
 
-	if err := activity(ctx, c, w); err != nil {
-		return err
-	}
+func activityStep(ctx context.Context, c *gamedata.Client, w io.Writer, _ *tourState) error {
+	return activity(ctx, c, w)
+}
 
+func analyticsSearch(ctx context.Context, c *gamedata.Client, w io.Writer, _ *tourState) error {
 	hits, err := c.Analytics.Search(ctx, &gamedata.SearchOptions{Query: "neon"})
 	if err != nil {
 		return fmt.Errorf("analytics search: %w", err)
@@ -129,23 +173,33 @@ func tour(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 	for _, o := range hits.Organizations {
 		fmt.Fprintf(w, "  - organization %-32s %s\n", o.Ident, text(o.Fields, "name"))
 	}
+	return nil
+}
 
-	report, err := c.Analytics.Package(ctx, game.Kind, game.Ident)
+func packageAnalytics(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourState) error {
+	report, err := c.Analytics.Package(ctx, st.game.Kind, st.game.Ident)
 	if err != nil {
 		return fmt.Errorf("package analytics: %w", err)
 	}
 	fmt.Fprintf(w, "\n== Package analytics %s/%s\n", report.Kind, report.Ident)
 	printHistory(w, report.History, report.Fields)
+	return nil
+}
 
-	if orgIdent != "" {
-		orgReport, err := c.Analytics.Organization(ctx, orgIdent)
-		if err != nil {
-			return fmt.Errorf("organization analytics: %w", err)
-		}
-		fmt.Fprintf(w, "\n== Organization analytics %s\n", orgReport.Ident)
-		printHistory(w, orgReport.History, orgReport.Fields)
+func organizationAnalytics(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourState) error {
+	if st.orgIdent == "" {
+		return nil
 	}
+	report, err := c.Analytics.Organization(ctx, st.orgIdent)
+	if err != nil {
+		return fmt.Errorf("organization analytics: %w", err)
+	}
+	fmt.Fprintf(w, "\n== Organization analytics %s\n", report.Ident)
+	printHistory(w, report.History, report.Fields)
+	return nil
+}
 
+func openAPI(ctx context.Context, c *gamedata.Client, w io.Writer, _ *tourState) error {
 	doc, err := c.OpenAPI(ctx)
 	if err != nil {
 		return fmt.Errorf("openapi: %w", err)
@@ -184,6 +238,7 @@ func activity(ctx context.Context, c *gamedata.Client, w io.Writer) error {
 		last := h.Points[n-1]
 		fmt.Fprintf(w, "  latest: %s players at %s (current: %t)\n", nullable(last.Players), last.Time.Format(time.RFC3339), last.Current)
 	}
+	fmt.Fprintf(w, "  as a chart: gamedata chart activity --range %s --out week.svg (cmd/gamedata)\n", gamedata.Range7d)
 	return nil
 }
 

@@ -84,97 +84,45 @@ func TestElements(t *testing.T) {
 	assert.ErrorIs(t, Elements([]byte(`[1,2]`), func(int, []byte) error { return stop }), stop)
 }
 
-func TestEightDigits(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		in   string
-		want uint64
-		ok   bool
-	}{
-		{"12345678", 12345678, true},
-		{"00000000", 0, true},
-		{"99999999", 99999999, true},
-		{"17632008", 17632008, true},
-		{"1234567a", 0, false},
-		{"/2345678", 0, false}, // the byte before '0'
-		{"1234567:", 0, false}, // the byte after '9'
-		{"1234 678", 0, false},
-		{"-1234567", 0, false},
+// FuzzValue checks the scanner against encoding/json: it accepts exactly
+// the documents encoding/json accepts, hands back each member's value and
+// name as encoding/json reads them, and never panics.
+func FuzzValue(f *testing.F) {
+	for _, doc := range []string{
+		`{"a":[1,-0.5e+3,true,false,null,"x\u00e9\n"]}`, `[[1763200800000,1.5,0,null,null,1,0]]`,
+		`{"b\u0063":1,"b\u0063":2}`, `"\ud800"`, `{`, `[1,]`, `01`, `"\x"`, "\"\xff\"",
+		strings.Repeat("[", 20_000),
 	} {
-		got, ok := eightDigits([]byte(tt.in))
-		assert.Equal(t, tt.ok, ok, tt.in)
-		assert.Equal(t, tt.want, got, tt.in)
+		f.Add([]byte(doc))
 	}
-}
-
-// The fast readers take the usual forms and leave the others, untouched,
-// to the exact ones.
-func TestTryReadersLeaveWhatTheyDoNotTake(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		in        string
-		int, num  bool
-		flag      bool
-		wantFloat float64
-	}{
-		{"1763200800000", true, true, false, 1763200800000},
-		{"-5", true, true, false, -5},
-		{"0", true, true, true, 0},
-		{"1", true, true, true, 1},
-		{"1520.25", false, true, false, 1520.25},
-		{"1.0", false, true, false, 1},
-		{"1e3", false, false, false, 1000},
-		{"01", false, false, false, 0},
-		{"1234567890123456", false, false, false, 1234567890123456},
-		{"0.1234567890123456", false, false, false, 0.1234567890123456},
-	} {
-		s := New([]byte(tt.in + ","))
-		_, ok := s.TryInt()
-		assert.Equal(t, tt.int, ok, "TryInt(%s)", tt.in)
-		s = New([]byte(tt.in + ","))
-		f, ok := s.TryNumber()
-		assert.Equal(t, tt.num, ok, "TryNumber(%s)", tt.in)
-		if ok {
-			assert.Equal(t, tt.wantFloat, f, tt.in)
-			assert.Equal(t, ",", string(s.Rest()), "TryNumber(%s) consumes the number", tt.in)
-		} else {
-			assert.Equal(t, tt.in+",", string(s.Rest()), "TryNumber(%s) consumes nothing", tt.in)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		err := whole(b)
+		if valid := json.Valid(b); valid != (err == nil) {
+			t.Fatalf("whole(%q) = %v, but json.Valid says %t", b, err, valid)
 		}
-		s = New([]byte(tt.in + ","))
-		_, ok = s.TryFlag()
-		assert.Equal(t, tt.flag, ok, "TryFlag(%s)", tt.in)
-		if tt.in != "01" {
-			s = New([]byte(tt.in + ","))
-			f, err := s.Float()
-			require.NoError(t, err, tt.in)
-			assert.Equal(t, tt.wantFloat, f, tt.in)
+		if err != nil {
+			return
 		}
-	}
-}
-
-func TestExactReadersSayWhatIsWrong(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		in   string
-		read func(*Scanner) error
-		says string
-	}{
-		{`"x"`, func(s *Scanner) error { _, err := s.Float(); return err }, `got "x", want a number`},
-		{`1e999`, func(s *Scanner) error { _, err := s.Float(); return err }, "want a finite number"},
-		{`1.5`, func(s *Scanner) error { _, err := s.Millis(); return err }, "want whole Unix milliseconds"},
-		{`1e300`, func(s *Scanner) error { _, err := s.Millis(); return err }, "want whole Unix milliseconds"},
-		{`true`, func(s *Scanner) error { _, err := s.Millis(); return err }, "want a number"},
-		{`1.0`, func(s *Scanner) error { _, err := s.Flag(); return err }, "want 0 or 1"},
-		{`2`, func(s *Scanner) error { _, err := s.Flag(); return err }, "want 0 or 1"},
-	} {
-		s := New([]byte(tt.in))
-		err := tt.read(&s)
-		var ve ValueError
-		assert.ErrorAs(t, err, &ve, tt.in)
-		assert.ErrorContains(t, err, tt.says, tt.in)
-	}
-	s := New([]byte(`1.7e12`))
-	ms, err := s.Millis()
-	require.NoError(t, err)
-	assert.Equal(t, int64(1.7e12), ms, "whole milliseconds written with an exponent")
+		var want map[string]json.RawMessage
+		if json.Unmarshal(b, &want) != nil || want == nil {
+			return
+		}
+		got := map[string]string{}
+		s := New(b)
+		if err := s.Object(func(name []byte) error {
+			v, err := s.Value()
+			got[Unquote(name)] = string(v)
+			return err
+		}); err != nil {
+			t.Fatalf("Object(%q): %v", b, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("Object(%q) read %d names, encoding/json %d", b, len(got), len(want))
+		}
+		for name, v := range want {
+			if got[name] != string(v) {
+				t.Fatalf("Object(%q): member %q is %q, encoding/json reads %q", b, name, got[name], v)
+			}
+		}
+	})
 }
