@@ -2,13 +2,10 @@ package gamedata
 
 import (
 	"context"
-	"fmt"
-	"hash/crc32"
 	"iter"
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,85 +15,48 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// catalogue is a test service of package records, each with an ETag
-// derived from its body and max-age=60, which answers a matching
-// If-None-Match with 304. before, when set, runs before the n-th request
-// (from 0) is served, so a test can change the catalogue between rounds.
-type catalogue struct {
-	mu       sync.Mutex
-	records  map[string]string // ident to body; absent answers 404
-	before   func(n int)
-	requests atomic.Int64
-	bytes    atomic.Int64
-	// stuckETag, when set, is sent for every record and always matches.
-	stuckETag string
-	// limit, when set, is the number of requests served; the next one
-	// calls stop and fails.
-	limit int
-	stop  func()
+// watchTwin starts a twin of n packages whose records are served with an
+// ETag and max-age=60: a watch polls conditionally whatever the cached
+// record's freshness. It returns the twin and a ref of each package, in
+// the catalogue's order.
+func watchTwin(t *testing.T, n int) (*gamedatatest.Server, []PackageRef) {
+	t.Helper()
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(n, 0, 1),
+		gamedatatest.WithCachePolicy(gamedatatest.FamilyPackage, gamedatatest.CachePolicy{CacheControl: "max-age=60"}))
+	t.Cleanup(twin.Close)
+	refs := make([]PackageRef, 0, n)
+	for _, e := range twin.Catalog().Packages {
+		refs = append(refs, PackageRef{Kind: e.Kind, Ident: e.Ident})
+	}
+	require.Len(t, refs, n)
+	return twin, refs
 }
 
-func newCatalogue(n int) (*catalogue, []PackageRef) {
-	c := &catalogue{records: map[string]string{}}
-	refs := make([]PackageRef, n)
-	for i := range n {
-		ident := fmt.Sprintf("p%03d", i)
-		c.records[ident] = fmt.Sprintf(`{"kind":"game","ident":%q,"title":"Package %d, a title long enough to weigh like a real record","players":%d,"tags":["a","b","c"]}`, ident, i, 100*i)
-		refs[i] = PackageRef{Kind: KindGame, Ident: ident}
-	}
-	return c, refs
-}
-
-func (c *catalogue) set(ident, body string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if body == "" {
-		delete(c.records, ident)
-		return
-	}
-	c.records[ident] = body
-}
-
-func (c *catalogue) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	n := int(c.requests.Add(1)) - 1
-	if c.limit > 0 && n >= c.limit {
-		c.stop()
-		w.WriteHeader(http.StatusServiceUnavailable)
-		return
-	}
-	if c.before != nil {
-		c.before(n)
-	}
-	ident := strings.TrimPrefix(r.URL.Path, "/api/packages/game/")
-	c.mu.Lock()
-	body, ok := c.records[ident]
-	stuck := c.stuckETag
-	c.mu.Unlock()
-	if !ok {
-		http.Error(w, `{"error":"not found"}`, http.StatusNotFound)
-		return
-	}
-	etag := fmt.Sprintf(`"%08x"`, crc32.ChecksumIEEE([]byte(body)))
-	if stuck != "" {
-		etag = stuck
-	}
-	w.Header().Set("Etag", etag)
-	w.Header().Set("Cache-Control", "max-age=60")
-	if r.Header.Get("If-None-Match") == etag {
-		w.WriteHeader(http.StatusNotModified)
-		return
-	}
-	k, _ := w.Write([]byte(body))
-	c.bytes.Add(int64(k))
-}
-
-// watchRounds runs a watch on a fake clock until the service has served
-// rounds*len(refs) requests, and returns what it yielded.
-func watchRounds(t *testing.T, c *Client, cat *catalogue, refs []PackageRef, rounds int) (changes []Change[*Package], errs []error) {
+// watchRounds runs a watch of refs on a fake clock until twin has served
+// rounds*len(refs) requests, and returns what it yielded. before, when
+// not nil, runs as the n-th request (from 0) arrives, before it is
+// answered, so a test can change the twin between polls; the request
+// after the last round ends the watch and is refused (503).
+func watchRounds(t *testing.T, c *Client, twin *gamedatatest.Server, refs []PackageRef, rounds int, before func(n int)) (changes []Change[*Package], errs []error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cat.limit, cat.stop = rounds*len(refs), cancel
+	var requests atomic.Int64
+	twin.SetFaults(gamedatatest.Faults{
+		Rate:  1,
+		Kinds: []gamedatatest.Fault{gamedatatest.Fault503},
+		Match: func(*http.Request) bool {
+			n := int(requests.Add(1)) - 1
+			if n >= rounds*len(refs) {
+				cancel()
+				return true
+			}
+			if before != nil {
+				before(n)
+			}
+			return false
+		},
+	})
 	for ch, err := range c.Packages.Watch(ctx, refs, time.Minute) {
 		if err != nil {
 			errs = append(errs, err)
@@ -108,21 +68,21 @@ func watchRounds(t *testing.T, c *Client, cat *catalogue, refs []PackageRef, rou
 }
 
 func TestPackagesWatchCostsLittleWhenNothingChanges(t *testing.T) {
-	cat, refs := newCatalogue(100)
-	srv, _ := newServer(t, cat.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeClock())
+	twin, refs := watchTwin(t, 100)
+	c := cachingClient(t, twin.URL, newFakeClock())
+	cat := twin.Catalog()
 	var plain int64
 	for _, r := range refs {
-		plain += int64(len(cat.records[r.Ident]))
+		plain += int64(len(cat.Package(r.Kind, r.Ident)))
 	}
 	plain *= 10
 
-	cat.before = func(n int) {
+	gone := refs[99]
+	changes, errs := watchRounds(t, c, twin, refs, 10, func(n int) {
 		if n == 999 {
-			cat.set("p099", "")
+			assert.NoError(t, twin.RemovePackage(gone.Kind, gone.Ident))
 		}
-	}
-	changes, errs := watchRounds(t, c, cat, refs, 10)
+	})
 	require.Empty(t, errs)
 	require.Len(t, changes, 101)
 	for i, ch := range changes[:100] {
@@ -130,78 +90,118 @@ func TestPackagesWatchCostsLittleWhenNothingChanges(t *testing.T) {
 		assert.Equal(t, refs[i].Ident, ch.New.Ident)
 	}
 	assert.Equal(t, Removed, changes[100].Op)
-	assert.Equal(t, int64(1000+1), cat.requests.Load(), "the last one is refused")
-	t.Logf("10 rounds of 100 records: %d body bytes against %d for plain polling (%.1f%%)", cat.bytes.Load(), plain, 100*float64(cat.bytes.Load())/float64(plain))
-	assert.Less(t, float64(cat.bytes.Load()), 0.15*float64(plain), "%d bytes against %d for plain polling", cat.bytes.Load(), plain)
+	assert.Equal(t, gone.Ident, changes[100].Old.Ident)
+	// The refused request is logged just after it ended the watch.
+	require.NoError(t, twin.WaitRequests(context.Background(), 1000+1))
+	reqs := twin.Requests()
+	require.Len(t, reqs, 1000+1, "the last one is refused")
+	var bytes int64
+	for _, r := range reqs[:1000] {
+		bytes += int64(r.Bytes)
+	}
+	t.Logf("10 rounds of 100 records: %d body bytes against %d for plain polling (%.1f%%)", bytes, plain, 100*float64(bytes)/float64(plain))
+	assert.Less(t, float64(bytes), 0.15*float64(plain), "%d bytes against %d for plain polling", bytes, plain)
 	assert.Equal(t, int64(900-1), c.Stats().CacheRevalidations)
 }
 
 func TestPackagesWatchReportsEachChangeOnce(t *testing.T) {
-	cat, refs := newCatalogue(10)
-	srv, _ := newServer(t, cat.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeClock())
-	changed := `{"kind":"game","ident":"p003","title":"Renamed","players":1}`
-	cat.before = func(n int) {
+	twin, refs := watchTwin(t, 10)
+	c := cachingClient(t, twin.URL, newFakeClock())
+	renamed, gone := refs[3], refs[5]
+	before := twin.Catalog().Package(renamed.Kind, renamed.Ident)
+	var after []byte
+	players := 1.0
+	changes, errs := watchRounds(t, c, twin, refs, 8, func(n int) {
 		switch n {
-		case 20: // round 3: p003 changes, p005 goes
-			cat.set("p003", changed)
-			cat.set("p005", "")
-		case 50: // round 6: p005 comes back
-			cat.set("p005", `{"kind":"game","ident":"p005"}`)
+		case 20: // round 3: one package changes, another goes
+			assert.NoError(t, twin.UpdatePackage(renamed.Kind, renamed.Ident, gamedatatest.PackageUpdate{Title: "Renamed", Players: &players}))
+			assert.NoError(t, twin.RemovePackage(gone.Kind, gone.Ident))
+			after = twin.Catalog().Package(renamed.Kind, renamed.Ident)
+		case 50: // round 6: it comes back
+			assert.NoError(t, twin.AddPackage(gone.Kind, gone.Ident, "Back"))
 		}
-	}
-	changes, errs := watchRounds(t, c, cat, refs, 8)
+	})
 	require.Empty(t, errs)
 	require.Len(t, changes, 13)
 	later := changes[10:]
 	assert.Equal(t, Updated, later[0].Op)
-	assert.Equal(t, "p003", later[0].Old.Ident)
-	assert.Equal(t, changed, string(later[0].New.JSON()))
-	assert.NotEqual(t, changed, string(later[0].Old.JSON()))
+	assert.Equal(t, renamed.Ident, later[0].Old.Ident)
+	assert.Equal(t, string(after), string(later[0].New.JSON()))
+	assert.Equal(t, string(before), string(later[0].Old.JSON()))
+	assert.NotEqual(t, string(before), string(after))
 	assert.Equal(t, Change[*Package]{Op: Removed, Old: changes[5].New}, later[1])
 	assert.Equal(t, Added, later[2].Op)
-	assert.Equal(t, "p005", later[2].New.Ident)
+	assert.Equal(t, gone.Ident, later[2].New.Ident)
 	assert.Nil(t, later[2].Old)
 }
 
 // A service that answers 304 to a stale ETag forever is caught by the
-// full re-read.
+// full re-read. The twin's ETags follow its bodies, so the stuck one is
+// the test's answer: every record is sent with the ETag "forever", which
+// always matches.
 func TestPackagesWatchRereadsAStuckValidator(t *testing.T) {
-	cat, refs := newCatalogue(1)
-	cat.stuckETag = `"forever"`
-	srv, log := newServer(t, cat.ServeHTTP)
+	twin, refs := watchTwin(t, 1)
+	const stuck = `"forever"`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var requests atomic.Int32
+	twin.SetFaults(gamedatatest.Faults{
+		Rate: 1,
+		Match: func(*http.Request) bool {
+			if requests.Add(1) > watchFullEvery+2 { // a watch that never re-reads ends here
+				cancel()
+			}
+			return true
+		},
+		Answer: func(w http.ResponseWriter, r *http.Request, real gamedatatest.Response) {
+			for k, v := range real.Header {
+				w.Header()[k] = v
+			}
+			w.Header().Set("ETag", stuck)
+			if r.Header.Get("If-None-Match") == stuck {
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+			w.WriteHeader(real.Status)
+			w.Write(real.Body)
+		},
+	})
+	srv, log := newServer(t, twin.Handler().ServeHTTP)
 	c := cachingClient(t, srv.URL, newFakeClock())
-	cat.before = func(n int) {
-		if n == 2 {
-			cat.set("p000", `{"kind":"game","ident":"p000","players":7}`)
+	players := 7.0
+	var got []Change[*Package]
+	for ch, err := range c.Packages.Watch(ctx, refs, time.Minute) {
+		require.NoError(t, err)
+		if got = append(got, ch); len(got) == 1 { // changed at once, hidden by the stuck ETag
+			require.NoError(t, twin.UpdatePackage(refs[0].Kind, refs[0].Ident, gamedatatest.PackageUpdate{Players: &players}))
+			continue
 		}
+		break
 	}
-	got, errs := watchRounds(t, c, cat, refs, watchFullEvery+2)
-	require.Empty(t, errs)
 	require.Len(t, got, 2)
+	assert.Equal(t, Added, got[0].Op)
 	assert.Equal(t, Updated, got[1].Op)
-	reqs := log.all()
-	reqs = reqs[:len(reqs)-1] // the one refused
-	full := 0
-	for _, r := range reqs {
+	var full []int
+	for i, r := range log.all() {
 		if r.Header.Get("If-None-Match") == "" {
-			full++
+			full = append(full, i)
 		}
 	}
-	assert.Equal(t, 2, full, "the first read and one full re-read, the last poll")
+	assert.Equal(t, []int{0, watchFullEvery + 1}, full, "the first read and one full re-read, after %d polls answered 304", watchFullEvery)
+	assert.Equal(t, watchFullEvery+2, log.len(), "the re-read is the poll that sees the change")
 }
 
 func TestPackagesWatchGoesOnAfterAFailedPoll(t *testing.T) {
-	var calls atomic.Int32
-	cat, refs := newCatalogue(2)
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) == 2 {
+	twin, refs := watchTwin(t, 2)
+	var requests atomic.Int32
+	twin.SetFaults(gamedatatest.Faults{
+		Rate:  1,
+		Match: func(*http.Request) bool { return requests.Add(1) == 2 },
+		Answer: func(w http.ResponseWriter, _ *http.Request, _ gamedatatest.Response) {
 			http.Error(w, `{"error":"bad"}`, http.StatusBadRequest)
-			return
-		}
-		cat.ServeHTTP(w, r)
+		},
 	})
-	c := cachingClient(t, srv.URL, newFakeClock())
+	c := cachingClient(t, twin.URL, newFakeClock())
 	var ops []string
 	for ch, err := range c.Packages.Watch(context.Background(), refs, time.Minute) {
 		if err != nil {
@@ -215,19 +215,24 @@ func TestPackagesWatchGoesOnAfterAFailedPoll(t *testing.T) {
 			break
 		}
 	}
-	assert.Equal(t, []string{"added p000", "error", "added p001"}, ops)
+	assert.Equal(t, []string{"added " + refs[0].Ident, "error", "added " + refs[1].Ident}, ops)
 }
 
 func TestPackagesWatchEndsWithItsContext(t *testing.T) {
-	cat, refs := newCatalogue(3)
-	srv, _ := newServer(t, cat.ServeHTTP)
-	c := cachingClient(t, srv.URL, newFakeClock())
+	twin, refs := watchTwin(t, 3)
+	c := cachingClient(t, twin.URL, newFakeClock())
 	ctx, cancel := context.WithCancel(context.Background())
-	cat.before = func(n int) {
-		if n == 4 {
-			cancel()
-		}
-	}
+	defer cancel()
+	var requests atomic.Int32
+	twin.SetFaults(gamedatatest.Faults{
+		Rate: 1,
+		Match: func(*http.Request) bool {
+			if requests.Add(1) == 5 { // the second round's second poll
+				cancel()
+			}
+			return false
+		},
+	})
 	n := 0
 	for _, err := range c.Packages.Watch(ctx, refs, time.Minute) {
 		require.NoError(t, err, "the end of the context is not an error")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"testing"
@@ -62,18 +63,6 @@ func walkComparison(tb testing.TB, twin *gamedatatest.Server) comparison[walkSum
 	}
 
 	sdk, sdkNoCache := sdkClients(tb, twin.URL)
-	sdkWalk := func(c *gamedata.Client) func(context.Context) (*walked[gamedata.DashboardEntry], error) {
-		return func(ctx context.Context) (*walked[gamedata.DashboardEntry], error) {
-			var w walked[gamedata.DashboardEntry]
-			for e, err := range c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: walkPageSize}}) {
-				if err != nil {
-					return nil, err
-				}
-				w.visit(e)
-			}
-			return &w, nil
-		}
-	}
 	o31, err := ogen31.NewClient(twin.URL, ogen31.WithClient(httpClient()))
 	if err != nil {
 		tb.Fatal(err)
@@ -86,7 +75,7 @@ func walkComparison(tb testing.TB, twin *gamedatatest.Server) comparison[walkSum
 	if err != nil {
 		tb.Fatal(err)
 	}
-	floorHTTP, jsonHTTP := httpClient(), httpClient()
+	floorHTTP := httpClient()
 	return comparison[walkSummary]{
 		floor: func(ctx context.Context) error {
 			for page := 1; page <= pages; page++ {
@@ -100,115 +89,153 @@ func walkComparison(tb testing.TB, twin *gamedatatest.Server) comparison[walkSum
 		peers: []peer[walkSummary]{
 			newPeer("sdk", sdkWalk(sdk), sdkWalked),
 			newPeer("sdk-nocache", sdkWalk(sdkNoCache), sdkWalked),
-			newPeer("ogen-3.1", func(ctx context.Context) (*walked[ogen31.PackageEntry], error) {
-				var w walked[ogen31.PackageEntry]
-				for page, more := 1, true; more; page++ {
-					res, err := o31.ListDashboard(ctx, ogen31.ListDashboardParams{Page: ogen31.NewOptInt(page), PageSize: ogen31.NewOptInt(walkPageSize)})
-					if err != nil {
-						return nil, err
-					}
-					p, ok := res.(*ogen31.DashboardPageHeaders)
-					if !ok {
-						return nil, errStatus(res)
-					}
-					for _, item := range p.Response.Items {
-						e, ok := item.GetPackageEntry()
-						if !ok {
-							return nil, fmt.Errorf("page %d: an entry of type %s", page, item.Type)
-						}
-						w.visit(e)
-					}
-					more = p.Response.Pagination.HasNext
-				}
-				return &w, nil
-			}, func(w *walked[ogen31.PackageEntry]) (walkSummary, error) {
-				return walkSummary{
-					Entries: w.n, First: w.first.Ident, Last: w.last.Ident, LastTitle: w.last.Title.Value,
-					LastPlayers: w.last.Players.Value, LastPlayersNull: w.last.Players.Null,
-				}, nil
-			}),
-			newPeer("ogen-3.0", func(ctx context.Context) (*walked[ogen30.PackageEntry], error) {
-				var w walked[ogen30.PackageEntry]
-				for page, more := 1, true; more; page++ {
-					res, err := o30.ListDashboard(ctx, ogen30.ListDashboardParams{Page: ogen30.NewOptInt(page), PageSize: ogen30.NewOptInt(walkPageSize)})
-					if err != nil {
-						return nil, err
-					}
-					p, ok := res.(*ogen30.DashboardPageHeaders)
-					if !ok {
-						return nil, errStatus(res)
-					}
-					for _, item := range p.Response.Items {
-						e, ok := item.GetPackageEntry()
-						if !ok {
-							return nil, fmt.Errorf("page %d: an entry of type %s", page, item.Type)
-						}
-						w.visit(e)
-					}
-					more = p.Response.Pagination.HasNext
-				}
-				return &w, nil
-			}, func(w *walked[ogen30.PackageEntry]) (walkSummary, error) {
-				return walkSummary{
-					Entries: w.n, First: w.first.Ident, Last: w.last.Ident, LastTitle: w.last.Title.Value,
-					LastPlayers: w.last.Players.Value, LastPlayersNull: w.last.Players.Null,
-				}, nil
-			}),
-			// oapi-codegen keeps each entry of the dashboard's oneOf as raw
-			// JSON: reading one is a second decoding, AsPackageEntry.
-			newPeer("oapi-codegen", func(ctx context.Context) (*walked[oapi31.PackageEntry], error) {
-				var w walked[oapi31.PackageEntry]
-				size := walkPageSize
-				for page, more := 1, true; more; page++ {
-					res, err := oapi.ListDashboardWithResponse(ctx, &oapi31.ListDashboardParams{Page: &page, PageSize: &size})
-					if err != nil {
-						return nil, err
-					}
-					if res.JSON200 == nil {
-						return nil, errStatus(res.HTTPResponse.Status)
-					}
-					for _, item := range res.JSON200.Items {
-						e, err := item.AsPackageEntry()
-						if err != nil {
-							return nil, err
-						}
-						w.visit(e)
-					}
-					more = res.JSON200.Pagination.HasNext
-				}
-				return &w, nil
-			}, func(w *walked[oapi31.PackageEntry]) (walkSummary, error) {
-				s := walkSummary{Entries: w.n, First: w.first.Ident, Last: w.last.Ident, LastPlayersNull: w.last.Players == nil}
-				if w.last.Title != nil {
-					s.LastTitle = *w.last.Title
-				}
-				if w.last.Players != nil {
-					s.LastPlayers = float64(*w.last.Players)
-				}
-				return s, nil
-			}),
-			newPeer("net-http-encoding-json", func(ctx context.Context) (*walked[map[string]any], error) {
-				var w walked[map[string]any]
-				for page, more := 1, true; more; page++ {
-					var p rawPage
-					if err := getJSON(ctx, jsonHTTP, pageURL(page), &p); err != nil {
-						return nil, err
-					}
-					for _, e := range p.Items {
-						w.visit(e)
-					}
-					more = p.Pagination.HasNext
-				}
-				return &w, nil
-			}, func(w *walked[map[string]any]) (walkSummary, error) {
-				first, last := mapRecord(w.first), mapRecord(w.last)
-				return walkSummary{
-					Entries: w.n, First: first.Ident, Last: last.Ident, LastTitle: last.Title,
-					LastPlayers: last.Players, LastPlayersNull: last.PlayersNull,
-				}, nil
-			}),
+			newPeer("ogen-3.1", ogen31Walk(o31), ogen31Walked),
+			newPeer("ogen-3.0", ogen30Walk(o30), ogen30Walked),
+			newPeer("oapi-codegen", oapiWalk(oapi), oapiWalked),
+			newPeer("net-http-encoding-json", jsonWalk(httpClient(), pageURL), mapWalked),
 		},
 	}
+}
+
+func sdkWalk(c *gamedata.Client) func(context.Context) (*walked[gamedata.DashboardEntry], error) {
+	return func(ctx context.Context) (*walked[gamedata.DashboardEntry], error) {
+		var w walked[gamedata.DashboardEntry]
+		for e, err := range c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: walkPageSize}}) {
+			if err != nil {
+				return nil, err
+			}
+			w.visit(e)
+		}
+		return &w, nil
+	}
+}
+
+func ogen31Walk(c *ogen31.Client) func(context.Context) (*walked[ogen31.PackageEntry], error) {
+	return func(ctx context.Context) (*walked[ogen31.PackageEntry], error) {
+		var w walked[ogen31.PackageEntry]
+		for page, more := 1, true; more; page++ {
+			res, err := c.ListDashboard(ctx, ogen31.ListDashboardParams{Page: ogen31.NewOptInt(page), PageSize: ogen31.NewOptInt(walkPageSize)})
+			if err != nil {
+				return nil, err
+			}
+			p, ok := res.(*ogen31.DashboardPageHeaders)
+			if !ok {
+				return nil, errStatus(res)
+			}
+			for _, item := range p.Response.Items {
+				e, ok := item.GetPackageEntry()
+				if !ok {
+					return nil, fmt.Errorf("page %d: an entry of type %s", page, item.Type)
+				}
+				w.visit(e)
+			}
+			more = p.Response.Pagination.HasNext
+		}
+		return &w, nil
+	}
+}
+
+func ogen31Walked(w *walked[ogen31.PackageEntry]) (walkSummary, error) {
+	return walkSummary{
+		Entries: w.n, First: w.first.Ident, Last: w.last.Ident, LastTitle: w.last.Title.Value,
+		LastPlayers: w.last.Players.Value, LastPlayersNull: w.last.Players.Null,
+	}, nil
+}
+
+func ogen30Walk(c *ogen30.Client) func(context.Context) (*walked[ogen30.PackageEntry], error) {
+	return func(ctx context.Context) (*walked[ogen30.PackageEntry], error) {
+		var w walked[ogen30.PackageEntry]
+		for page, more := 1, true; more; page++ {
+			res, err := c.ListDashboard(ctx, ogen30.ListDashboardParams{Page: ogen30.NewOptInt(page), PageSize: ogen30.NewOptInt(walkPageSize)})
+			if err != nil {
+				return nil, err
+			}
+			p, ok := res.(*ogen30.DashboardPageHeaders)
+			if !ok {
+				return nil, errStatus(res)
+			}
+			for _, item := range p.Response.Items {
+				e, ok := item.GetPackageEntry()
+				if !ok {
+					return nil, fmt.Errorf("page %d: an entry of type %s", page, item.Type)
+				}
+				w.visit(e)
+			}
+			more = p.Response.Pagination.HasNext
+		}
+		return &w, nil
+	}
+}
+
+func ogen30Walked(w *walked[ogen30.PackageEntry]) (walkSummary, error) {
+	return walkSummary{
+		Entries: w.n, First: w.first.Ident, Last: w.last.Ident, LastTitle: w.last.Title.Value,
+		LastPlayers: w.last.Players.Value, LastPlayersNull: w.last.Players.Null,
+	}, nil
+}
+
+// oapiWalk reads each entry of the dashboard's oneOf, which oapi-codegen
+// keeps as raw JSON, with a second decoding: AsPackageEntry.
+func oapiWalk(c *oapi31.ClientWithResponses) func(context.Context) (*walked[oapi31.PackageEntry], error) {
+	return func(ctx context.Context) (*walked[oapi31.PackageEntry], error) {
+		var w walked[oapi31.PackageEntry]
+		size := walkPageSize
+		for page, more := 1, true; more; page++ {
+			res, err := c.ListDashboardWithResponse(ctx, &oapi31.ListDashboardParams{Page: &page, PageSize: &size})
+			if err != nil {
+				return nil, err
+			}
+			if res.JSON200 == nil {
+				return nil, errStatus(res.HTTPResponse.Status)
+			}
+			for _, item := range res.JSON200.Items {
+				e, err := item.AsPackageEntry()
+				if err != nil {
+					return nil, err
+				}
+				w.visit(e)
+			}
+			more = res.JSON200.Pagination.HasNext
+		}
+		return &w, nil
+	}
+}
+
+func oapiWalked(w *walked[oapi31.PackageEntry]) (walkSummary, error) {
+	s := walkSummary{Entries: w.n, First: w.first.Ident, Last: w.last.Ident, LastPlayersNull: w.last.Players == nil}
+	if w.last.Title != nil {
+		s.LastTitle = *w.last.Title
+	}
+	if w.last.Players != nil {
+		s.LastPlayers = float64(*w.last.Players)
+	}
+	return s, nil
+}
+
+// jsonWalk reads the pages pageURL names with net/http and encoding/json.
+func jsonWalk(hc *http.Client, pageURL func(page int) string) func(context.Context) (*walked[map[string]any], error) {
+	return func(ctx context.Context) (*walked[map[string]any], error) {
+		var w walked[map[string]any]
+		for page, more := 1, true; more; page++ {
+			var p rawPage
+			if err := getJSON(ctx, hc, pageURL(page), &p); err != nil {
+				return nil, err
+			}
+			for _, e := range p.Items {
+				w.visit(e)
+			}
+			more = p.Pagination.HasNext
+		}
+		return &w, nil
+	}
+}
+
+func mapWalked(w *walked[map[string]any]) (walkSummary, error) {
+	first, last := mapRecord(w.first), mapRecord(w.last)
+	return walkSummary{
+		Entries: w.n, First: first.Ident, Last: last.Ident, LastTitle: last.Title,
+		LastPlayers: last.Players, LastPlayersNull: last.PlayersNull,
+	}, nil
 }
 
 // rawPage is the natural encoding/json shape of a dashboard page: its

@@ -142,24 +142,22 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
-		total := -1
-		if n, ok := first.Pagination.Metric("total").Get(); ok && n >= 0 {
-			total = int(n)
-		}
-		x.bar = newProgress(opts.IO.errOut, "export", total)
+		x.bar = newProgress(opts.IO.errOut, "export", directoryTotal(first.Pagination))
 	}
-	err = x.walk(ctx, dir)
-	if cerr := x.w.close(); err == nil {
-		err = cerr
-	}
-	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
-		x.bar.stop()
-		say(opts.IO.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, x.already, x.entries)
-	}
+	err = x.run(ctx, dir)
 	if err != nil && opts.Out != "" && !isUsage(err) {
 		return fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err)
 	}
 	return err
+}
+
+// directoryTotal is the number of entries a directory page's pagination
+// says the directory holds, or -1 when it does not say.
+func directoryTotal(p gamedata.Pagination) int {
+	if n, ok := p.Metric("total").Get(); ok && n >= 0 {
+		return int(n)
+	}
+	return -1
 }
 
 // servedKind is the kind of package the directory page envelope says it
@@ -191,6 +189,20 @@ type detailExport struct {
 	bar         *progress
 
 	entries, written, skipped, already int
+}
+
+// run walks the directory and closes the writer; on a terminal, the
+// progress bar then stops and a summary is said.
+func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) error {
+	err := x.walk(ctx, dir)
+	if cerr := x.w.close(); err == nil {
+		err = cerr
+	}
+	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
+		x.bar.stop()
+		say(x.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, x.already, x.entries)
+	}
+	return err
 }
 
 // walk reads the directory and exports each page's entries as the page

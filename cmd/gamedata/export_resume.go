@@ -145,67 +145,104 @@ func checkKinds(path string, r resumed, served string) error {
 // newline was cut in the middle, and is not counted. A file in the other
 // format, or lines without ef's identity, are refused.
 func readWritten(r io.Reader, ef exportFile) (resumed, int64, error) {
-	res := resumed{done: map[string]bool{}, kinds: map[string]bool{}}
+	w := writtenLines{ef: ef, res: resumed{done: map[string]bool{}, kinds: map[string]bool{}}}
 	br := bufio.NewReader(r)
 	var size int64
-	col := map[string]int{}
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if errors.Is(err, io.EOF) {
-			return res, size, nil
+			return w.res, size, nil
 		}
 		if err != nil {
-			return res, 0, err
+			return w.res, 0, err
 		}
 		size += int64(len(line))
-		looksJSON := bytes.HasPrefix(bytes.TrimSpace(line), []byte("{"))
 		switch {
 		case ef.format != "csv":
-			var f gamedata.Fields
-			if err := json.Unmarshal(line, &f); err != nil {
-				if !looksJSON {
-					return res, 0, usagef("line %d is not a JSON object: this is not NDJSON; if it is CSV, resume with -o csv, %s", n, startOver)
-				}
-				return res, 0, fmt.Errorf("line %d: %w", n, err)
-			}
-			// The ident (a server's id) names a record; a detail record
-			// may leave its kind out.
-			if c := ef.identity[len(ef.identity)-1]; idText(f, c) == "" {
-				return res, 0, usagef("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
-			}
-			res.done[writtenIdentity(f)] = true
-			if k := idText(f, "kind"); k != "" && slices.Contains(ef.identity, "ident") {
-				res.kinds[k] = true
-			}
-		case !res.header:
-			if looksJSON {
-				return res, 0, usagef("it holds NDJSON, not CSV; resume with -o ndjson, %s", startOver)
-			}
-			if res.columns, err = readExactCells(line, nil); err != nil {
-				return res, 0, fmt.Errorf("header: %w", err)
-			}
-			res.header = true
-			for i, c := range res.columns {
-				col[c] = i
-			}
+			err = w.ndjsonLine(n, line)
+		case !w.res.header:
+			err = w.csvHeader(line)
 		default:
-			cells, err := readExactCells(line, func(i int) bool { return i < len(res.columns) && isIdentityColumn(res.columns[i]) })
-			if err != nil {
-				return res, 0, fmt.Errorf("line %d: %w", n, err)
-			}
-			get := func(name string) string {
-				if i, ok := col[name]; ok && i < len(cells) {
-					return cells[i]
-				}
-				return ""
-			}
-			res.done[identityKey(get("kind"), get("ident"), get("id"))] = true
-			if k := get("kind"); k != "" && slices.Contains(ef.identity, "ident") {
-				res.kinds[k] = true
-			}
+			err = w.csvRow(n, line)
+		}
+		if err != nil {
+			return w.res, 0, err
 		}
 	}
 }
+
+// writtenLines is what readWritten has read back of a cut export.
+type writtenLines struct {
+	ef  exportFile
+	res resumed
+	// col is the position of each column of a CSV header, by name.
+	col map[string]int
+}
+
+// ndjsonLine reads back line n of an NDJSON export.
+func (w *writtenLines) ndjsonLine(n int, line []byte) error {
+	var f gamedata.Fields
+	if err := json.Unmarshal(line, &f); err != nil {
+		if !looksJSON(line) {
+			return usagef("line %d is not a JSON object: this is not NDJSON; if it is CSV, resume with -o csv, %s", n, startOver)
+		}
+		return fmt.Errorf("line %d: %w", n, err)
+	}
+	// The ident (a server's id) names a record; a detail record may leave
+	// its kind out.
+	if c := w.ef.identity[len(w.ef.identity)-1]; idText(f, c) == "" {
+		return usagef("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
+	}
+	w.res.done[writtenIdentity(f)] = true
+	w.addKind(idText(f, "kind"))
+	return nil
+}
+
+// csvHeader reads back the header of a CSV export.
+func (w *writtenLines) csvHeader(line []byte) error {
+	if looksJSON(line) {
+		return usagef("it holds NDJSON, not CSV; resume with -o ndjson, %s", startOver)
+	}
+	columns, err := readExactCells(line, nil)
+	if err != nil {
+		return fmt.Errorf("header: %w", err)
+	}
+	w.res.columns, w.res.header = columns, true
+	w.col = make(map[string]int, len(columns))
+	for i, c := range columns {
+		w.col[c] = i
+	}
+	return nil
+}
+
+// csvRow reads back row n of a CSV export, after its header.
+func (w *writtenLines) csvRow(n int, line []byte) error {
+	columns := w.res.columns
+	cells, err := readExactCells(line, func(i int) bool { return i < len(columns) && isIdentityColumn(columns[i]) })
+	if err != nil {
+		return fmt.Errorf("line %d: %w", n, err)
+	}
+	get := func(name string) string {
+		if i, ok := w.col[name]; ok && i < len(cells) {
+			return cells[i]
+		}
+		return ""
+	}
+	w.res.done[identityKey(get("kind"), get("ident"), get("id"))] = true
+	w.addKind(get("kind"))
+	return nil
+}
+
+// addKind notes the kind of a package record read back; a server's
+// record has no kind to check.
+func (w *writtenLines) addKind(kind string) {
+	if kind != "" && slices.Contains(w.ef.identity, "ident") {
+		w.res.kinds[kind] = true
+	}
+}
+
+// looksJSON tells whether a line begins as a JSON object does.
+func looksJSON(line []byte) bool { return bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) }
 
 // readExactCells reads one line of CSV this program wrote, with the cells
 // exact says (all when it is nil), which it wrote in their exact form

@@ -88,31 +88,32 @@ func watchRun(ctx context.Context, opts *watchOptions) error {
 	if err != nil {
 		return err
 	}
-	printChange := func(op gamedata.Op, old, new gamedata.Fields) error {
-		line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
+	if len(opts.Refs) > 0 {
+		return watchPackages(ctx, c, opts, status)
+	}
+	return watchDirectory(ctx, c, opts, status)
+}
+
+// watchPackages prints the changes of the packages opts names until ctx
+// ends; a failed poll is status's to say.
+func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watchStatus) error {
+	for ch, err := range c.Packages.Watch(ctx, opts.Refs, opts.Every) {
 		if err != nil {
+			if ctx.Err() == nil {
+				status.failed(itemIndex(err), err)
+			}
+			continue
+		}
+		if err := printChange(opts, ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New)); err != nil {
 			return err
 		}
-		if opts.Transform != nil {
-			return opts.Transform.apply(line)
-		}
-		_, err = opts.IO.out.Write(append(line, '\n'))
-		return err
 	}
-	if len(opts.Refs) > 0 {
-		for ch, err := range c.Packages.Watch(ctx, opts.Refs, opts.Every) {
-			if err != nil {
-				if ctx.Err() == nil {
-					status.failed(itemIndex(err), err)
-				}
-				continue
-			}
-			if err := printChange(ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New)); err != nil {
-				return err
-			}
-		}
-		return nil // interrupted: the watch is over, not failed
-	}
+	return nil // interrupted: the watch is over, not failed
+}
+
+// watchDirectory prints the changes of the directory of opts.Kind until
+// ctx ends; a failed round is status's to say.
+func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watchStatus) error {
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind}
 	if opts.Kind != "" {
 		// The first page says whether the service lists the kind asked
@@ -130,11 +131,25 @@ func watchRun(ctx context.Context, opts *watchOptions) error {
 			continue
 		}
 		status.changed(0)
-		if err := printChange(ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
+		if err := printChange(opts, ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// printChange writes one change line, through --jq or --template when
+// one is given.
+func printChange(opts *watchOptions, op gamedata.Op, old, new gamedata.Fields) error {
+	line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
+	if err != nil {
+		return err
+	}
+	if opts.Transform != nil {
+		return opts.Transform.apply(line)
+	}
+	_, err = opts.IO.out.Write(append(line, '\n'))
+	return err
 }
 
 // itemIndex is the index of the package a failed poll polled, or -1.

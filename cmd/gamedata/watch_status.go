@@ -94,29 +94,47 @@ func directoryStatus(errOut io.Writer, kind string) *watchStatus {
 // that fails in the end is yielded by the watch.
 func (s *watchStatus) attempt(req *http.Request, status int) {
 	i := s.match(req)
-	answered := status == http.StatusNotModified || (status >= 200 && status < 300) ||
-		(status == http.StatusNotFound && !s.directory)
-	if i < 0 || !answered {
+	if i < 0 || !s.answered(status) {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.things[i]
-	if w.failures > 0 && (!s.directory || pageOf(req) == w.failedPage) {
+	if !s.directory || pageOf(req) == w.failedPage {
+		s.recovered(w)
+	}
+	if !s.directory {
+		s.found(w, status != http.StatusNotFound)
+	}
+}
+
+// answered tells whether an attempt's status is an answer: a 2xx or a
+// 304, or a 404 for a package (which says it is not found).
+func (s *watchStatus) answered(status int) bool {
+	return status == http.StatusNotModified || (status >= 200 && status < 300) ||
+		(status == http.StatusNotFound && !s.directory)
+}
+
+// recovered ends w's streak of failures, if one is in progress, and says
+// so; s.mu is held.
+func (s *watchStatus) recovered(w *watched) {
+	if w.failures > 0 {
 		s.say("watch: polls of %s succeed again, after %s", w.name, plural(w.failures, "failed poll"))
 		w.failures, w.failedPage, w.delay = 0, 0, 0
 	}
-	if s.directory {
-		return
-	}
-	notFound := status == http.StatusNotFound
+}
+
+// found notes whether package w was found by a poll, and says when that
+// changes: not found at the first poll or when it goes, found when it
+// comes back; s.mu is held.
+func (s *watchStatus) found(w *watched, found bool) {
 	switch {
-	case notFound && (!w.seen || !w.notFound):
+	case !found && (!w.seen || !w.notFound):
 		s.say("watch: %s is not found (404); watching for it to appear", w.name)
-	case !notFound && w.seen && w.notFound:
+	case found && w.seen && w.notFound:
 		s.say("watch: %s is found", w.name)
 	}
-	w.seen, w.notFound = true, notFound
+	w.seen, w.notFound = true, !found
 }
 
 // failed notes a poll of thing i that failed with err: the first of a
@@ -157,10 +175,7 @@ func (s *watchStatus) changed(i int) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if w := s.things[i]; w.failures > 0 {
-		s.say("watch: polls of %s succeed again, after %s", w.name, plural(w.failures, "failed poll"))
-		w.failures, w.failedPage, w.delay = 0, 0, 0
-	}
+	s.recovered(s.things[i])
 }
 
 // say writes a line on stderr; s.mu is held.

@@ -149,51 +149,93 @@ func typeConst(s map[string]any) error {
 	return nil
 }
 
-// to30 applies the 3.0 rules to one object, which may be a schema.
+// to30 applies the 3.0 rules to one object, which may be a schema, in
+// the order the command's doc lists them.
 func to30(s map[string]any) error {
-	if types, ok := s["type"].([]any); ok {
-		var kept []any
-		for _, t := range types {
-			if t == "null" {
-				s["nullable"] = true
-			} else {
-				kept = append(kept, t)
-			}
-		}
-		if len(kept) != 1 {
-			return fmt.Errorf("type %v: 3.0 has no type list", types)
-		}
-		s["type"] = kept[0]
-	}
-	if alts, ok := s["oneOf"].([]any); ok {
-		var kept []any
-		for _, a := range alts {
-			if m, ok := a.(map[string]any); !ok || len(m) != 1 || m["type"] != "null" {
-				kept = append(kept, a)
-			}
-		}
-		if len(kept) == len(alts)-1 && len(kept) == 1 {
-			delete(s, "oneOf")
-			s["allOf"] = kept
-			s["nullable"] = true
-		} else if len(kept) != len(alts) {
-			return fmt.Errorf("oneOf %v: null beside more than one schema", alts)
-		}
-	}
-	if tuple, ok := s["prefixItems"].([]any); ok {
-		delete(s, "prefixItems")
-		items := map[string]any{}
-		if numeric(tuple) {
-			items = map[string]any{"type": "number", "nullable": true}
-		}
-		s["items"] = items
-	}
-	if _, ok := s["const"]; ok {
-		if err := typeConst(s); err != nil {
+	for _, rule := range []func(map[string]any) error{nullableType, nullableOneOf, tupleItems, untypedConst, firstExample} {
+		if err := rule(s); err != nil {
 			return err
 		}
-		delete(s, "const")
 	}
+	return nil
+}
+
+// nullableType turns a type list with "null" into the other type and
+// "nullable": true.
+func nullableType(s map[string]any) error {
+	types, ok := s["type"].([]any)
+	if !ok {
+		return nil
+	}
+	var kept []any
+	for _, t := range types {
+		if t == "null" {
+			s["nullable"] = true
+		} else {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) != 1 {
+		return fmt.Errorf("type %v: 3.0 has no type list", types)
+	}
+	s["type"] = kept[0]
+	return nil
+}
+
+// nullableOneOf turns "oneOf" of one schema and {"type": "null"} into
+// "allOf" of the schema and "nullable": true.
+func nullableOneOf(s map[string]any) error {
+	alts, ok := s["oneOf"].([]any)
+	if !ok {
+		return nil
+	}
+	var kept []any
+	for _, a := range alts {
+		if m, ok := a.(map[string]any); !ok || len(m) != 1 || m["type"] != "null" {
+			kept = append(kept, a)
+		}
+	}
+	if len(kept) == len(alts)-1 && len(kept) == 1 {
+		delete(s, "oneOf")
+		s["allOf"] = kept
+		s["nullable"] = true
+	} else if len(kept) != len(alts) {
+		return fmt.Errorf("oneOf %v: null beside more than one schema", alts)
+	}
+	return nil
+}
+
+// tupleItems turns "prefixItems" into "items": a nullable number when
+// every element is numeric, else any value.
+func tupleItems(s map[string]any) error {
+	tuple, ok := s["prefixItems"].([]any)
+	if !ok {
+		return nil
+	}
+	delete(s, "prefixItems")
+	items := map[string]any{}
+	if numeric(tuple) {
+		items = map[string]any{"type": "number", "nullable": true}
+	}
+	s["items"] = items
+	return nil
+}
+
+// untypedConst drops "const", keeping its type.
+func untypedConst(s map[string]any) error {
+	if _, ok := s["const"]; !ok {
+		return nil
+	}
+	if err := typeConst(s); err != nil {
+		return err
+	}
+	delete(s, "const")
+	return nil
+}
+
+// firstExample turns an "examples" list into "example", its first
+// element.
+func firstExample(s map[string]any) error {
 	if ex, ok := s["examples"].([]any); ok {
 		delete(s, "examples")
 		if len(ex) > 0 {

@@ -44,17 +44,27 @@ func memberSuffix(member string) (suffix string, ok bool) {
 	if len(member) > 4*maxMemberName {
 		return "", false
 	}
+	s := gaugeName(snakeCase(member))
+	if s == "" || len(s) > maxMemberName {
+		return "", false
+	}
+	return s, true
+}
+
+// snakeCase is member in snake_case, with only [a-z0-9_] and no
+// underscore at either end.
+func snakeCase(member string) string {
 	var b strings.Builder
 	under := true // no underscore at the start
 	for i, r := range member {
 		switch {
-		case r >= 'A' && r <= 'Z':
+		case isUpper(r):
 			if !under && startsWord(member, i) {
 				b.WriteByte('_')
 			}
 			b.WriteRune(r - 'A' + 'a')
 			under = false
-		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+		case isLower(r), r >= '0' && r <= '9':
 			b.WriteRune(r)
 			under = false
 		case !under:
@@ -62,17 +72,18 @@ func memberSuffix(member string) (suffix string, ok bool) {
 			under = true
 		}
 	}
-	s := strings.TrimSuffix(b.String(), "_")
+	return strings.TrimSuffix(b.String(), "_")
+}
+
+// gaugeName is s with "_value" after it when it ends as a counter's, a
+// histogram's or a summary's series does.
+func gaugeName(s string) string {
 	for _, reserved := range []string{"total", "count", "sum", "bucket", "created"} {
 		if s == reserved || strings.HasSuffix(s, "_"+reserved) {
-			s += "_value"
-			break
+			return s + "_value"
 		}
 	}
-	if s == "" || len(s) > maxMemberName {
-		return "", false
-	}
-	return s, true
+	return s
 }
 
 // startsWord reports whether the upper-case letter at byte i of s starts a

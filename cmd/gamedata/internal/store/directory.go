@@ -38,71 +38,31 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	if r == nil {
 		return EntryCounts{}, errNoRun
 	}
-	var c EntryCounts
-	var seq, inserted, changedRows int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		c, inserted, changedRows = EntryCounts{}, 0, 0
-		if err := tx.QueryRowContext(ctx, `UPDATE sync_state SET value = value + 1 WHERE name = 'seq' RETURNING value`).Scan(&seq); err != nil {
+	var t saveTally
+	var seq int64
+	err := s.write(ctx, func(tx *sql.Tx) (err error) {
+		t = saveTally{}
+		if seq, err = nextSeq(ctx, tx); err != nil {
 			return err
 		}
 		before, err := s.priors(ctx, tx, entries)
 		if err != nil {
 			return err
 		}
-		upsert, err := tx.PrepareContext(ctx, s.q(`INSERT INTO directory
-			(kind, ident, id, title, players, raw, synced_at, listing, first_seen, last_seen, seen_seq, change_key, series)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (kind, ident, id) DO UPDATE SET
-				title = excluded.title, players = excluded.players, raw = excluded.raw,
-				synced_at = excluded.synced_at, listing = excluded.listing,
-				last_seen = CASE WHEN directory.last_seen > excluded.last_seen THEN directory.last_seen ELSE excluded.last_seen END,
-				seen_seq = excluded.seen_seq, gone_at = NULL,
-				change_key = excluded.change_key, series = excluded.series`))
+		w, err := s.entryWriter(ctx, tx, r, seq)
 		if err != nil {
 			return err
 		}
-		values, err := s.valueWriter(ctx, tx)
-		if err != nil {
-			return err
-		}
-		at := unix(r.StartedAt)
 		for _, e := range entries {
-			k := cleanKey(e.Key)
-			p, known := before[k]
-			now := series{Partial: e.Partial, Values: e.Values}
-			if now.Values == nil {
-				now.Values = map[string]*float64{}
-			}
-			switch {
-			case !known:
-				c.New++
-				inserted++
-			case !p.listed:
-				c.New++
-				changedRows++
-			case p.raw != clean(string(e.Raw)):
-				changedRows++
-			}
-			rows := diff(p.series, now)
-			if known && p.listed && len(rows) > 0 {
-				c.Changed++
-			}
-			for _, m := range rows {
-				if err := values.write(ctx, k, m, at, r.ID, now.Partial, true); err != nil {
-					return err
-				}
-			}
-			c.Rows += len(rows)
-			enc, err := json.Marshal(now)
+			p, known := before[cleanKey(e.Key)]
+			raw := clean(string(e.Raw))
+			rows, err := w.save(ctx, e, raw, p)
 			if err != nil {
 				return err
 			}
-			if _, err := upsert.ExecContext(ctx, k.Kind, k.Ident, k.ID, cleanPtr(e.Title), e.Players, clean(string(e.Raw)),
-				at, r.Kind, at, at, seq, clean(e.ChangeKey), string(enc)); err != nil {
-				return err
-			}
+			t.add(p, known, raw, rows)
 		}
-		return s.tally(ctx, tx, r, int64(c.Rows)+inserted, changedRows, int64(len(entries)))
+		return s.tally(ctx, tx, r, t.added(), t.rewritten, int64(len(entries)))
 	})
 	if err != nil {
 		return EntryCounts{}, err
@@ -110,9 +70,101 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	if r.walkSeq == 0 {
 		r.walkSeq = seq
 	}
-	r.Added += int64(c.Rows) + inserted
-	r.Changed += changedRows
-	return c, nil
+	r.Added += t.added()
+	r.Changed += t.rewritten
+	return t.EntryCounts, nil
+}
+
+// nextSeq takes the next number of the sequence that orders writes: the
+// entries a walk's writes saw carry it, so those it did not see are found.
+func nextSeq(ctx context.Context, tx *sql.Tx) (seq int64, err error) {
+	err = tx.QueryRowContext(ctx, `UPDATE sync_state SET value = value + 1 WHERE name = 'seq' RETURNING value`).Scan(&seq)
+	return seq, err
+}
+
+// saveTally is what saving a batch counted: the caller's EntryCounts,
+// and the directory rows inserted and rewritten, which the run's totals
+// add.
+type saveTally struct {
+	EntryCounts
+	inserted, rewritten int64
+}
+
+// add counts an entry whose prior is p (known: the database had a row of
+// it), saved with raw bytes raw and rows series rows: an entry not listed
+// before is new; a row whose bytes or listing changed is rewritten; an
+// entry listed before whose values changed is changed.
+func (t *saveTally) add(p prior, known bool, raw string, rows int) {
+	switch {
+	case !known:
+		t.New++
+		t.inserted++
+	case !p.listed:
+		t.New++
+		t.rewritten++
+	case p.raw != raw:
+		t.rewritten++
+	}
+	if known && p.listed && rows > 0 {
+		t.Changed++
+	}
+	t.Rows += rows
+}
+
+// added is the rows the batch added: series rows and new directory rows.
+func (t *saveTally) added() int64 { return int64(t.Rows) + t.inserted }
+
+// entryWriter writes entries of one run in one transaction: an entry's
+// row in directory and its changed members in directory_values.
+type entryWriter struct {
+	upsert  *sql.Stmt
+	values  valueWriter
+	run     *Run
+	at, seq int64
+}
+
+func (s *DB) entryWriter(ctx context.Context, tx *sql.Tx, r *Run, seq int64) (entryWriter, error) {
+	upsert, err := tx.PrepareContext(ctx, s.q(`INSERT INTO directory
+		(kind, ident, id, title, players, raw, synced_at, listing, first_seen, last_seen, seen_seq, change_key, series)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (kind, ident, id) DO UPDATE SET
+			title = excluded.title, players = excluded.players, raw = excluded.raw,
+			synced_at = excluded.synced_at, listing = excluded.listing,
+			last_seen = CASE WHEN directory.last_seen > excluded.last_seen THEN directory.last_seen ELSE excluded.last_seen END,
+			seen_seq = excluded.seen_seq, gone_at = NULL,
+			change_key = excluded.change_key, series = excluded.series`))
+	if err != nil {
+		return entryWriter{}, err
+	}
+	values, err := s.valueWriter(ctx, tx)
+	if err != nil {
+		return entryWriter{}, err
+	}
+	return entryWriter{upsert: upsert, values: values, run: r, at: unix(r.StartedAt), seq: seq}, nil
+}
+
+// save writes entry e, whose raw bytes as stored are raw and whose prior
+// is p: a series row for each member that differs from p's series, then
+// its directory row. It returns the series rows written.
+func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (int, error) {
+	k := cleanKey(e.Key)
+	now := series{Partial: e.Partial, Values: e.Values}
+	if now.Values == nil {
+		now.Values = map[string]*float64{}
+	}
+	rows := diff(p.series, now)
+	for _, m := range rows {
+		if err := w.values.write(ctx, k, m, w.at, w.run.ID, now.Partial, true); err != nil {
+			return 0, err
+		}
+	}
+	enc, err := json.Marshal(now)
+	if err != nil {
+		return 0, err
+	}
+	_, err = w.upsert.ExecContext(ctx, k.Kind, k.Ident, k.ID, cleanPtr(e.Title), e.Players, raw,
+		w.at, w.run.Kind, w.at, w.at, w.seq, clean(e.ChangeKey), string(enc))
+	return len(rows), err
 }
 
 // priors reads what the database holds of entries: their raw bytes and
@@ -227,62 +279,85 @@ func (s *DB) EndWalk(ctx context.Context, r *Run) (gone int, err error) {
 	if r == nil {
 		return 0, errNoRun
 	}
-	const batch = 100
-	at := unix(r.StartedAt)
 	for {
-		n, rows := 0, 0
-		walkSeq := r.walkSeq
-		err := s.write(ctx, func(tx *sql.Tx) error {
-			n, rows = 0, 0
-			if walkSeq == 0 { // the walk listed nothing: everything before now left
-				if err := tx.QueryRowContext(ctx, `UPDATE sync_state SET value = value + 1 WHERE name = 'seq' RETURNING value`).Scan(&walkSeq); err != nil {
-					return err
-				}
-			}
-			left, err := s.left(ctx, tx, r.Kind, walkSeq, batch)
-			if err != nil {
-				return err
-			}
-			values, err := s.valueWriter(ctx, tx)
-			if err != nil {
-				return err
-			}
-			for _, l := range left {
-				names := make([]string, 0, len(l.series.Values))
-				for name := range l.series.Values {
-					names = append(names, name)
-				}
-				slices.Sort(names)
-				for _, name := range names {
-					if err := values.write(ctx, l.key, member{name: name}, at, r.ID, false, false); err != nil {
-						return err
-					}
-				}
-				rows += len(names)
-				if _, err := tx.ExecContext(ctx, s.q(`UPDATE directory SET gone_at = ?, series = NULL WHERE kind = ? AND ident = ? AND id = ?`),
-					at, l.key.Kind, l.key.Ident, l.key.ID); err != nil {
-					return err
-				}
-			}
-			n = len(left)
-			if n < batch {
-				if _, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET directory_complete = 1 WHERE run_id = ?`), r.ID); err != nil {
-					return err
-				}
-			}
-			return s.tally(ctx, tx, r, int64(rows), int64(n), 0)
-		})
+		n, err := s.endWalkBatch(ctx, r)
 		if err != nil {
 			return gone, err
 		}
-		r.walkSeq = walkSeq
-		r.Added += int64(rows)
-		r.Changed += int64(n)
 		gone += n
-		if n < batch {
+		if n < goneBatch {
 			return gone, nil
 		}
 	}
+}
+
+// goneBatch is how many entries that left one EndWalk transaction
+// records.
+const goneBatch = 100
+
+// endWalkBatch records up to goneBatch entries of r's listing that the
+// walk did not see as gone, in one transaction, and returns how many; a
+// short batch is the last, and marks r's directory complete.
+func (s *DB) endWalkBatch(ctx context.Context, r *Run) (int, error) {
+	n, rows := 0, 0
+	walkSeq := r.walkSeq
+	at := unix(r.StartedAt)
+	err := s.write(ctx, func(tx *sql.Tx) (err error) {
+		n, rows = 0, 0
+		if walkSeq == 0 { // the walk listed nothing: everything before now left
+			if walkSeq, err = nextSeq(ctx, tx); err != nil {
+				return err
+			}
+		}
+		left, err := s.left(ctx, tx, r.Kind, walkSeq, goneBatch)
+		if err != nil {
+			return err
+		}
+		values, err := s.valueWriter(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for _, l := range left {
+			written, err := s.markGone(ctx, tx, values, l, at, r.ID)
+			if err != nil {
+				return err
+			}
+			rows += written
+		}
+		n = len(left)
+		if n < goneBatch {
+			if _, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET directory_complete = 1 WHERE run_id = ?`), r.ID); err != nil {
+				return err
+			}
+		}
+		return s.tally(ctx, tx, r, int64(rows), int64(n), 0)
+	})
+	if err != nil {
+		return 0, err
+	}
+	r.walkSeq = walkSeq
+	r.Added += int64(rows)
+	r.Changed += int64(n)
+	return n, nil
+}
+
+// markGone records entry l as gone at the time at of run: a NULL, not
+// listed, row for each of its members, in name order, and gone_at on its
+// directory row. It returns the series rows written.
+func (s *DB) markGone(ctx context.Context, tx *sql.Tx, values valueWriter, l leaving, at, run int64) (int, error) {
+	names := make([]string, 0, len(l.series.Values))
+	for name := range l.series.Values {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if err := values.write(ctx, l.key, member{name: name}, at, run, false, false); err != nil {
+			return 0, err
+		}
+	}
+	_, err := tx.ExecContext(ctx, s.q(`UPDATE directory SET gone_at = ?, series = NULL WHERE kind = ? AND ident = ? AND id = ?`),
+		at, l.key.Kind, l.key.Ident, l.key.ID)
+	return len(names), err
 }
 
 // leaving is an entry the walk did not list.
