@@ -160,7 +160,7 @@ func (s *watchStatus) failed(i int, err error) {
 	delayed := errors.As(err, &delay)
 	switch {
 	case w.failures == 1:
-		s.say("watch: a poll of %s failed: %v; polling on, and saying when polls succeed again", w.name, err)
+		s.say("watch: a poll of %s failed: %s; polling on, and saying when polls succeed again", w.name, pollFailure(err))
 	case delayed && delay.Wait != w.delay:
 		s.say("watch: %s: %v", w.name, delay)
 	}
@@ -269,4 +269,16 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// pollFailure is the text of a failed poll's error, said after the name
+// of what was polled: without the index of the package among those
+// watched (the name says which), and without the blank that ends the
+// service's body.
+func pollFailure(err error) string {
+	var ie *gamedata.ItemError
+	if errors.As(err, &ie) {
+		err = ie.Err
+	}
+	return strings.TrimSpace(err.Error())
 }

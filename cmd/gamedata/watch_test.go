@@ -122,6 +122,8 @@ func TestWatchSaysAFailureStreakOnce(t *testing.T) {
 			assert.Contains(t, first, tt.says)
 			assert.Contains(t, first, "polling on, and saying when polls succeed again")
 			assert.Equal(t, 1, strings.Count(first, "gamedata:"), "one prefix: %s", first)
+			assert.NotContains(t, first, "item ", "the package is named, not an index")
+			assert.NotContains(t, first, " ;", "no space after the service's body")
 			require.NoError(t, fi.WaitRequests(guard(t), len(fi.Requests())+8), "more polls fail")
 			fi.Set(gamedatatest.Faults{})
 			assert.Regexp(t, `^gamedata: watch: polls of `+regexp.QuoteMeta(what)+` succeed again, after \d+ failed polls$`, stderr.next(t, ended))
@@ -138,7 +140,7 @@ func refused() gamedatatest.Faults {
 	return gamedatatest.Faults{Rate: 1, Answer: func(w http.ResponseWriter, _ *http.Request, _ gamedatatest.Response) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
-		w.Write([]byte(`{"error":"refused"}`))
+		w.Write([]byte("{\"error\":\"refused\"}\n")) // as a JSON encoder ends it
 	}}
 }
 
