@@ -136,13 +136,13 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		columns = prior.columns
 	}
 	x := &detailExport{
-		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done,
+		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done, total: directoryTotal(first.Pagination),
 		w: newWriter(output{format: opts.Format, w: out, columns: columns, known: ef.known, stream: true, identity: ef.identity,
 			batch: page, header: prior.header,
 			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
-		x.bar = newProgress(opts.IO.errOut, "export", directoryTotal(first.Pagination))
+		x.bar = newProgress(opts.IO.errOut, "export", x.total)
 	}
 	err = x.run(ctx, dir)
 	if err != nil && opts.Out != "" && !isUsage(err) {
@@ -189,20 +189,38 @@ type detailExport struct {
 	bar         *progress
 
 	entries, written, skipped, already int
+	finished                           bool // the walk read the whole directory
+	// total is the directory's number of entries, as the service says it
+	// (the bar's total), or -1 when it does not say.
+	total int
 }
 
 // run walks the directory and closes the writer; on a terminal, the
 // progress bar then stops and a summary is said.
 func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) error {
 	err := x.walk(ctx, dir)
+	x.finished = err == nil
 	if cerr := x.w.close(); err == nil {
 		err = cerr
 	}
 	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
 		x.bar.stop()
-		say(x.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, x.already, x.entries)
+		say(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
 	}
 	return err
+}
+
+// of says of how many entries: the directory's total, which the bar
+// counts to, when the service gave one; otherwise those read, which are
+// all of them only when the walk ended.
+func (x *detailExport) of() string {
+	switch {
+	case x.total >= 0:
+		return fmt.Sprintf("of %d entries", x.total)
+	case x.finished:
+		return fmt.Sprintf("of %d entries", x.entries)
+	}
+	return fmt.Sprintf("of at least %d entries", x.entries)
 }
 
 // walk reads the directory and exports each page's entries as the page
@@ -282,22 +300,27 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 	if errors.Is(err, gamedata.ErrInvalidArgument) {
 		x.skipped++
 		x.tick()
-		name := e.Kind + "/" + e.Ident
-		if e.IsServer() {
-			name = "server " + e.ID
-		}
-		say(x.errOut, "export: skipped %s, which no request can name: %v", name, errors.Unwrap(err))
+		say(x.errOut, "export: skipped %s, which no request can name: %v", entryName(e), errors.Unwrap(err))
 		return nil
 	}
-	if err == nil {
-		err = x.w.write(f)
-	}
 	if err != nil {
+		return fmt.Errorf("export: %s: %w", entryName(e), itemCause(err))
+	}
+	if err := x.w.write(f); err != nil {
 		return err
 	}
 	x.written++
 	x.tick()
 	return nil
+}
+
+// entryName names e in a message, sanitized: "package KIND/IDENT" or
+// "server ID".
+func entryName(e gamedata.DashboardEntry) string {
+	if e.IsServer() {
+		return "server " + gamedata.NewUntrusted(e.ID).String()
+	}
+	return "package " + gamedata.NewUntrusted(e.Kind+"/"+e.Ident).String()
 }
 
 func (x *detailExport) tick() {

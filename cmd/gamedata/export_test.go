@@ -113,7 +113,7 @@ func TestExportSkipLine(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Empty(t, out)
 	assert.Contains(t, errOut, "skipped")
-	assert.Contains(t, errOut, "skipped game/..", "the kind is shown sanitized: its escape sequences are gone")
+	assert.Contains(t, errOut, "skipped package game/..", "the kind is shown sanitized: its escape sequences are gone")
 	assertInert(t, errOut, "stderr")
 }
 
@@ -196,7 +196,7 @@ var barFrames = regexp.MustCompile(`\((\d+)/(\d+),`)
 // by Ctrl-C, it stays at the entries done, never jumping to the total.
 func TestExportBarShowsWhatWasDone(t *testing.T) {
 	t.Parallel()
-	twin := newTwin(t)
+	twin := newTwin(t, gamedatatest.WithSize(250, 6, 5)) // more than a page
 	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -218,7 +218,35 @@ func TestExportBarShowsWhatWasDone(t *testing.T) {
 	last := frames[len(frames)-1]
 	assert.Equal(t, strconv.Itoa(written), last[1], "the bar stays at the entries done")
 	assert.NotContains(t, stderr.String(), fmt.Sprintf("(%d/%d,", games, games), "the bar never shows the total")
-	assert.Contains(t, stderr.String(), fmt.Sprintf("export: %d written, 0 skipped, 0 already there, of ", written))
+	assert.Contains(t, stderr.String(), fmt.Sprintf("export: %d written, 0 skipped, 0 already there, of %d entries\n", written, games),
+		"the summary's total is the bar's")
+}
+
+// An entry whose record fails is named by its package, not by its index,
+// which would count from the start of its page.
+func TestExportNamesTheEntryThatFailed(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t, gamedatatest.WithSize(250, 6, 5))
+	games := twin.Catalog().Entries(url.Values{"kind": {"game"}})
+	require.Greater(t, len(games), page+1, "the failing entry is on the second page")
+	bad := games[page+1].Ident
+	fi := gamedatatest.InjectFaults(twin.Handler(), gamedatatest.Faults{
+		Rate:  1,
+		Match: func(r *http.Request) bool { return r.URL.Path == "/api/packages/game/"+bad },
+		Answer: func(w http.ResponseWriter, _ *http.Request, _ gamedatatest.Response) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"error":"refused"}`))
+		},
+	})
+	s := httptest.NewServer(fi)
+	t.Cleanup(s.Close)
+	t.Cleanup(fi.Close)
+	var stdout, stderr bytes.Buffer
+	code := run(guard(t), []string{"--base-url", s.URL, "--rate", "0", "export", "--kind", "game", "--concurrency", "1"}, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr.String(), "gamedata: export: package game/"+bad+": GET ")
+	assert.NotContains(t, stderr.String(), "item ")
 }
 
 // The bar's clock runs from its making.

@@ -276,9 +276,5 @@ func plural(n int, what string) string {
 // watched (the name says which), and without the blank that ends the
 // service's body.
 func pollFailure(err error) string {
-	var ie *gamedata.ItemError
-	if errors.As(err, &ie) {
-		err = ie.Err
-	}
-	return strings.TrimSpace(err.Error())
+	return strings.TrimSpace(itemCause(err).Error())
 }
