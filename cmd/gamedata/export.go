@@ -40,7 +40,9 @@ always, then those --fields names, or by default the documented ones
 (` + columnsHelp(packageColumns) + `; for servers ` + columnsHelp(serverColumns) + `) and every
 numeric member of the first 100 records. On a terminal, stderr shows a
 progress bar: entries done of the directory's total (when the service
-says it), rate and time left; it stops where the export stops. export
+says it), rate and time left; it stops where the export stops. A
+one-line summary follows on stderr, in a pipe too: rows written,
+entries skipped and already there, of the directory's total. export
 has no time bound unless --timeout gives one.
 
 Ctrl-C stops cleanly: every row written is complete. --resume, with
@@ -195,18 +197,19 @@ type detailExport struct {
 	total int
 }
 
-// run walks the directory and closes the writer; on a terminal, the
-// progress bar then stops and a summary is said.
+// run walks the directory and closes the writer; the progress bar, on a
+// terminal, then stops, and a summary is said on stderr, in a pipe too,
+// so that a script's log says what was written, as sync's does.
 func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) error {
 	err := x.walk(ctx, dir)
 	x.finished = err == nil
 	if cerr := x.w.close(); err == nil {
 		err = cerr
 	}
-	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
+	if x.bar != nil {
 		x.bar.stop()
-		say(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
 	}
+	say(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
 	return err
 }
 

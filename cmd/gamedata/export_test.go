@@ -74,12 +74,15 @@ func TestExportCutAndResumed(t *testing.T) {
 			require.NotEmpty(t, cut)
 			require.Less(t, len(cut), len(want), "cut before the end")
 			assert.Equal(t, want[:len(cut)], cut)
+			assert.Contains(t, stderr.String(), fmt.Sprintf("gamedata: export: %d written, 0 skipped, 0 already there, of %d entries\n", len(cut), len(want)),
+				"a pipe gets the summary too")
 
 			stdout.Reset()
 			stderr.Reset()
 			code = run(context.Background(), append(args, "--resume"), &stdout, &stderr)
 			require.Equal(t, 0, code, stderr.String())
-			assert.Empty(t, stderr.String(), "stderr is a pipe: no progress bar, no summary")
+			assert.Equal(t, fmt.Sprintf("gamedata: export: %d written, 0 skipped, %d already there, of %d entries\n", len(want)-len(cut), len(cut), len(want)),
+				stderr.String(), "stderr is a pipe: no progress bar, the summary only")
 			assert.Equal(t, want, exportedIdents(t, out, format), "every game exactly once")
 		})
 	}
