@@ -147,10 +147,14 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		x.bar = newProgress(opts.IO.errOut, "export", x.total)
 	}
 	err = x.run(ctx, dir)
-	if err != nil && opts.Out != "" && !isUsage(err) {
-		return fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err)
+	if err == nil || isUsage(err) {
+		return err
 	}
-	return err
+	if opts.Out == "" {
+		return withKept(err, "%s printed, each whole", plural(x.written, "record"))
+	}
+	return withKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
+		"%s written to %s, each whole; run again with --resume to continue", plural(x.written, "row"), opts.Out)
 }
 
 // directoryTotal is the number of entries a directory page's pagination
