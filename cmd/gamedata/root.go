@@ -25,7 +25,7 @@ func runWith(ctx context.Context, f *factory, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(f.io.out)
 	root.SetErr(f.io.errOut)
-	return exitStatus(ctx, f.io.errOut, root.ExecuteContext(ctx))
+	return exitStatus(ctx, f.io.errOut, explain(root.ExecuteContext(ctx), f.reached()))
 }
 
 // commands are the program's commands, each running for real.
