@@ -40,7 +40,9 @@ always, then those --fields names, or by default the documented ones
 (` + columnsHelp(packageColumns) + `; for servers ` + columnsHelp(serverColumns) + `) and every
 numeric member of the first 100 records. On a terminal, stderr shows a
 progress bar: entries done of the directory's total (when the service
-says it), rate and time left; it stops where the export stops. export
+says it), rate and time left; it stops where the export stops. A
+one-line summary follows on stderr, in a pipe too: rows written,
+entries skipped and already there, of the directory's total. export
 has no time bound unless --timeout gives one.
 
 Ctrl-C stops cleanly: every row written is complete. --resume, with
@@ -136,19 +138,23 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		columns = prior.columns
 	}
 	x := &detailExport{
-		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done,
+		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done, total: directoryTotal(first.Pagination),
 		w: newWriter(output{format: opts.Format, w: out, columns: columns, known: ef.known, stream: true, identity: ef.identity,
 			batch: page, header: prior.header,
 			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
-		x.bar = newProgress(opts.IO.errOut, "export", directoryTotal(first.Pagination))
+		x.bar = newProgress(opts.IO.errOut, "export", x.total)
 	}
 	err = x.run(ctx, dir)
-	if err != nil && opts.Out != "" && !isUsage(err) {
-		return fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err)
+	if err == nil || isUsage(err) {
+		return err
 	}
-	return err
+	if opts.Out == "" {
+		return withKept(err, "%s printed, each whole", plural(x.written, "record"))
+	}
+	return withKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
+		"%s written to %s, each whole; run again with --resume to continue", plural(x.written, "row"), opts.Out)
 }
 
 // directoryTotal is the number of entries a directory page's pagination
@@ -189,20 +195,39 @@ type detailExport struct {
 	bar         *progress
 
 	entries, written, skipped, already int
+	finished                           bool // the walk read the whole directory
+	// total is the directory's number of entries, as the service says it
+	// (the bar's total), or -1 when it does not say.
+	total int
 }
 
-// run walks the directory and closes the writer; on a terminal, the
-// progress bar then stops and a summary is said.
+// run walks the directory and closes the writer; the progress bar, on a
+// terminal, then stops, and a summary is said on stderr, in a pipe too,
+// so that a script's log says what was written, as sync's does.
 func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) error {
 	err := x.walk(ctx, dir)
+	x.finished = err == nil
 	if cerr := x.w.close(); err == nil {
 		err = cerr
 	}
-	if x.bar != nil { // a person is watching stderr; a pipe gets errors only
+	if x.bar != nil {
 		x.bar.stop()
-		say(x.errOut, "export: %d written, %d skipped, %d already there, of %d entries", x.written, x.skipped, x.already, x.entries)
 	}
+	say(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
 	return err
+}
+
+// of says of how many entries: the directory's total, which the bar
+// counts to, when the service gave one; otherwise those read, which are
+// all of them only when the walk ended.
+func (x *detailExport) of() string {
+	switch {
+	case x.total >= 0:
+		return fmt.Sprintf("of %d entries", x.total)
+	case x.finished:
+		return fmt.Sprintf("of %d entries", x.entries)
+	}
+	return fmt.Sprintf("of at least %d entries", x.entries)
 }
 
 // walk reads the directory and exports each page's entries as the page
@@ -282,22 +307,27 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 	if errors.Is(err, gamedata.ErrInvalidArgument) {
 		x.skipped++
 		x.tick()
-		name := e.Kind + "/" + e.Ident
-		if e.IsServer() {
-			name = "server " + e.ID
-		}
-		say(x.errOut, "export: skipped %s, which no request can name: %v", name, errors.Unwrap(err))
+		say(x.errOut, "export: skipped %s, which no request can name: %v", entryName(e), errors.Unwrap(err))
 		return nil
 	}
-	if err == nil {
-		err = x.w.write(f)
-	}
 	if err != nil {
+		return fmt.Errorf("export: %s: %w", entryName(e), itemCause(err))
+	}
+	if err := x.w.write(f); err != nil {
 		return err
 	}
 	x.written++
 	x.tick()
 	return nil
+}
+
+// entryName names e in a message, sanitized: "package KIND/IDENT" or
+// "server ID".
+func entryName(e gamedata.DashboardEntry) string {
+	if e.IsServer() {
+		return "server " + gamedata.NewUntrusted(e.ID).String()
+	}
+	return "package " + gamedata.NewUntrusted(e.Kind+"/"+e.Ident).String()
 }
 
 func (x *detailExport) tick() {

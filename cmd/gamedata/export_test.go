@@ -68,18 +68,21 @@ func TestExportCutAndResumed(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := run(ctx, args, &stdout, &stderr)
 			cancel()
-			assert.Equal(t, 1, code, "a cut export is a failure")
+			assert.Equal(t, exitInterrupted, code, "an interrupted export exits 130")
 			assert.Contains(t, stderr.String(), "--resume")
 			cut := exportedIdents(t, out, format) // parses: every row is whole
 			require.NotEmpty(t, cut)
 			require.Less(t, len(cut), len(want), "cut before the end")
 			assert.Equal(t, want[:len(cut)], cut)
+			assert.Contains(t, stderr.String(), fmt.Sprintf("gamedata: export: %d written, 0 skipped, 0 already there, of %d entries\n", len(cut), len(want)),
+				"a pipe gets the summary too")
 
 			stdout.Reset()
 			stderr.Reset()
 			code = run(context.Background(), append(args, "--resume"), &stdout, &stderr)
 			require.Equal(t, 0, code, stderr.String())
-			assert.Empty(t, stderr.String(), "stderr is a pipe: no progress bar, no summary")
+			assert.Equal(t, fmt.Sprintf("gamedata: export: %d written, 0 skipped, %d already there, of %d entries\n", len(want)-len(cut), len(cut), len(want)),
+				stderr.String(), "stderr is a pipe: no progress bar, the summary only")
 			assert.Equal(t, want, exportedIdents(t, out, format), "every game exactly once")
 		})
 	}
@@ -113,7 +116,7 @@ func TestExportSkipLine(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Empty(t, out)
 	assert.Contains(t, errOut, "skipped")
-	assert.Contains(t, errOut, "skipped game/..", "the kind is shown sanitized: its escape sequences are gone")
+	assert.Contains(t, errOut, "skipped package game/..", "the kind is shown sanitized: its escape sequences are gone")
 	assertInert(t, errOut, "stderr")
 }
 
@@ -196,7 +199,7 @@ var barFrames = regexp.MustCompile(`\((\d+)/(\d+),`)
 // by Ctrl-C, it stays at the entries done, never jumping to the total.
 func TestExportBarShowsWhatWasDone(t *testing.T) {
 	t.Parallel()
-	twin := newTwin(t)
+	twin := newTwin(t, gamedatatest.WithSize(250, 6, 5)) // more than a page
 	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -209,7 +212,7 @@ func TestExportBarShowsWhatWasDone(t *testing.T) {
 	f := newFactory(&stdout, &stderr)
 	f.io.errTTY = true
 	code := runWith(ctx, f, []string{"--base-url", twin.URL, "--rate", "0", "export", "--kind", "game", "--concurrency", "1"})
-	assert.Equal(t, 1, code, "a cut export is a failure")
+	assert.Equal(t, exitInterrupted, code, "an interrupted export exits 130")
 	frames := barFrames.FindAllStringSubmatch(stderr.String(), -1)
 	require.NotEmpty(t, frames, stderr.String())
 	assert.Equal(t, fmt.Sprintf("(0/%d,", games), frames[0][0], "the first frame is drawn before any entry is done")
@@ -218,7 +221,35 @@ func TestExportBarShowsWhatWasDone(t *testing.T) {
 	last := frames[len(frames)-1]
 	assert.Equal(t, strconv.Itoa(written), last[1], "the bar stays at the entries done")
 	assert.NotContains(t, stderr.String(), fmt.Sprintf("(%d/%d,", games, games), "the bar never shows the total")
-	assert.Contains(t, stderr.String(), fmt.Sprintf("export: %d written, 0 skipped, 0 already there, of ", written))
+	assert.Contains(t, stderr.String(), fmt.Sprintf("export: %d written, 0 skipped, 0 already there, of %d entries\n", written, games),
+		"the summary's total is the bar's")
+}
+
+// An entry whose record fails is named by its package, not by its index,
+// which would count from the start of its page.
+func TestExportNamesTheEntryThatFailed(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t, gamedatatest.WithSize(250, 6, 5))
+	games := twin.Catalog().Entries(url.Values{"kind": {"game"}})
+	require.Greater(t, len(games), page+1, "the failing entry is on the second page")
+	bad := games[page+1].Ident
+	fi := gamedatatest.InjectFaults(twin.Handler(), gamedatatest.Faults{
+		Rate:  1,
+		Match: func(r *http.Request) bool { return r.URL.Path == "/api/packages/game/"+bad },
+		Answer: func(w http.ResponseWriter, _ *http.Request, _ gamedatatest.Response) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write([]byte(`{"error":"refused"}`))
+		},
+	})
+	s := httptest.NewServer(fi)
+	t.Cleanup(s.Close)
+	t.Cleanup(fi.Close)
+	var stdout, stderr bytes.Buffer
+	code := run(guard(t), []string{"--base-url", s.URL, "--rate", "0", "export", "--kind", "game", "--concurrency", "1"}, &stdout, &stderr)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr.String(), "gamedata: export: package game/"+bad+": GET ")
+	assert.NotContains(t, stderr.String(), "item ")
 }
 
 // The bar's clock runs from its making.

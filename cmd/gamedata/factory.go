@@ -156,6 +156,15 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 	return c, nil
 }
 
+// reached is the base URL the command's client reached for: "" for the
+// twin (or none made), so that a message names the request's own host.
+func (f *factory) reached() string {
+	if f.twin != nil {
+		return ""
+	}
+	return f.global.baseURL
+}
+
 // twinNotice says why the twin at url serves the command: --twin won
 // over a base URL, or none was given.
 func twinNotice(g globals, url string) string {

@@ -30,7 +30,8 @@ func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra
 		Short: "Read one package, dedicated server or organization",
 		Long: `Read one package, dedicated server or organization. On a terminal (or
 with -o table) every member is a line, its name and its value: null is
-shown as null, a list an element a line. -o csv is a header and a row;
+shown as null, a list an element a line. -o csv is a header and a row of
+every member, in the order sent (a list or object as its JSON text);
 -o json the record as sent, indented on a terminal. --fields names the
 members to show. It gives up after ` + defaultTimeout.String() + ` unless --timeout says
 otherwise.`,
@@ -95,7 +96,8 @@ func getRun(ctx context.Context, opts *getOptions) error {
 
 // printOne writes one record: as a JSON document for json (indented on a
 // terminal) and through --jq or --template, as a header and a row for
-// csv, and a member a line otherwise.
+// csv (every member, in the record's order, unless fields names some),
+// and a member a line otherwise.
 func printOne(c common, f gamedata.Fields, known, fields []string) error {
 	switch {
 	case c.Transform != nil:
@@ -117,6 +119,9 @@ func printOne(c common, f gamedata.Fields, known, fields []string) error {
 			}
 		}
 		return writeMembers(c.IO.out, f, fields, c.IO.width)
+	case c.Format == "csv" && fields == nil:
+		// One record: every member is a column, none chosen away.
+		fields = memberOrder(f)
 	}
 	return printAll(c, []gamedata.Fields{f}, known, fields)
 }

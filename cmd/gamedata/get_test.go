@@ -96,3 +96,49 @@ func TestGetOnATerminal(t *testing.T) {
 	var m map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &m))
 }
+
+// get -o csv without --fields writes every member of the record, in the
+// order the service sent them: a list as its JSON text, null as an empty
+// cell.
+func TestGetCSVHasEveryMember(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	cat := twin.Catalog()
+	pkg, srv, org := cat.Packages[0], cat.Servers[0], cat.Organizations[0]
+	for _, args := range [][]string{
+		{"get", "package", pkg.Kind + "/" + pkg.Ident},
+		{"get", "server", srv.ID},
+		{"get", "org", org.Ident},
+	} {
+		code, body, errOut := cli(t, twin.URL, append(args, "-o", "json")...)
+		require.Equal(t, 0, code, errOut)
+		var rec map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal([]byte(body), &rec))
+		var sent []string // the member names in the order sent
+		d := json.NewDecoder(strings.NewReader(body))
+		_, err := d.Token()
+		require.NoError(t, err)
+		for d.More() {
+			name, err := d.Token()
+			require.NoError(t, err)
+			sent = append(sent, name.(string))
+			var skip json.RawMessage
+			require.NoError(t, d.Decode(&skip))
+		}
+
+		code, out, errOut := cli(t, twin.URL, append(args, "-o", "csv")...)
+		require.Equal(t, 0, code, errOut)
+		rows := csvRows(t, out)
+		require.Len(t, rows, 2, out)
+		assert.Equal(t, sent, rows[0], "%v: every member, in the record's order", args)
+		for i, name := range rows[0] {
+			raw := rec[name]
+			switch {
+			case string(raw) == "null":
+				assert.Empty(t, rows[1][i], "%v %s: null is an empty cell", args, name)
+			case raw[0] == '[' || raw[0] == '{':
+				assert.JSONEq(t, string(raw), rows[1][i], "%v %s: a nested value is its JSON text", args, name)
+			}
+		}
+	}
+}

@@ -78,7 +78,7 @@ func listRun(ctx context.Context, opts *listOptions) error {
 		}
 		if err != nil {
 			w.close() // what was read is whole: print it
-			return err
+			return withKept(err, "%s printed, each whole", plural(n, "record"))
 		}
 	}
 	if err := w.close(); err != nil {

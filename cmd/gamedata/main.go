@@ -8,7 +8,9 @@
 // twin of the service, offline, and says so on stderr. Run "gamedata help"
 // for the commands and "gamedata help COMMAND" for one.
 //
-// Exit status: 0 on success, 1 on a failure, 2 on bad usage.
+// Exit status: 0 on success, 1 on a failure, 2 on bad usage, 130 when an
+// interrupt cut a command short (watch and exporter, which run until one,
+// exit 0).
 //
 // Each command lives in a file of its own (list.go, export.go, …) as an
 // options struct, a newCmdX function that parses flags into it, and a

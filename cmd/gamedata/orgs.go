@@ -64,7 +64,7 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 		}
 		if err != nil {
 			w.close() // what was read is whole: print it
-			return err
+			return withKept(err, "%s printed, each whole", plural(n, "record"))
 		}
 	}
 	if err := w.close(); err != nil {

@@ -19,6 +19,8 @@ type progress struct {
 	// show fewer until the next redraw.
 	done  int
 	drawn time.Time
+	start time.Time
+	what  string
 }
 
 // redraw is how often the bar is drawn at most.
@@ -38,7 +40,8 @@ func newProgress(w io.Writer, what string, total int) *progress {
 		progressbar.OptionSetSpinnerChangeInterval(0), // no goroutine drawing behind stop
 		progressbar.OptionSetWidth(30))
 	bar.RenderBlank()
-	return &progress{bar: bar, w: w, drawn: time.Now()}
+	now := time.Now()
+	return &progress{bar: bar, w: w, drawn: now, start: now, what: what}
 }
 
 // add counts an item done.
@@ -62,4 +65,13 @@ func (p *progress) stop() {
 	p.flush()
 	p.bar.Exit()
 	fmt.Fprintln(p.w)
+}
+
+// finish ends a count whose total was unknown (a spinner) once the job
+// has found it was total and done them all: the spinner's line is
+// replaced by a finished one, what the job did and how long it took.
+func (p *progress) finish(total int) {
+	p.bar.Clear()
+	p.bar.Exit()
+	fmt.Fprintf(p.w, "%s 100%% (%d/%d) [%s]\n", p.what, total, total, time.Since(p.start).Round(time.Second))
 }

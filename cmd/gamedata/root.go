@@ -25,7 +25,7 @@ func runWith(ctx context.Context, f *factory, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(f.io.out)
 	root.SetErr(f.io.errOut)
-	return exitStatus(f.io.errOut, root.ExecuteContext(ctx))
+	return exitStatus(ctx, f.io.errOut, explain(root.ExecuteContext(ctx), f.reached()))
 }
 
 // commands are the program's commands, each running for real.
@@ -38,10 +38,17 @@ func commands(f *factory) []*cobra.Command {
 }
 
 // exitStatus says err on stderr, on one line, and returns the status it
-// means: 0 for none, 2 for bad usage, 1 for any other failure.
-func exitStatus(stderr io.Writer, err error) int {
+// means: 0 for none, 2 for bad usage, 130 for a command that ctx's end
+// (an interrupt: main cancels ctx on SIGINT and SIGTERM) cut short, 1 for
+// any other failure. A command whose normal end is an interrupt (watch,
+// exporter) returns no error, and exits 0.
+func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 	if err == nil {
 		return 0
+	}
+	if ctx.Err() != nil {
+		say(stderr, "%s", interrupted(err))
+		return exitInterrupted
 	}
 	say(stderr, "%s", err.Error())
 	if isUsage(err) {
@@ -74,7 +81,9 @@ Commands that read a record or a page give up after ` + defaultTimeout.String() 
 --timeout says otherwise; long jobs (list --all, orgs --all, export, sync,
 watch) have no bound unless --timeout gives one.
 
-Exit status: 0 on success, 1 on a failure, 2 on bad usage.`,
+Exit status: 0 on success, 1 on a failure, 2 on bad usage, 130 when
+interrupted (Ctrl-C), after saying what was kept; watch and exporter,
+which run until interrupted, exit 0.`,
 		Version:                    version(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,

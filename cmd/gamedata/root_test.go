@@ -46,7 +46,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"list", "--page-size", "500"}, 2, "page size 500"},
 		{[]string{"export", "--resume"}, 2, "--resume needs --out"},
 		{[]string{"chart", "activity"}, 2, "--term"},
-		{[]string{"get", "package", "game/no-such-game"}, 1, "404 Not Found"},
+		{[]string{"get", "package", "game/no-such-game"}, 1, "no package game/no-such-game on the service (404)"},
 	} {
 		code, _, errOut := cli(t, twin.URL, tt.args...)
 		assert.Equal(t, tt.code, code, "%v: %s", tt.args, errOut)

@@ -121,7 +121,7 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 		say(opts.IO.errOut, "sync: %s", sum)
 	}
 	if err != nil {
-		return fmt.Errorf("sync: %w", err)
+		return withKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
 	}
 	return nil
 }

@@ -8,13 +8,15 @@ import (
 
 // syncBar shows a sync's progress on a terminal's stderr: a bar a stage,
 // with the items done, their rate and the time left (a count while the
-// directory, whose length the service does not say, is walked). A stage
+// directory, whose length the service does not say, is walked; a walk
+// that reaches its end becomes a bar at its total, finished). A stage
 // that ends short of its total (an interrupt) leaves its bar where it
 // stopped. Each bar is a progress, drawn only from the run's own calls,
 // so nothing writes to stderr behind the summary.
 type syncBar struct {
 	w     io.Writer
 	stage string
+	total int // the current stage's, -1 while unknown
 	bar   *progress
 }
 
@@ -29,10 +31,17 @@ func (b *syncBar) update(p collect.Progress) {
 			return // nothing due: no bar
 		}
 		b.bar = newProgress(b.w, "sync: "+p.Stage, p.Total)
+		b.total = p.Total
 	}
-	if b.bar != nil {
-		b.bar.set(p.Done)
+	if b.bar == nil {
+		return
 	}
+	if b.total < 0 && p.Total >= 0 { // the directory's length, once its walk ended
+		b.bar.finish(p.Total)
+		b.bar = nil
+		return
+	}
+	b.bar.set(p.Done)
 }
 
 // end leaves the current bar as it is and moves to the next line.

@@ -195,6 +195,26 @@ func TestSyncBar(t *testing.T) {
 	assert.NotContains(t, out, "1/1", "the activity, interrupted, is not shown done")
 }
 
+// The directory's walk, whose length is unknown while it runs, ends as a
+// finished bar at the length it found, not as a spinner's count.
+func TestSyncBarFinishesTheDirectory(t *testing.T) {
+	t.Parallel()
+	var w bytes.Buffer
+	b := newSyncBar(&w)
+	for _, p := range []collect.Progress{
+		{Stage: collect.StageDirectory, Done: 0, Total: -1},
+		{Stage: collect.StageDirectory, Done: 100, Total: -1},
+		{Stage: collect.StageDirectory, Done: 197, Total: -1},
+		{Stage: collect.StageDirectory, Done: 197, Total: 197},
+	} {
+		b.update(p)
+	}
+	b.end()
+	frames := strings.Split(strings.TrimSpace(w.String()), "\r")
+	last := strings.TrimSpace(frames[len(frames)-1])
+	assert.Regexp(t, `^sync: directory 100% \(197/197\) \[\d+s\]$`, last, "finished, at the length found")
+}
+
 // Several syncs started at once on a file that does not exist yet all
 // succeed: the schema version is read and migrated in one write
 // transaction, so one run migrates and the others find it done.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,7 +24,8 @@ import (
 //
 // The library's Watch yields changes and failures, never an unchanged
 // poll, so the end of a streak and a first 404 are seen below it: the
-// client's HTTP transport reports the status of every attempt, and each
+// client's HTTP transport reports the status of every attempt once its
+// body has come whole (a 200 whose body is cut is no answer), and each
 // attempt is matched to what it polls by its path (and, for the
 // directory, its page).
 
@@ -158,7 +160,7 @@ func (s *watchStatus) failed(i int, err error) {
 	delayed := errors.As(err, &delay)
 	switch {
 	case w.failures == 1:
-		s.say("watch: a poll of %s failed: %v; polling on, and saying when polls succeed again", w.name, err)
+		s.say("watch: a poll of %s failed: %s; polling on, and saying when polls succeed again", w.name, pollFailure(err))
 	case delayed && delay.Wait != w.delay:
 		s.say("watch: %s: %v", w.name, delay)
 	}
@@ -193,14 +195,65 @@ type observed struct {
 	seen func(req *http.Request, status int)
 }
 
+// RoundTrip reports an attempt once its answer is whole: a status alone
+// is no answer, since a cut body comes after a 200 (the attempt then
+// fails, and is reported as no answer). A 304 has no body to wait for;
+// any other answer counts when its body was read to its end and is JSON,
+// what the client decodes.
 func (o observed) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := o.next.RoundTrip(req)
-	status := 0
-	if err == nil {
-		status = resp.StatusCode
+	if err != nil {
+		o.seen(req, 0)
+		return resp, err
 	}
-	o.seen(req, status)
-	return resp, err
+	if resp.StatusCode == http.StatusNotModified {
+		o.seen(req, resp.StatusCode)
+		return resp, nil
+	}
+	resp.Body = &wholeBody{ReadCloser: resp.Body, want: resp.ContentLength, done: func(whole bool) {
+		if whole {
+			o.seen(req, resp.StatusCode)
+		} else {
+			o.seen(req, 0)
+		}
+	}}
+	return resp, nil
+}
+
+// wholeBody is a response body that tells done, once, whether it was read
+// whole: to io.EOF, or to its Content-Length (the client stops there),
+// and what was read is JSON. A body closed early, or cut, is not whole.
+type wholeBody struct {
+	io.ReadCloser
+	want int64 // the Content-Length, or -1
+	read []byte
+	done func(whole bool)
+	told bool
+}
+
+func (b *wholeBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.read = append(b.read, p[:n]...)
+	switch {
+	case err == io.EOF || (b.want >= 0 && int64(len(b.read)) == b.want):
+		b.tell(json.Valid(b.read))
+	case err != nil:
+		b.tell(false)
+	}
+	return n, err
+}
+
+func (b *wholeBody) Close() error {
+	b.tell(false)
+	return b.ReadCloser.Close()
+}
+
+// tell calls done the first time only.
+func (b *wholeBody) tell(whole bool) {
+	if !b.told {
+		b.told = true
+		b.done(whole)
+	}
 }
 
 // pageOf is the page a directory request asks for (1 when it names none).
@@ -216,4 +269,12 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// pollFailure is the text of a failed poll's error, said after the name
+// of what was polled: without the index of the package among those
+// watched (the name says which), and without the blank that ends the
+// service's body.
+func pollFailure(err error) string {
+	return strings.TrimSpace(itemCause(err).Error())
 }

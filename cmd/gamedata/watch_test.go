@@ -122,6 +122,8 @@ func TestWatchSaysAFailureStreakOnce(t *testing.T) {
 			assert.Contains(t, first, tt.says)
 			assert.Contains(t, first, "polling on, and saying when polls succeed again")
 			assert.Equal(t, 1, strings.Count(first, "gamedata:"), "one prefix: %s", first)
+			assert.NotContains(t, first, "item ", "the package is named, not an index")
+			assert.NotContains(t, first, " ;", "no space after the service's body")
 			require.NoError(t, fi.WaitRequests(guard(t), len(fi.Requests())+8), "more polls fail")
 			fi.Set(gamedatatest.Faults{})
 			assert.Regexp(t, `^gamedata: watch: polls of `+regexp.QuoteMeta(what)+` succeed again, after \d+ failed polls$`, stderr.next(t, ended))
@@ -138,6 +140,31 @@ func refused() gamedatatest.Faults {
 	return gamedatatest.Faults{Rate: 1, Answer: func(w http.ResponseWriter, _ *http.Request, _ gamedatatest.Response) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
-		w.Write([]byte(`{"error":"refused"}`))
+		w.Write([]byte("{\"error\":\"refused\"}\n")) // as a JSON encoder ends it
 	}}
+}
+
+// While every request fails, no poll succeeds, whatever the fault: a
+// cut body comes after a 200, and is no answer. The end of the streak is
+// said only once the faults stop.
+func TestWatchSaysNoRecoveryWhilePollsFail(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	game := twin.Catalog().Entries(url.Values{"kind": {"game"}})[0].Ident
+	cut := gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultTruncate}}
+	fi := gamedatatest.InjectFaults(twin.Handler(), cut)
+	s := httptest.NewServer(fi)
+	t.Cleanup(s.Close)
+	t.Cleanup(fi.Close)
+	stdout, stderr, ended, stop := startWatch(t, s.URL, "package", "game/"+game)
+	assert.Contains(t, stderr.next(t, ended), "gamedata: watch: a poll of package game/"+game+" failed: ")
+	// The client sends an attempt only once it is done with the one
+	// before: two more requests mean the next poll's first cut 200 has
+	// been seen whole.
+	require.NoError(t, fi.WaitRequests(guard(t), len(fi.Requests())+2), "the next poll fails too")
+	assert.NotContains(t, stderr.String(), "polls of", "a recovery said while every poll failed")
+	fi.Set(gamedatatest.Faults{})
+	assert.Regexp(t, `^gamedata: watch: polls of package game/`+regexp.QuoteMeta(game)+` succeed again, after \d+ failed polls?$`, stderr.next(t, ended))
+	assert.Contains(t, stdout.next(t, ended), `"op":"added"`)
+	assert.Equal(t, 0, stop())
 }

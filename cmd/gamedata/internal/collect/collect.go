@@ -53,7 +53,9 @@ const (
 )
 
 // Progress is how far a stage has got: Done items of Total, or of an
-// unknown total (-1) while the directory is walked.
+// unknown total (-1) while the directory is walked; a walk that reaches
+// the last page then says its length as its Total. Done counts an item
+// when it is fetched (or has failed), not when its batch is written.
 type Progress struct {
 	Stage       string
 	Done, Total int
@@ -217,7 +219,13 @@ func (x *runner) walk() (bool, error) {
 			}
 		}
 	}
-	return true, flush()
+	if err := flush(); err != nil {
+		return false, err
+	}
+	// The walk reached the last page: the directory's length is known
+	// now, and the stage is done.
+	x.progress(StageDirectory, x.sum.Entries, x.sum.Entries)
+	return true, nil
 }
 
 // nameable reports whether a request can name the entry: "." and ".."

@@ -225,3 +225,31 @@ func TestInterruptMidBatch(t *testing.T) {
 	assert.Equal(t, games, query[int](t, db, `SELECT COUNT(*) FROM packages`))
 	assert.Len(t, paths(twin.Requests()[n:], "/api/packages/"), games-9)
 }
+
+// Progress moves a detail at a time, as each arrives, not a batch at a
+// time when the batch is written; the directory's walk, once it reaches
+// its end, says its length as its total.
+func TestProgressMovesAnItemAtATime(t *testing.T) {
+	t.Parallel()
+	twin := smallTwin(t)
+	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
+	var details []int
+	var last Progress
+	o := options("game", "24h", at(start))
+	o.Progress = func(p Progress) {
+		if p.Stage == StageDetails {
+			details = append(details, p.Done)
+		}
+		if p.Stage == StageDirectory {
+			last = p
+		}
+	}
+	_, err := Run(context.Background(), newClient(t, twin, ""), sqliteDB(t), o)
+	require.NoError(t, err)
+	want := make([]int, games+1)
+	for i := range want {
+		want[i] = i
+	}
+	assert.Equal(t, want, details, "0, then one more a record")
+	assert.Equal(t, Progress{Stage: StageDirectory, Done: games, Total: games}, last)
+}

@@ -19,7 +19,11 @@ func (x *runner) details(now time.Time) error {
 		return x.readErr(err)
 	}
 	x.progress(StageDetails, 0, total)
+	// Each item fetched or failed moves the bar at once: a batch's
+	// records are written together, but an interrupt writes those
+	// fetched, so each is kept from the moment it arrives.
 	done := 0
+	tick := func() { done++; x.progress(StageDetails, done, total) }
 	var after store.Key
 	for {
 		due, err := x.db.DueDetails(x.ctx, x.r, after, pageSize, now, x.o.DetailsEvery)
@@ -30,8 +34,7 @@ func (x *runner) details(now time.Time) error {
 			return nil
 		}
 		after = due[len(due)-1].Key
-		failed := x.sum.Failed
-		recs, err := x.fetchDetails(due)
+		recs, err := x.fetchDetails(due, tick)
 		if err != nil {
 			return err
 		}
@@ -40,8 +43,6 @@ func (x *runner) details(now time.Time) error {
 			return err
 		}
 		x.sum.Details += len(recs)
-		done += len(recs) + x.sum.Failed - failed
-		x.progress(StageDetails, done, total)
 		if x.ctx.Err() != nil {
 			return x.ctx.Err()
 		}
@@ -49,9 +50,10 @@ func (x *runner) details(now time.Time) error {
 }
 
 // fetchDetails fetches the records of due entries: packages, then
-// servers. A failed item is recorded; an interrupt leaves the rest
-// unfetched and the records read so far to be written.
-func (x *runner) fetchDetails(due []store.Due) ([]store.Detail, error) {
+// servers, calling tick for each fetched or failed. A failed item is
+// recorded; an interrupt leaves the rest unfetched and the records read
+// so far to be written.
+func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, error) {
 	var pkgs, srvs []store.Due
 	var refs []gamedata.PackageRef
 	var ids []string
@@ -69,9 +71,14 @@ func (x *runner) fetchDetails(due []store.Due) ([]store.Detail, error) {
 		switch {
 		case err == nil:
 			recs = append(recs, detail())
-		case !x.interrupted(err):
-			return x.fail(StageDetails, d.Key.String(), err)
+		case x.interrupted(err):
+			return nil
+		default:
+			if err := x.fail(StageDetails, d.Key.String(), err); err != nil {
+				return err
+			}
 		}
+		tick()
 		return nil
 	}
 	i := 0

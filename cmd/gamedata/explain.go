@@ -1,0 +1,141 @@
+package main
+
+import (
+	"errors"
+	"net"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/gamedata-go/gamedata"
+)
+
+// explained is an error said in words that tell what to do, in place of
+// the request's own text; the error it explains stays in the chain.
+type explained struct {
+	msg string
+	err error
+}
+
+func (e *explained) Error() string { return e.msg }
+
+func (e *explained) Unwrap() error { return e.err }
+
+// explain turns the failures a person meets first into what to do: a
+// record the service does not have (404), and a service that cannot be
+// reached at base (connection refused, a name that does not resolve).
+// Any other error is returned as it is. Every command's error passes
+// here, once, on its way to stderr.
+func explain(err error, base string) error {
+	if err == nil {
+		return nil
+	}
+	var apiErr *gamedata.APIError
+	if errors.As(err, &apiErr) && errors.Is(err, gamedata.ErrNotFound) {
+		if msg, ok := notFound(apiErr.URL); ok {
+			return &explained{msg: msg, err: err}
+		}
+	}
+	var dns *net.DNSError
+	var op *net.OpError
+	if errors.As(err, &dns) || (errors.As(err, &op) && op.Op == "dial") {
+		var cause error = dns
+		if dns == nil {
+			cause = op
+		}
+		return &explained{msg: "could not reach the service at " + serviceURL(err, base) + ": " + cause.Error() +
+			"; check --base-url and the network", err: err}
+	}
+	return err
+}
+
+// record is a path of the service that reads one record: its fixed
+// segments, how many name the record, and how a message speaks of it.
+type record struct {
+	fixed  []string
+	names  int
+	what   string // "package", "analytics for package", …
+	check  string // what to check
+	finder string // the command that finds it
+}
+
+var records = []record{
+	{[]string{"packages"}, 2, "package", "check the kind and ident", "gamedata search"},
+	{[]string{"servers"}, 1, "server", "check the id", "gamedata search"},
+	{[]string{"organizations"}, 1, "organization", "check the ident", "gamedata search"},
+	{[]string{"analytics", "packages"}, 2, "analytics for package", "check the kind and ident", "gamedata analytics search"},
+	{[]string{"analytics", "organizations"}, 1, "analytics for organization", "check the ident", "gamedata analytics search"},
+}
+
+// notFound says that the record the request for rawURL reads is not on
+// the service, and how to find it; false for a request that reads no one
+// record.
+func notFound(rawURL string) (string, bool) {
+	seg, ok := apiSegments(rawURL)
+	if !ok {
+		return "", false
+	}
+	for _, r := range records {
+		if len(seg) != len(r.fixed)+r.names || !slices.Equal(seg[:len(r.fixed)], r.fixed) {
+			continue
+		}
+		name := seg[len(r.fixed):]
+		return "no " + r.what + " " + safe(strings.Join(name, "/")) + " on the service (404); " +
+			r.check + ", or find it with: " + r.finder + " " + shellWord(name[len(name)-1]), true
+	}
+	return "", false
+}
+
+// apiSegments are the unescaped segments of rawURL's path after its
+// "/api/" (a base URL may have a path of its own before it).
+func apiSegments(rawURL string) ([]string, bool) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, false
+	}
+	path := u.EscapedPath()
+	i := strings.LastIndex(path, "/api/")
+	if i < 0 {
+		return nil, false
+	}
+	seg := strings.Split(path[i+len("/api/"):], "/")
+	for k, s := range seg {
+		if seg[k], err = url.PathUnescape(s); err != nil {
+			return nil, false
+		}
+	}
+	return seg, true
+}
+
+// serviceURL is the service's address for a message: base when the
+// command was given one, or else the scheme and host of the request
+// that failed.
+func serviceURL(err error, base string) string {
+	if base != "" {
+		return safe(base)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		if u, perr := url.Parse(ue.URL); perr == nil {
+			return safe(u.Scheme + "://" + u.Host)
+		}
+	}
+	return "its base URL"
+}
+
+// safe is text from the service or the command line, sanitized.
+func safe(s string) string { return gamedata.NewUntrusted(s).String() }
+
+// plainWord is a word a shell reads as it is.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9._/:@%+=,-]+$`)
+
+// shellWord is s, sanitized, as one shell word: quoted when a shell would
+// read it otherwise (spaces, $, quotes, globs).
+func shellWord(s string) string {
+	s = safe(s)
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

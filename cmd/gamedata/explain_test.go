@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/stretchr/testify/assert"
+)
+
+// A record the service does not have is said with what to check and how
+// to find it, the ident sanitized and quoted for a shell; never the
+// request and its raw 404.
+func TestNotFoundSaysWhatToDo(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	for _, tt := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"get", "package", "game/no-such-game"},
+			"gamedata: no package game/no-such-game on the service (404); check the kind and ident, or find it with: gamedata search no-such-game\n"},
+		{[]string{"get", "package", "game/no such $game"},
+			"gamedata: no package game/no such $game on the service (404); check the kind and ident, or find it with: gamedata search 'no such $game'\n"},
+		{[]string{"get", "package", "game/it's\x1b[31m"},
+			"gamedata: no package game/it's on the service (404); check the kind and ident, or find it with: gamedata search 'it'\\''s'\n"},
+		{[]string{"get", "server", "192.0.2.1:1"},
+			"gamedata: no server 192.0.2.1:1 on the service (404); check the id, or find it with: gamedata search 192.0.2.1:1\n"},
+		{[]string{"get", "org", "no-such-org"},
+			"gamedata: no organization no-such-org on the service (404); check the ident, or find it with: gamedata search no-such-org\n"},
+		{[]string{"analytics", "package", "game/no-such-game"},
+			"gamedata: no analytics for package game/no-such-game on the service (404); check the kind and ident, or find it with: gamedata analytics search no-such-game\n"},
+	} {
+		code, _, errOut := cli(t, twin.URL, tt.args...)
+		assert.Equal(t, 1, code, "%v", tt.args)
+		assert.Equal(t, tt.says, errOut, "%v", tt.args)
+	}
+}
+
+// A service that cannot be reached is said with its address and what to
+// check.
+func TestUnreachableSaysWhatToCheck(t *testing.T) {
+	t.Parallel()
+	s := httptest.NewServer(nil)
+	base := s.URL
+	s.Close() // nothing listens there now: the connection is refused
+	code, _, errOut := cli(t, base, "get", "package", "game/x")
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^gamedata: could not reach the service at `+base+`: dial tcp .*connection refused; check --base-url and the network\n$`, errOut)
+
+	dns := fmt.Errorf("gamedata: GET http://h.invalid/api/packages/game/x after 5 attempts: %w",
+		&net.DNSError{Err: "no such host", Name: "h.invalid", IsNotFound: true})
+	assert.Equal(t, "could not reach the service at http://h.invalid: lookup h.invalid: no such host; check --base-url and the network",
+		explain(dns, "http://h.invalid").Error())
+}
+
+// Other errors pass as they are.
+func TestExplainLeavesOtherErrors(t *testing.T) {
+	t.Parallel()
+	err := &gamedata.APIError{StatusCode: 404, Method: "GET", URL: "http://h/api/dashboard?page=9"}
+	assert.Same(t, error(err), explain(err, "http://h"))
+	assert.NoError(t, explain(nil, "http://h"))
+}
