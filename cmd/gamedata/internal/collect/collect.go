@@ -151,10 +151,16 @@ func (x *runner) count() {
 	x.sum.Added, x.sum.ChangedRows = x.r.Added, x.r.Changed
 }
 
-// fail records an item that failed, and the run goes on.
+// fail records an item that failed, and the run goes on. The error is
+// kept without its *gamedata.ItemError: the failures table names the item,
+// and the error's index, within one batch of requests, says less.
 func (x *runner) fail(stage, item string, err error) error {
 	x.sum.Failed++
 	x.count()
+	var ie *gamedata.ItemError
+	if errors.As(err, &ie) {
+		err = ie.Err
+	}
 	return x.db.RecordFailure(x.wctx, x.r, stage, item, err.Error(), x.o.Now())
 }
 
