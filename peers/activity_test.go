@@ -49,18 +49,7 @@ func activityComparison(tb testing.TB, twin *gamedatatest.Server) comparison[his
 			return c.Activity.History(ctx, &gamedata.ActivityOptions{Range: "all"})
 		}
 	}
-	o31, err := ogen31.NewClient(twin.URL, ogen31.WithClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	o30, err := ogen30.NewClient(twin.URL, ogen30.WithClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	oapi, err := oapi31.NewClientWithResponses(twin.URL, oapi31.WithHTTPClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	o31, o30, oapi := generatedClients(tb, twin.URL)
 	floorHTTP, jsonHTTP := httpClient(), httpClient()
 	return comparison[historySummary]{
 		floor: func(ctx context.Context) error { return drain(ctx, floorHTTP, url) },

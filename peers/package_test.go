@@ -50,18 +50,7 @@ func packageComparison(tb testing.TB, twin *gamedatatest.Server) comparison[reco
 	sdkCall := func(c *gamedata.Client) func(context.Context) (*gamedata.Package, error) {
 		return func(ctx context.Context) (*gamedata.Package, error) { return c.Packages.Get(ctx, kind, ident) }
 	}
-	o31, err := ogen31.NewClient(twin.URL, ogen31.WithClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	o30, err := ogen30.NewClient(twin.URL, ogen30.WithClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	oapi, err := oapi31.NewClientWithResponses(twin.URL, oapi31.WithHTTPClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	o31, o30, oapi := generatedClients(tb, twin.URL)
 	floorHTTP, jsonHTTP := httpClient(), httpClient()
 	return comparison[recordSummary]{
 		floor: func(ctx context.Context) error { return drain(ctx, floorHTTP, url) },

@@ -12,6 +12,9 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/peers/internal/oapi31"
+	"github.com/gamedata-go/gamedata/peers/internal/ogen30"
+	"github.com/gamedata-go/gamedata/peers/internal/ogen31"
 	"golang.org/x/time/rate"
 )
 
@@ -190,6 +193,24 @@ func sdkClients(tb testing.TB, base string) (withCache, noCache *gamedata.Client
 		tb.Fatal(err)
 	}
 	return withCache, noCache
+}
+
+// generatedClients are the clients ogen and oapi-codegen generated, each
+// with a transport of its own (httpClient).
+func generatedClients(tb testing.TB, base string) (*ogen31.Client, *ogen30.Client, *oapi31.ClientWithResponses) {
+	o31, err := ogen31.NewClient(base, ogen31.WithClient(httpClient()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	o30, err := ogen30.NewClient(base, ogen30.WithClient(httpClient()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	oapi, err := oapi31.NewClientWithResponses(base, oapi31.WithHTTPClient(httpClient()))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return o31, o30, oapi
 }
 
 // drain is the floor: one GET whose body is read and dropped.

@@ -63,18 +63,7 @@ func walkComparison(tb testing.TB, twin *gamedatatest.Server) comparison[walkSum
 	}
 
 	sdk, sdkNoCache := sdkClients(tb, twin.URL)
-	o31, err := ogen31.NewClient(twin.URL, ogen31.WithClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	o30, err := ogen30.NewClient(twin.URL, ogen30.WithClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	oapi, err := oapi31.NewClientWithResponses(twin.URL, oapi31.WithHTTPClient(httpClient()))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	o31, o30, oapi := generatedClients(tb, twin.URL)
 	floorHTTP := httpClient()
 	return comparison[walkSummary]{
 		floor: func(ctx context.Context) error {
