@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -135,4 +139,57 @@ func TestTourCountsWhatItLists(t *testing.T) {
 			assert.Equal(t, 5, lists, "the tour's lists: top games, servers, search, organizations, analytics search")
 		})
 	}
+}
+
+// hostilePrefix retitles a terminal and clears it. hostileIdents prefixes
+// every kind, ident, id and the OpenAPI version of the twin's answers with
+// it, and takes it off the paths the tour then asks for, so that the tour
+// runs whole on identifiers a terminal would act on. It counts the
+// requests that named a hostile identifier.
+const hostilePrefix = "\x1b]0;pwned\x07\x1b[2J"
+
+func hostileIdents(t *testing.T, twin *gamedatatest.Server) (*httptest.Server, *atomic.Int32) {
+	escaped, err := json.Marshal(hostilePrefix)
+	require.NoError(t, err)
+	inJSON := string(escaped[1 : len(escaped)-1])
+	rewrite := strings.NewReplacer(`"kind":"`, `"kind":"`+inJSON, `"ident":"`, `"ident":"`+inJSON,
+		`"id":"`, `"id":"`+inJSON, `"openapi":"`, `"openapi":"`+inJSON)
+	var named atomic.Int32
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		u := *r.URL
+		if strings.Contains(u.Path, hostilePrefix) {
+			named.Add(1)
+		}
+		u.Path, u.RawPath = strings.ReplaceAll(u.Path, hostilePrefix, ""), ""
+		resp, err := twin.Client().Get(twin.URL + u.RequestURI())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
+		w.WriteHeader(resp.StatusCode)
+		io.WriteString(w, rewrite.Replace(string(body)))
+	}))
+	t.Cleanup(proxy.Close)
+	return proxy, &named
+}
+
+// Identifiers are the service's text as much as titles are: the tour
+// prints kinds, idents, ids and the document's version only sanitized.
+func TestTourSanitizesIdentifiers(t *testing.T) {
+	twin := gamedatatest.NewServer()
+	defer twin.Close()
+	proxy, named := hostileIdents(t, twin)
+
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(context.Background(), []string{"-base-url", proxy.URL}, &stdout, &stderr))
+	assert.Positive(t, named.Load(), "the tour asked for records by the hostile identifiers it was sent")
+	r, bad := unsafe(stdout.String())
+	assert.False(t, bad, "output carries %U", r)
 }

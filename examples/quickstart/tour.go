@@ -46,7 +46,7 @@ func dashboard(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourSta
 	fmt.Fprintf(w, "== Dashboard: top %s by players (page %d, more pages: %t)\n",
 		count(len(games.Items), "game"), games.Pagination.Page, games.Pagination.HasNext)
 	for _, e := range games.Items {
-		fmt.Fprintf(w, "  - %-28s %-32s players %s\n", e.Kind+"/"+e.Ident, text(e.Fields, "title"), metric(e.Fields, "players"))
+		fmt.Fprintf(w, "  - %-28s %-32s players %s\n", safe(e.Kind+"/"+e.Ident), text(e.Fields, "title"), metric(e.Fields, "players"))
 	}
 	if len(games.Items) == 0 {
 		return errors.New("dashboard: no games to tour")
@@ -59,7 +59,7 @@ func dashboard(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourSta
 	}
 	fmt.Fprintf(w, "\n== Dashboard: first %s\n", count(len(servers.Items), "dedicated server"))
 	for _, e := range servers.Items {
-		fmt.Fprintf(w, "  - %-22s %s\n", e.ID, text(e.Fields, "name"))
+		fmt.Fprintf(w, "  - %-22s %s\n", safe(e.ID), text(e.Fields, "name"))
 	}
 	st.servers = servers.Items
 	return nil
@@ -74,13 +74,13 @@ func search(ctx context.Context, c *gamedata.Client, w io.Writer, _ *tourState) 
 	fmt.Fprintf(w, "\n== Search %q: %s, %s, %s\n", "miner",
 		count(len(found.Packages), "package"), count(len(found.Servers), "server"), count(len(found.Organizations), "organization"))
 	for _, p := range found.Packages {
-		fmt.Fprintf(w, "  - package      %-32s %s\n", p.Kind+"/"+p.Ident, text(p.Fields, "title"))
+		fmt.Fprintf(w, "  - package      %-32s %s\n", safe(p.Kind+"/"+p.Ident), text(p.Fields, "title"))
 	}
 	for _, v := range found.Servers {
-		fmt.Fprintf(w, "  - server       %-32s %s\n", v.ID, text(v.Fields, "name"))
+		fmt.Fprintf(w, "  - server       %-32s %s\n", safe(v.ID), text(v.Fields, "name"))
 	}
 	for _, o := range found.Organizations {
-		fmt.Fprintf(w, "  - organization %-32s %s\n", o.Ident, text(o.Fields, "name"))
+		fmt.Fprintf(w, "  - organization %-32s %s\n", safe(o.Ident), text(o.Fields, "name"))
 	}
 	return nil
 }
@@ -90,7 +90,7 @@ func packageRecord(ctx context.Context, c *gamedata.Client, w io.Writer, st *tou
 	if err != nil {
 		return fmt.Errorf("package: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Package %s/%s\n", pkg.Kind, pkg.Ident)
+	fmt.Fprintf(w, "\n== Package %s\n", safe(pkg.Kind+"/"+pkg.Ident))
 	fmt.Fprintf(w, "  title:        %s\n", text(pkg.Fields, "title"))
 	fmt.Fprintf(w, "  players:      %s (peak %s)\n", metric(pkg.Fields, "players"), metric(pkg.Fields, "playersPeak"))
 	fmt.Fprintf(w, "  description:  %s\n", clip(text(pkg.Fields, "description"), 70))
@@ -107,7 +107,7 @@ func server(ctx context.Context, c *gamedata.Client, w io.Writer, st *tourState)
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Server %s\n", srv.ID)
+	fmt.Fprintf(w, "\n== Server %s\n", safe(srv.ID))
 	fmt.Fprintf(w, "  name:    %s\n", text(srv.Fields, "name"))
 	fmt.Fprintf(w, "  players: %s of %s\n", metric(srv.Fields, "players"), metric(srv.Fields, "maxPlayers"))
 	return nil
@@ -120,7 +120,7 @@ func organizations(ctx context.Context, c *gamedata.Client, w io.Writer, st *tou
 	}
 	fmt.Fprintf(w, "\n== Organizations: first page, %s\n", count(len(orgs.Items), "organization"))
 	for _, o := range orgs.Items {
-		fmt.Fprintf(w, "  - %-22s %s\n", o.Ident, text(o.Fields, "name"))
+		fmt.Fprintf(w, "  - %-22s %s\n", safe(o.Ident), text(o.Fields, "name"))
 	}
 	walked := 0
 	for _, err := range c.Organizations.All(ctx, &gamedata.ListOptions{PageSize: 100}) {
@@ -152,7 +152,7 @@ func organization(ctx context.Context, c *gamedata.Client, w io.Writer, st *tour
 	if err := org.Fields.Decode(&detail); err != nil {
 		return fmt.Errorf("organization: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Organization %s\n  name: %s, %d packages\n", org.Ident, text(org.Fields, "name"), len(detail.Packages))
+	fmt.Fprintf(w, "\n== Organization %s\n  name: %s, %d packages\n", safe(org.Ident), text(org.Fields, "name"), len(detail.Packages))
 	return nil
 }
 
@@ -168,10 +168,10 @@ func analyticsSearch(ctx context.Context, c *gamedata.Client, w io.Writer, _ *to
 	fmt.Fprintf(w, "\n== Analytics search %q: %s, %s\n", "neon",
 		count(len(hits.Packages), "package"), count(len(hits.Organizations), "organization"))
 	for _, p := range hits.Packages {
-		fmt.Fprintf(w, "  - package      %-32s %s\n", p.Kind+"/"+p.Ident, text(p.Fields, "title"))
+		fmt.Fprintf(w, "  - package      %-32s %s\n", safe(p.Kind+"/"+p.Ident), text(p.Fields, "title"))
 	}
 	for _, o := range hits.Organizations {
-		fmt.Fprintf(w, "  - organization %-32s %s\n", o.Ident, text(o.Fields, "name"))
+		fmt.Fprintf(w, "  - organization %-32s %s\n", safe(o.Ident), text(o.Fields, "name"))
 	}
 	return nil
 }
@@ -181,7 +181,7 @@ func packageAnalytics(ctx context.Context, c *gamedata.Client, w io.Writer, st *
 	if err != nil {
 		return fmt.Errorf("package analytics: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Package analytics %s/%s\n", report.Kind, report.Ident)
+	fmt.Fprintf(w, "\n== Package analytics %s\n", safe(report.Kind+"/"+report.Ident))
 	printHistory(w, report.History, report.Fields)
 	return nil
 }
@@ -194,7 +194,7 @@ func organizationAnalytics(ctx context.Context, c *gamedata.Client, w io.Writer,
 	if err != nil {
 		return fmt.Errorf("organization analytics: %w", err)
 	}
-	fmt.Fprintf(w, "\n== Organization analytics %s\n", report.Ident)
+	fmt.Fprintf(w, "\n== Organization analytics %s\n", safe(report.Ident))
 	printHistory(w, report.History, report.Fields)
 	return nil
 }
@@ -211,7 +211,7 @@ func openAPI(ctx context.Context, c *gamedata.Client, w io.Writer, _ *tourState)
 	if err := json.Unmarshal(doc, &spec); err != nil {
 		return fmt.Errorf("openapi: %w", err)
 	}
-	fmt.Fprintf(w, "\n== OpenAPI document: version %s, %d paths\n", spec.OpenAPI, len(spec.Paths))
+	fmt.Fprintf(w, "\n== OpenAPI document: version %s, %d paths\n", safe(spec.OpenAPI), len(spec.Paths))
 	return nil
 }
 
@@ -278,6 +278,11 @@ func text(f gamedata.Fields, name string) string {
 	}
 	return u.String()
 }
+
+// safe is an identifier or other text the service chose, through
+// Untrusted.String like every member: a kind, an ident or an id may hold a
+// terminal escape as well as a title may.
+func safe(s string) string { return gamedata.NewUntrusted(s).String() }
 
 // metric formats a numeric member; null is "unavailable", never zero.
 func metric(f gamedata.Fields, name string) string { return nullable(f.Metric(name)) }
