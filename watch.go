@@ -202,12 +202,18 @@ func pollLoop[C any](ctx context.Context, clk clock, every time.Duration, n int,
 	}
 }
 
-func checkWatch(ctx context.Context, every time.Duration) error {
-	if ctx == nil {
-		return errors.New("gamedata: Watch: nil context")
+// checkWatch refuses a watch before it starts: a client not made by
+// NewClient, a nil context, an interval not above 0. It returns the client
+// of s.
+func checkWatch(ctx context.Context, s *service, every time.Duration) (*Client, error) {
+	c, err := s.ready()
+	switch {
+	case err != nil:
+		return nil, err
+	case ctx == nil:
+		return nil, errors.New("gamedata: Watch: nil context")
+	case every <= 0:
+		return nil, fmt.Errorf("gamedata: Watch: interval %s, want more than 0", every)
 	}
-	if every <= 0 {
-		return fmt.Errorf("gamedata: Watch: interval %s, want more than 0", every)
-	}
-	return nil
+	return c, nil
 }

@@ -33,10 +33,7 @@ import (
 // goroutine left behind, when ctx ends or the loop breaks.
 func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, every time.Duration) iter.Seq2[Change[DashboardEntry], error] {
 	return func(yield func(Change[DashboardEntry], error) bool) {
-		c, err := (*service)(s).ready()
-		if err == nil {
-			err = checkWatch(ctx, every)
-		}
+		c, err := checkWatch(ctx, (*service)(s), every)
 		if err != nil {
 			yield(Change[DashboardEntry]{}, err)
 			return

@@ -31,10 +31,7 @@ import (
 // loop breaks; it also ends at once when refs is empty.
 func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every time.Duration) iter.Seq2[Change[*Package], error] {
 	return func(yield func(Change[*Package], error) bool) {
-		c, err := (*service)(s).ready()
-		if err == nil {
-			err = checkWatch(ctx, every)
-		}
+		c, err := checkWatch(ctx, (*service)(s), every)
 		if err != nil {
 			yield(Change[*Package]{}, err)
 			return

@@ -43,14 +43,13 @@ func TestOpenDiskRefusesAPathUnderAFile(t *testing.T) {
 // A damaged file reads as a miss: truncated, emptied, a byte changed,
 // garbage, or another key's entry put in its place.
 func TestDiskDamagedFilesAreMisses(t *testing.T) {
-	c, err := OpenDisk(t.TempDir())
+	d, err := OpenDisk(t.TempDir())
 	require.NoError(t, err)
-	d := c
 	const key = "https://h/api/packages/game/x"
-	c.Set(key, []byte("a value of some length"))
+	d.Set(key, []byte("a value of some length"))
 	good, err := os.ReadFile(entryPath(d, key))
 	require.NoError(t, err)
-	c.Set("other", []byte("another value"))
+	d.Set("other", []byte("another value"))
 	other, err := os.ReadFile(entryPath(d, "other"))
 	require.NoError(t, err)
 
@@ -69,7 +68,7 @@ func TestDiskDamagedFilesAreMisses(t *testing.T) {
 	}
 	for name, b := range damaged {
 		require.NoError(t, os.WriteFile(entryPath(d, key), b, 0o600))
-		got, ok := c.Get(key)
+		got, ok := d.Get(key)
 		assert.False(t, ok, name)
 		assert.Nil(t, got, name)
 	}

@@ -101,9 +101,8 @@ func TestDiskEntriesThatAreNotItsOwnAreMisses(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := OpenDisk(t.TempDir())
+			d, err := OpenDisk(t.TempDir())
 			require.NoError(t, err)
-			d := c
 			path := entryPath(d, key)
 			tc.plant(t, d, path)
 
@@ -111,7 +110,7 @@ func TestDiskEntriesThatAreNotItsOwnAreMisses(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			done := make(chan bool)
 			go func() {
-				_, ok := c.Get(key)
+				_, ok := d.Get(key)
 				done <- ok
 			}()
 			select {
@@ -134,9 +133,8 @@ func TestDiskEntriesThatAreNotItsOwnAreMisses(t *testing.T) {
 // The open itself does not wait on a FIFO, should one take an entry's
 // place between the check of its name and the open.
 func TestDiskOpenDoesNotWaitOnAFIFO(t *testing.T) {
-	c, err := OpenDisk(t.TempDir())
+	d, err := OpenDisk(t.TempDir())
 	require.NoError(t, err)
-	d := c
 	require.NoError(t, syscall.Mkfifo(filepath.Join(d.dir, "fifo"), 0o600))
 	f, err := d.root.OpenFile("fifo", os.O_RDONLY|entryOpenFlags, 0)
 	require.NoError(t, err, "opened at once, with no writer")

@@ -172,9 +172,19 @@ func Load(s Store, key string) *Entry {
 	if !ok {
 		return nil
 	}
-	e, err := decode(raw)
-	if err != nil || e.status != http.StatusOK {
+	e := decodeStored(raw)
+	if e == nil {
 		s.Delete(key)
+	}
+	return e
+}
+
+// decodeStored is the entry encoded in b when it is one the client could
+// have stored: one that decodes and holds a 200. Otherwise it is nil, and
+// the value is to be removed.
+func decodeStored(b []byte) *Entry {
+	e, err := decode(b)
+	if err != nil || e.status != http.StatusOK {
 		return nil
 	}
 	return e

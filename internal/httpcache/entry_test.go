@@ -79,3 +79,18 @@ func TestCacheEntryCutWithChecksum(t *testing.T) {
 		assert.ErrorIs(t, err, errBadEntry, "cut to %d bytes", n)
 	}
 }
+
+// An entry of another status than 200, which the client never stores, is
+// a miss in every store, and is removed.
+func TestLoadRefusesAnotherStatus(t *testing.T) {
+	disk, err := OpenDisk(t.TempDir())
+	require.NoError(t, err)
+	for name, s := range map[string]Store{"memory": NewMemory(1 << 10), "disk": disk} {
+		e := sampleEntry()
+		e.status = http.StatusNonAuthoritativeInfo
+		s.Set("k", e.Encode())
+		assert.Nil(t, Load(s, "k"), name)
+		_, ok := s.Get("k")
+		assert.False(t, ok, "%s: removed", name)
+	}
+}

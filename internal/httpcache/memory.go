@@ -3,7 +3,6 @@ package httpcache
 import (
 	"container/list"
 	"hash/crc32"
-	"net/http"
 	"sync"
 )
 
@@ -88,14 +87,12 @@ func (m *Memory) load(key string) *Entry {
 	}
 	e := me.entry
 	if e == nil {
-		var err error
-		if e, err = decode(me.value); err != nil || e.status != http.StatusOK {
-			m.drop(me)
-			return nil
-		}
+		e = decodeStored(me.value)
 	} else if crc32.Checksum(e.body, castagnoli) != e.bodySum {
+		e = nil
+	}
+	if e == nil {
 		m.drop(me)
-		return nil
 	}
 	return e
 }

@@ -51,22 +51,21 @@ func TestMemoryCacheBounds(t *testing.T) {
 }
 
 func TestMemoryCacheConcurrent(t *testing.T) {
-	c := NewMemory(1 << 10)
+	m := NewMemory(1 << 10)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 200 {
 				k := fmt.Sprint(g, i%20)
-				c.Set(k, make([]byte, 40))
-				c.Get(k)
+				m.Set(k, make([]byte, 40))
+				m.Get(k)
 				if i%7 == 0 {
-					c.Delete(k)
+					m.Delete(k)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	m := c
 	assert.LessOrEqual(t, m.size, int64(1<<10))
 	assert.Equal(t, len(m.entries), m.order.Len())
 }

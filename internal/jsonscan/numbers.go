@@ -166,10 +166,11 @@ func (s *Scanner) TryNumber() (float64, bool) {
 	return f, true
 }
 
-// TryFlag reads 0 or 1 written as such, and consumes nothing and reports
-// false for anything else, which Flag then reads.
+// TryFlag reads 0 or 1 written as such (1.0 or 1e0 is not a flag), and
+// consumes nothing and reports false for anything else, which Flag then
+// describes.
 func (s *Scanner) TryFlag() (v, ok bool) {
-	if s.i+1 >= len(s.b) || (s.b[s.i] != '0' && s.b[s.i] != '1') || isNumberByte(s.b[s.i+1]) {
+	if s.i >= len(s.b) || (s.b[s.i] != '0' && s.b[s.i] != '1') || (s.i+1 < len(s.b) && isNumberByte(s.b[s.i+1])) {
 		return false, false
 	}
 	v = s.b[s.i] == '1'
@@ -177,15 +178,10 @@ func (s *Scanner) TryFlag() (v, ok bool) {
 	return v, true
 }
 
-// Flag reads 0 or 1, written as such: 1.0 or 1e0 is not a flag, and
-// anything else is a ValueError.
+// Flag reads a flag as TryFlag does; anything else is a ValueError.
 func (s *Scanner) Flag() (bool, error) {
-	if s.i < len(s.b) && (s.b[s.i] == '0' || s.b[s.i] == '1') {
-		next := s.i + 1
-		if next >= len(s.b) || !isNumberByte(s.b[next]) {
-			s.i = next
-			return s.b[next-1] == '1', nil
-		}
+	if v, ok := s.TryFlag(); ok {
+		return v, nil
 	}
 	return false, s.wrongValue("0 or 1")
 }

@@ -141,6 +141,20 @@ func TestTryReadersLeaveWhatTheyDoNotTake(t *testing.T) {
 	}
 }
 
+// A flag may end the input: Flag, which is TryFlag with an error for
+// what it does not take, reads it.
+func TestFlagAtTheEndOfInput(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]bool{"0": false, "1": true, " 1": true} {
+		s := New([]byte(in))
+		s.WS()
+		got, err := s.Flag()
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+		assert.Empty(t, s.Rest(), "Flag(%q) consumes the flag", in)
+	}
+}
+
 func TestExactReadersSayWhatIsWrong(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
