@@ -43,8 +43,8 @@ func terminalChart(w io.Writer, title string, samples []sample, width int) error
 		}
 	}
 	graph := asciigraph.Plot(values, asciigraph.Height(12), asciigraph.Precision(0))
-	axis := strings.IndexAny(strings.SplitN(graph, "\n", 2)[0], "┤┼")
-	axis = len([]rune(strings.SplitN(graph, "\n", 2)[0][:max(axis, 0)]))
+	top, _, _ := strings.Cut(graph, "\n")
+	axis := len([]rune(top[:max(strings.IndexAny(top, "┤┼"), 0)])) // the axis's column
 	var b strings.Builder
 	b.WriteString(graph + "\n")
 	if partials > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"iter"
 	"strings"
 	"time"
 
@@ -60,6 +61,37 @@ func walkWriter(c common, d directoryFlags, known []string, command string) writ
 	o.stream = true
 	o.notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
 	return newWriter(o)
+}
+
+// printDirectory prints what a directory command read: the records of
+// first, its first page, or with --all every record of walk as it comes,
+// a page held at most. A walk that fails keeps what it printed, each
+// record whole.
+func printDirectory[T any](c common, d directoryFlags, known []string, command string, first []T, walk iter.Seq2[T, error], fields func(T) gamedata.Fields) error {
+	if !d.All {
+		records := make([]gamedata.Fields, len(first))
+		for i, e := range first {
+			records[i] = fields(e)
+		}
+		return printAll(c, records, known, d.Fields)
+	}
+	w := walkWriter(c, d, known, command)
+	n := 0
+	for e, err := range walk {
+		if err == nil {
+			n++
+			err = w.write(fields(e))
+		}
+		if err != nil {
+			w.close() // what was read is whole: print it
+			return withKept(err, "%s printed, each whole", plural(n, "record"))
+		}
+	}
+	if err := w.close(); err != nil {
+		return err
+	}
+	c.noResults(n)
+	return nil
 }
 
 // sayServed says each notice of what the service served on stderr.

@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -59,7 +58,7 @@ func TestExporterServesAndStops(t *testing.T) {
 	}()
 
 	var addr string
-	guard := time.After(30 * time.Second) // a guard against a hang, not a measure
+	hang := guard(t)
 	for polled := false; addr == "" || !polled; {
 		select {
 		case line := <-stderr.lines:
@@ -69,7 +68,7 @@ func TestExporterServesAndStops(t *testing.T) {
 			polled = polled || strings.Contains(line, "poll succeeded")
 		case code := <-done:
 			t.Fatalf("exporter exited %d: %s", code, stderr.String())
-		case <-guard:
+		case <-hang.Done():
 			t.Fatalf("no first poll: %s", stderr.String())
 		}
 	}

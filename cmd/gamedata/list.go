@@ -62,28 +62,6 @@ func listRun(ctx context.Context, opts *listOptions) error {
 	}
 	sayServed(opts.common, "list", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.List.Sort,
 		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	if !opts.All {
-		records := make([]gamedata.Fields, len(p.Items))
-		for i, e := range p.Items {
-			records[i] = e.Fields
-		}
-		return printAll(opts.common, records, known, opts.Fields)
-	}
-	w := walkWriter(opts.common, opts.directoryFlags, known, "list")
-	n := 0
-	for e, err := range c.Dashboard.All(ctx, dir) {
-		if err == nil {
-			n++
-			err = w.write(e.Fields)
-		}
-		if err != nil {
-			w.close() // what was read is whole: print it
-			return withKept(err, "%s printed, each whole", plural(n, "record"))
-		}
-	}
-	if err := w.close(); err != nil {
-		return err
-	}
-	opts.noResults(n)
-	return nil
+	return printDirectory(opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir),
+		func(e gamedata.DashboardEntry) gamedata.Fields { return e.Fields })
 }

@@ -48,28 +48,6 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 	}
 	sayServed(opts.common, "orgs", servedNotices(askedDirectory{sort: opts.List.Sort,
 		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	if !opts.All {
-		records := make([]gamedata.Fields, len(p.Items))
-		for i, o := range p.Items {
-			records[i] = o.Fields
-		}
-		return printAll(opts.common, records, organizationColumns, opts.Fields)
-	}
-	w := walkWriter(opts.common, opts.directoryFlags, organizationColumns, "orgs")
-	n := 0
-	for o, err := range c.Organizations.All(ctx, &opts.List) {
-		if err == nil {
-			n++
-			err = w.write(o.Fields)
-		}
-		if err != nil {
-			w.close() // what was read is whole: print it
-			return withKept(err, "%s printed, each whole", plural(n, "record"))
-		}
-	}
-	if err := w.close(); err != nil {
-		return err
-	}
-	opts.noResults(n)
-	return nil
+	return printDirectory(opts.common, opts.directoryFlags, organizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List),
+		func(o gamedata.Organization) gamedata.Fields { return o.Fields })
 }

@@ -29,3 +29,12 @@ func unprefixed(msg string) string {
 	}
 	return msg
 }
+
+// plural is n and what, in the plural unless n is 1: "1 record", "3
+// records".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

@@ -85,27 +85,21 @@ func (r *templateRun) timeago(s string) (string, error) {
 }
 
 func ago(d time.Duration) string {
-	plural := func(n int, unit string) string {
-		if n == 1 {
-			return "1 " + unit + " ago"
-		}
-		return fmt.Sprintf("%d %ss ago", n, unit)
-	}
 	switch {
 	case d < 0:
 		return "in the future"
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return plural(int(d.Minutes()), "minute")
+		return plural(int(d.Minutes()), "minute") + " ago"
 	case d < 24*time.Hour:
-		return plural(int(d.Hours()), "hour")
+		return plural(int(d.Hours()), "hour") + " ago"
 	case d < 30*24*time.Hour:
-		return plural(int(d.Hours()/24), "day")
+		return plural(int(d.Hours()/24), "day") + " ago"
 	case d < 365*24*time.Hour:
-		return plural(int(d.Hours()/24/30), "month")
+		return plural(int(d.Hours()/24/30), "month") + " ago"
 	}
-	return plural(int(d.Hours()/24/365), "year")
+	return plural(int(d.Hours()/24/365), "year") + " ago"
 }
 
 // timefmt writes an ISO 8601 time in a Go layout, in UTC.
