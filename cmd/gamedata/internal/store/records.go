@@ -126,6 +126,20 @@ func (s *DB) SaveDetails(ctx context.Context, r *Run, recs []Detail, at time.Tim
 // whole item is refused, so that neither entry is dropped without a word.
 var ErrRepeatedTime = errors.New("two entries in one second, and the table is keyed by the second")
 
+// repeatedSecond finds the first of rows whose time, to the second, an
+// earlier row already has, and returns that second in RFC 3339.
+func repeatedSecond[T any](rows []T, when func(T) time.Time) (string, bool) {
+	seen := make(map[int64]bool, len(rows))
+	for _, row := range rows {
+		t := when(row)
+		if seen[unix(t)] {
+			return t.UTC().Format(time.RFC3339), true
+		}
+		seen[unix(t)] = true
+	}
+	return "", false
+}
+
 // SaveReport records the analytics history of one package, in one
 // transaction, and its entry's report_at. History entries are keyed by
 // capturedAt to the second; a report with two entries in one second is
@@ -134,13 +148,8 @@ func (s *DB) SaveReport(ctx context.Context, r *Run, key Key, history []HistoryR
 	if r == nil {
 		return errNoRun
 	}
-	seen := make(map[int64]bool, len(history))
-	for _, h := range history {
-		t := unix(h.CapturedAt)
-		if seen[t] {
-			return fmt.Errorf("%s: two history entries captured in the second %s: %w", key, h.CapturedAt.UTC().Format(time.RFC3339), ErrRepeatedTime)
-		}
-		seen[t] = true
+	if t, ok := repeatedSecond(history, func(h HistoryRow) time.Time { return h.CapturedAt }); ok {
+		return fmt.Errorf("%s: two history entries captured in the second %s: %w", key, t, ErrRepeatedTime)
 	}
 	k := cleanKey(key)
 	return s.writeRows(ctx, r, func(tx *sql.Tx, c *rowCounts) error {
@@ -168,13 +177,8 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 	if r == nil {
 		return errNoRun
 	}
-	seen := make(map[int64]bool, len(points))
-	for _, p := range points {
-		t := unix(p.Time)
-		if seen[t] {
-			return fmt.Errorf("two activity points in the second %s: %w", p.Time.UTC().Format(time.RFC3339), ErrRepeatedTime)
-		}
-		seen[t] = true
+	if t, ok := repeatedSecond(points, func(p Point) time.Time { return p.Time }); ok {
+		return fmt.Errorf("two activity points in the second %s: %w", t, ErrRepeatedTime)
 	}
 	return s.writeRows(ctx, r, func(tx *sql.Tx, c *rowCounts) error {
 		if len(points) > 0 {
