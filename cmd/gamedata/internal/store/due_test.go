@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +16,7 @@ import (
 // can name is never due.
 func TestDue(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		db := open(t, dsn)
 		const day = 24 * time.Hour
