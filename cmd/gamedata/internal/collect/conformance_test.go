@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
@@ -32,7 +33,7 @@ func smallTwin(t *testing.T) *gamedatatest.Server {
 // grows.
 func TestRerunIsIdempotent(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		twin := smallTwin(t)
 		c := newClient(t, twin, "")
@@ -54,7 +55,7 @@ func TestRerunIsIdempotent(t *testing.T) {
 // the series, and no value is 0 where the entry had none.
 func TestNullsStayNull(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		twin := smallTwin(t)
 		db := openDB(t, dsn)
 		_, err := Run(context.Background(), newClient(t, twin, ""), db, options("game", "24h", at(start)))
@@ -88,7 +89,7 @@ func TestNullsStayNull(t *testing.T) {
 // has received its k-th request, k drawn at random (the seed is logged).
 func TestKillAndRerun(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		twin := smallTwin(t)
 		ref := openDB(t, dsn)
@@ -102,7 +103,7 @@ func TestKillAndRerun(t *testing.T) {
 		t.Logf("seed %d, %d requests a run", seed, total)
 		rnd := rand.New(rand.NewPCG(uint64(seed), 0))
 		for trial := range 3 {
-			dsn := newDSN(t, dsn)
+			dsn := pgtest.NewLike(t, dsn)
 			k := 1 + rnd.IntN(total)
 			spec, _ := json.Marshal(helperSpec{URL: twin.URL, DSN: dsn, Kind: "game", Range: "24h"})
 			cmd := exec.Command(os.Args[0], "-test.run=^$")
@@ -129,10 +130,10 @@ func TestKillAndRerun(t *testing.T) {
 // database one run leaves.
 func TestConcurrentFirstRuns(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		twin := smallTwin(t)
-		ref := openDB(t, newDSN(t, dsn))
+		ref := openDB(t, pgtest.NewLike(t, dsn))
 		_, err := Run(ctx, newClient(t, twin, ""), ref, options("game", "24h", time.Now))
 		require.NoError(t, err)
 

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -63,28 +62,6 @@ func helper(spec string) int {
 // options are sync's defaults.
 func options(kind, rng string, now func() time.Time) Options {
 	return Options{Kind: kind, Range: rng, DetailsEvery: 24 * time.Hour, HistoryEvery: 24 * time.Hour, Concurrency: 4, Now: now}
-}
-
-// eachDB runs f against a new SQLite file and a new PostgreSQL database:
-// the conformance suite both stores pass.
-func eachDB(t *testing.T, f func(t *testing.T, dsn string)) {
-	t.Helper()
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		f(t, filepath.Join(t.TempDir(), "g.sqlite"))
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		f(t, pgtest.NewDatabase(t))
-	})
-}
-
-// newDSN is a new database of the kind dsn is.
-func newDSN(t *testing.T, dsn string) string {
-	if store.IsPostgres(dsn) {
-		return pgtest.NewDatabase(t)
-	}
-	return filepath.Join(t.TempDir(), "g.sqlite")
 }
 
 func openDB(t testing.TB, dsn string) *store.DB {

@@ -105,15 +105,21 @@ func (e *Exporter) Poll(ctx context.Context) error {
 		}
 	}
 	e.parts = parts
+	snap, rep := build(parts, e.sourceNames(), e.cfg.MaxSeries)
+	e.snap.Store(snap)
+	e.report(rep)
+	err := errors.Join(errs...)
+	e.ended(start, err)
+	return err
+}
+
+// sourceNames are the names of the sources, in their order.
+func (e *Exporter) sourceNames() []string {
 	names := make([]string, len(e.sources))
 	for i, s := range e.sources {
 		names[i] = s.name
 	}
-	snap, rep := build(parts, names, e.cfg.MaxSeries)
-	e.snap.Store(snap)
-	e.report(rep)
-	e.ended(start, errors.Join(errs...))
-	return errors.Join(errs...)
+	return names
 }
 
 // ended records a poll that started at start and failed with err (nil

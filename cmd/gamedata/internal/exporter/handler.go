@@ -73,13 +73,9 @@ func (e *Exporter) index(w http.ResponseWriter, _ *http.Request) {
 	for i, f := range fams {
 		rows[i] = indexRow{Name: f.name, Type: f.kindName(), Labels: strings.Join(f.labels, ", "), Help: f.help}
 	}
-	names := make([]string, len(e.sources))
-	for i, s := range e.sources {
-		names[i] = s.name
-	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	err := indexPage.Execute(w, map[string]any{
-		"Every": e.cfg.Every, "Stale": staleIntervals * e.cfg.Every, "Sources": names,
+		"Every": e.cfg.Every, "Stale": staleIntervals * e.cfg.Every, "Sources": e.sourceNames(),
 		"MaxLabel": maxLabelRunes, "Families": rows,
 	})
 	if err != nil {

@@ -2,7 +2,8 @@
 // package: initdb and pg_ctl from the system's PostgreSQL (Debian's
 // postgresql package) on a temporary directory and a free loopback port,
 // started on first use and stopped when the package's tests end. Each
-// test gets a database of its own on it.
+// test gets a database of its own on it; EachDB runs a test against it
+// and against a SQLite file alike.
 //
 // PostgreSQL refuses to run as root; tests that run as root run the
 // server as the postgres user, as Debian's own scripts do. When the

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -83,7 +84,7 @@ func count(t *testing.T, db *DB, query string, args ...any) int {
 // at every run read back from directory_at_run.
 func TestSeries(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		db := open(t, dsn)
 		r1, c, gone := run(t, db, day0,
 			entry("a", false, map[string]any{"players": 10.0, "playersPeak": nil, "rating": 4.0}),
@@ -130,7 +131,7 @@ func TestSeries(t *testing.T) {
 // A change of the partial-coverage flag rewrites every member with it.
 func TestSeriesPartialCoverage(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		db := open(t, dsn)
 		run(t, db, day0, entry("c", true, map[string]any{"players": 7.0, "rating": 3.0}))
 		r2, c, _ := run(t, db, day0.Add(time.Hour), entry("c", false, map[string]any{"players": 7.0, "rating": 3.0}))
@@ -143,7 +144,7 @@ func TestSeriesPartialCoverage(t *testing.T) {
 // A cut walk records no one as gone; runs recorded in the runs table.
 func TestRunsTable(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		db := open(t, dsn)
 		run(t, db, day0, entry("a", false, map[string]any{"players": 1.0}), entry("b", false, map[string]any{"players": 2.0}))

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +16,7 @@ import (
 // can name is never due.
 func TestDue(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		db := open(t, dsn)
 		const day = 24 * time.Hour
@@ -73,4 +74,22 @@ func TestSaveReportRefusesRepeatedSecond(t *testing.T) {
 	require.ErrorIs(t, err, ErrRepeatedTime)
 	require.ErrorContains(t, err, "game/a: two history entries captured in the second 2026-11-20T00:00:00Z")
 	assert.Equal(t, 0, count(t, db, `SELECT COUNT(*) FROM history`))
+}
+
+// Activity points two to a second are refused whole too, before anything
+// is written.
+func TestSaveActivityRefusesRepeatedSecond(t *testing.T) {
+	t.Parallel()
+	db := open(t, t.TempDir()+"/g.sqlite")
+	ctx := context.Background()
+	r, err := db.BeginRun(ctx, "game", day0)
+	require.NoError(t, err)
+	err = db.SaveActivity(ctx, r, []Point{
+		{Time: day0.Add(-time.Hour), Raw: []byte(`[0]`)},
+		{Time: day0.Add(100 * time.Millisecond), Raw: []byte(`[1]`)},
+		{Time: day0.Add(900 * time.Millisecond), Raw: []byte(`[2]`)},
+	}, day0)
+	require.ErrorIs(t, err, ErrRepeatedTime)
+	require.ErrorContains(t, err, "two activity points in the second 2026-11-20T00:00:00Z")
+	assert.Equal(t, 0, count(t, db, `SELECT COUNT(*) FROM activity_points`))
 }

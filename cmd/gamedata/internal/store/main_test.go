@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
@@ -11,28 +10,6 @@ import (
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
-
-// eachDB runs f against a new SQLite file and a new PostgreSQL database:
-// the conformance suite both implementations pass.
-func eachDB(t *testing.T, f func(t *testing.T, dsn string)) {
-	t.Helper()
-	t.Run("sqlite", func(t *testing.T) {
-		t.Parallel()
-		f(t, filepath.Join(t.TempDir(), "g.sqlite"))
-	})
-	t.Run("postgres", func(t *testing.T) {
-		t.Parallel()
-		f(t, pgtest.NewDatabase(t))
-	})
-}
-
-// newDSN is a new database of the kind dsn is.
-func newDSN(t *testing.T, dsn string) string {
-	if IsPostgres(dsn) {
-		return pgtest.NewDatabase(t)
-	}
-	return filepath.Join(t.TempDir(), "g.sqlite")
-}
 
 // open opens dsn and closes it when the test ends.
 func open(t *testing.T, dsn string) *DB {

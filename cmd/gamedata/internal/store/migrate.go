@@ -20,48 +20,42 @@ func (s *DB) migrate(ctx context.Context) error { return s.migrateTo(ctx, len(mi
 
 // migrateTo migrates the database to version target, at most.
 func (s *DB) migrateTo(ctx context.Context, target int) error {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	if err := s.d.lockWrites(ctx, tx); err != nil {
-		return err
-	}
-	exists, err := s.d.hasTable(ctx, tx, "schema_version")
-	if err != nil {
-		return err
-	}
-	version := 0
-	if exists {
-		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
-			return err
-		}
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this program's %d: use a newer gamedata", version, len(migrations))
-	}
-	if version >= target {
-		return nil
-	}
-	if !exists {
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_version (version INTEGER NOT NULL)`); err != nil {
-			return err
-		}
-	}
-	for v := version; v < target; v++ {
-		script, err := s.schema(v)
+	return s.write(ctx, func(tx *sql.Tx) error {
+		exists, err := s.d.hasTable(ctx, tx, "schema_version")
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, script); err != nil {
-			return fmt.Errorf("migration to version %d: %w", v+1, err)
+		version := 0
+		if exists {
+			if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&version); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_version (version) VALUES (?)`), v+1); err != nil {
-			return err
+		if version > len(migrations) {
+			return fmt.Errorf("schema version %d is newer than this program's %d: use a newer gamedata", version, len(migrations))
 		}
-	}
-	return tx.Commit()
+		if version >= target {
+			return nil
+		}
+		if !exists {
+			if _, err := tx.ExecContext(ctx, `CREATE TABLE schema_version (version INTEGER NOT NULL)`); err != nil {
+				return err
+			}
+		}
+		for v := version; v < target; v++ {
+			script, err := s.schema(v)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, script); err != nil {
+				return fmt.Errorf("migration to version %d: %w", v+1, err)
+			}
+			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_version (version) VALUES (?)`), v+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // schema is migration v in the dialect's words.

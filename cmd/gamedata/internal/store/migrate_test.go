@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -16,7 +17,7 @@ import (
 // A new database is made at the current version, and every view reads.
 func TestOpenNew(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		db := open(t, dsn)
 		v, err := db.SchemaVersion(context.Background())
 		require.NoError(t, err)
@@ -37,7 +38,7 @@ func TestOpenNew(t *testing.T) {
 // directory entries are ready for the next run.
 func TestMigrateFromVersion1(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		old, err := connect(dsn)
 		require.NoError(t, err)
@@ -116,7 +117,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 // as it was: not even its journal mode changes.
 func TestNewerVersionRefused(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		db, err := Open(ctx, dsn)
 		require.NoError(t, err)
@@ -157,14 +158,14 @@ func files(t *testing.T, dsn string) map[string]string {
 // in each of several rounds, eight opens race on a new database.
 func TestConcurrentOpen(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		rounds := 10
 		if IsPostgres(dsn) {
 			rounds = 2 // each round is a database of its own, made in 0.4 s
 		}
 		for round := range rounds {
 			if round > 0 {
-				dsn = newDSN(t, dsn)
+				dsn = pgtest.NewLike(t, dsn)
 			}
 			const n = 8
 			errs := make(chan error, n)

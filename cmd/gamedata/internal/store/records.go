@@ -51,14 +51,36 @@ func (p *putter) put(ctx context.Context, keyv, colv []any, raw string, at int64
 	return false, n > 0, nil
 }
 
-// tallyPut adds one put's outcome to added and changed.
-func tallyPut(inserted, changed bool, added, changes *int64) {
+// rowCounts are the rows one write inserted and changed.
+type rowCounts struct{ added, changed int64 }
+
+// count adds one put's outcome.
+func (c *rowCounts) count(inserted, changed bool) {
 	if inserted {
-		*added++
+		c.added++
 	}
 	if changed {
-		*changes++
+		c.changed++
 	}
+}
+
+// writeRows runs f in a write transaction with counts of its own, brings
+// the run's row up to date with them inside that transaction, and adds
+// them to r once it has committed.
+func (s *DB) writeRows(ctx context.Context, r *Run, f func(tx *sql.Tx, c *rowCounts) error) error {
+	var c rowCounts
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		c = rowCounts{}
+		if err := f(tx, &c); err != nil {
+			return err
+		}
+		return s.tally(ctx, tx, r, c.added, c.changed, 0)
+	})
+	if err == nil {
+		r.Added += c.added
+		r.Changed += c.changed
+	}
+	return err
 }
 
 // SaveDetails records detail records fetched for due entries, in one
@@ -69,9 +91,7 @@ func (s *DB) SaveDetails(ctx context.Context, r *Run, recs []Detail, at time.Tim
 	if r == nil {
 		return errNoRun
 	}
-	var added, changed int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		added, changed = 0, 0
+	return s.writeRows(ctx, r, func(tx *sql.Tx, c *rowCounts) error {
 		pkgs, err := s.putter(ctx, tx, "packages", []string{"kind", "ident"}, []string{"title", "players"})
 		if err != nil {
 			return err
@@ -91,25 +111,34 @@ func (s *DB) SaveDetails(ctx context.Context, r *Run, recs []Detail, at time.Tim
 			if err != nil {
 				return fmt.Errorf("%s: %w", d.Key, err)
 			}
-			tallyPut(ins, chg, &added, &changed)
+			c.count(ins, chg)
 			if _, err := tx.ExecContext(ctx, s.q(`UPDATE directory SET details_at = ?, details_key = ? WHERE kind = ? AND ident = ? AND id = ?`),
 				unix(at), clean(d.ChangeKey), k.Kind, k.Ident, k.ID); err != nil {
 				return err
 			}
 		}
-		return s.tally(ctx, tx, r, added, changed, 0)
+		return nil
 	})
-	if err == nil {
-		r.Added += added
-		r.Changed += changed
-	}
-	return err
 }
 
 // ErrRepeatedTime is the error of a report or an activity history with
 // two entries in one second, which the schema keys by the second: the
 // whole item is refused, so that neither entry is dropped without a word.
 var ErrRepeatedTime = errors.New("two entries in one second, and the table is keyed by the second")
+
+// repeatedSecond finds the first of rows whose time, to the second, an
+// earlier row already has, and returns that second in RFC 3339.
+func repeatedSecond[T any](rows []T, when func(T) time.Time) (string, bool) {
+	seen := make(map[int64]bool, len(rows))
+	for _, row := range rows {
+		t := when(row)
+		if seen[unix(t)] {
+			return t.UTC().Format(time.RFC3339), true
+		}
+		seen[unix(t)] = true
+	}
+	return "", false
+}
 
 // SaveReport records the analytics history of one package, in one
 // transaction, and its entry's report_at. History entries are keyed by
@@ -119,18 +148,11 @@ func (s *DB) SaveReport(ctx context.Context, r *Run, key Key, history []HistoryR
 	if r == nil {
 		return errNoRun
 	}
-	seen := make(map[int64]bool, len(history))
-	for _, h := range history {
-		t := unix(h.CapturedAt)
-		if seen[t] {
-			return fmt.Errorf("%s: two history entries captured in the second %s: %w", key, h.CapturedAt.UTC().Format(time.RFC3339), ErrRepeatedTime)
-		}
-		seen[t] = true
+	if t, ok := repeatedSecond(history, func(h HistoryRow) time.Time { return h.CapturedAt }); ok {
+		return fmt.Errorf("%s: two history entries captured in the second %s: %w", key, t, ErrRepeatedTime)
 	}
 	k := cleanKey(key)
-	var added, changed int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		added, changed = 0, 0
+	return s.writeRows(ctx, r, func(tx *sql.Tx, c *rowCounts) error {
 		p, err := s.putter(ctx, tx, "history", []string{"kind", "ident", "captured_at"}, []string{"players", "partial_coverage"})
 		if err != nil {
 			return err
@@ -140,19 +162,12 @@ func (s *DB) SaveReport(ctx context.Context, r *Run, key Key, history []HistoryR
 			if err != nil {
 				return err
 			}
-			tallyPut(ins, chg, &added, &changed)
+			c.count(ins, chg)
 		}
-		if _, err := tx.ExecContext(ctx, s.q(`UPDATE directory SET report_at = ? WHERE kind = ? AND ident = ? AND id = ?`),
-			unix(at), k.Kind, k.Ident, k.ID); err != nil {
-			return err
-		}
-		return s.tally(ctx, tx, r, added, changed, 0)
+		_, err = tx.ExecContext(ctx, s.q(`UPDATE directory SET report_at = ? WHERE kind = ? AND ident = ? AND id = ?`),
+			unix(at), k.Kind, k.Ident, k.ID)
+		return err
 	})
-	if err == nil {
-		r.Added += added
-		r.Changed += changed
-	}
-	return err
 }
 
 // SaveActivity records the platform's activity points, in one
@@ -162,17 +177,10 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 	if r == nil {
 		return errNoRun
 	}
-	seen := make(map[int64]bool, len(points))
-	for _, p := range points {
-		t := unix(p.Time)
-		if seen[t] {
-			return fmt.Errorf("two activity points in the second %s: %w", p.Time.UTC().Format(time.RFC3339), ErrRepeatedTime)
-		}
-		seen[t] = true
+	if t, ok := repeatedSecond(points, func(p Point) time.Time { return p.Time }); ok {
+		return fmt.Errorf("two activity points in the second %s: %w", t, ErrRepeatedTime)
 	}
-	var added, changed int64
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		added, changed = 0, 0
+	return s.writeRows(ctx, r, func(tx *sql.Tx, c *rowCounts) error {
 		if len(points) > 0 {
 			from, to := span(points)
 			if err := s.addDays(ctx, tx, from, to); err != nil {
@@ -191,15 +199,10 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 			if err != nil {
 				return err
 			}
-			tallyPut(ins, chg, &added, &changed)
+			c.count(ins, chg)
 		}
-		return s.tally(ctx, tx, r, added, changed, 0)
+		return nil
 	})
-	if err == nil {
-		r.Added += added
-		r.Changed += changed
-	}
-	return err
 }
 
 // span is the first and last second the points cover.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,7 +35,7 @@ func daily(t *testing.T, db *DB, query string, args ...any) []string {
 // cover, and a day built on partial data marked as a lower bound.
 func TestRollups(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		db := open(t, dsn)
 		// a: 10 from 00:00, 20 from 06:00, 30 from 02:00 the next day,
 		// last seen at 04:00. b: 5 until it leaves at 02:00 the next day,
@@ -99,7 +100,7 @@ func TestRollups(t *testing.T) {
 // row for every day between.
 func TestRollupAcrossDaysNoRunSaw(t *testing.T) {
 	t.Parallel()
-	eachDB(t, func(t *testing.T, dsn string) {
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		db := open(t, dsn)
 		run(t, db, day0.Add(12*time.Hour), entry("a", false, map[string]any{"players": 4.0}))
 		run(t, db, day0.Add(84*time.Hour), entry("a", false, map[string]any{"players": 4.0}))
