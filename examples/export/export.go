@@ -97,7 +97,7 @@ func encodePage(ctx context.Context, c *gamedata.Client, o *options, items []gam
 			written++
 			continue
 		}
-		row := []string{e.Kind, e.Ident, e.ID, cell(record, "title"), number(record, "players"), stamp(record)}
+		row := []string{safe(e.Kind), safe(e.Ident), safe(e.ID), cell(record, "title"), number(record, "players"), stamp(record)}
 		if row[3] == "" {
 			row[3] = cell(record, "name")
 		}
@@ -124,7 +124,7 @@ func details(ctx context.Context, c *gamedata.Client, e gamedata.DashboardEntry)
 	if e.IsServer() {
 		s, err := c.Servers.Get(ctx, e.ID)
 		if err != nil {
-			return gamedata.Fields{}, fmt.Errorf("details of server %s: %w", e.ID, err)
+			return gamedata.Fields{}, fmt.Errorf("details of %s: %w", name(e), err)
 		}
 		return s.Fields, nil
 	}
@@ -135,21 +135,28 @@ func details(ctx context.Context, c *gamedata.Client, e gamedata.DashboardEntry)
 	return p.Fields, nil
 }
 
+// name says which entry a message is about, its identifiers sanitized:
+// they are the service's text as much as a title is.
 func name(e gamedata.DashboardEntry) string {
 	if e.IsServer() {
-		return "server " + e.ID
+		return "server " + gamedata.NewUntrusted(e.ID).String()
 	}
-	return e.Kind + "/" + e.Ident
+	return gamedata.NewUntrusted(e.Kind + "/" + e.Ident).String()
 }
 
-// cell is a text member for a spreadsheet: sanitized with Untrusted.String,
-// and kept from being read as a formula.
+// cell is a text member for a spreadsheet, as safe makes it.
 func cell(f gamedata.Fields, member string) string {
 	u, ok := f.Text(member)
 	if !ok {
 		return ""
 	}
-	s := u.String()
+	return safe(u.Unsanitized())
+}
+
+// safe is service text for a spreadsheet cell: sanitized with
+// Untrusted.String, and kept from being read as a formula.
+func safe(raw string) string {
+	s := gamedata.NewUntrusted(raw).String()
 	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
 		s = "'" + s
 	}

@@ -262,3 +262,40 @@ func TestExportSkipsEntriesTheSDKCannotRequest(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(body)), "\n")
 	assert.Len(t, lines, len(twin.Catalog().Entries(url.Values{"kind": {gamedata.KindGame}}))-1, "every game but the one skipped")
 }
+
+// Identifiers are service text too: a kind, ident or server id reaches a
+// CSV cell and stderr only sanitized, and a cell is kept from being read
+// as a formula.
+func TestExportSanitizesIdentifiers(t *testing.T) {
+	page := `{"items":[` +
+		`{"kind":"` + `\u001b]0;pwned\u0007\u001b[2Jgame` + `","ident":"=HYPERLINK(1)","title":"t","players":1},` +
+		`{"kind":"\u001b[2Jgame","ident":".."},` +
+		`{"kind":"server","id":"+cmd\u001b[2J","name":"s","players":2}` +
+		`],"pagination":{"hasNext":false}}`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/api/dashboard" {
+			fmt.Fprint(w, page)
+			return
+		}
+		fmt.Fprint(w, `{"title":"t"}`)
+	}))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "d.csv")
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"-base-url", srv.URL, "-rate", "0", "-format", "csv", "-details", "-o", out}, &stdout, &stderr)
+	require.NoError(t, err)
+	body, err := os.ReadFile(out)
+	require.NoError(t, err)
+	for _, s := range []string{string(body), stderr.String()} {
+		assert.NotContains(t, s, "\x1b", "no escape sequence from the service survives")
+		assert.NotContains(t, s, "\x07")
+	}
+	rows, err := csv.NewReader(bytes.NewReader(body)).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 3, "the header, and every entry but the one no request can name")
+	assert.Contains(t, stderr.String(), "export: skipped "+gamedata.NewUntrusted("\x1b[2Jgame/..").String()+",", "the skipped entry is named, sanitized")
+	assert.Equal(t, gamedata.NewUntrusted("\x1b]0;pwned\x07\x1b[2Jgame").String(), rows[1][0], "the kind, sanitized")
+	assert.Equal(t, "'=HYPERLINK(1)", rows[1][1], "an ident is kept from being read as a formula")
+	assert.Equal(t, "'+cmd", rows[2][2], "a server id too")
+}
