@@ -2,6 +2,8 @@ module github.com/gamedata-go/gamedata
 
 go 1.26.0
 
+toolchain go1.26.11
+
 require (
 	github.com/google/go-querystring v1.2.0
 	github.com/hashicorp/go-retryablehttp v0.7.8

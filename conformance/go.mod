@@ -2,6 +2,8 @@ module github.com/gamedata-go/gamedata/conformance
 
 go 1.26.0
 
+toolchain go1.26.11
+
 require (
 	github.com/gamedata-go/gamedata v0.1.0
 	github.com/pb33f/libopenapi v0.41.8

@@ -2,6 +2,8 @@ module github.com/gamedata-go/gamedata/peers
 
 go 1.26.0
 
+toolchain go1.26.11
+
 require (
 	github.com/gamedata-go/gamedata v0.1.0
 	github.com/go-faster/errors v0.8.0
