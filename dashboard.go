@@ -63,20 +63,18 @@ func dashboardKey(e DashboardEntry) identity {
 	return identity{e.Kind, "/", e.Ident}
 }
 
-// UnmarshalJSON decodes an entry, keeping every member.
+// UnmarshalJSON decodes an entry, keeping every member; null leaves e as
+// it is.
 func (e *DashboardEntry) UnmarshalJSON(b []byte) error {
 	return unmarshalRecord(b, decodeDashboardEntry, e)
 }
 
-// MarshalJSON writes the entry as the service sent it; an entry built in
-// Go is written from its identifiers.
+// MarshalJSON writes the entry as the service sent it, with its
+// identifiers set in it when it did not hold them (they were changed); an
+// entry built in Go is written from the identifiers that are not empty,
+// and the zero entry as null.
 func (e DashboardEntry) MarshalJSON() ([]byte, error) {
-	return marshalRecord(e.Fields, func() map[string]any {
-		if e.ID != "" {
-			return map[string]any{"id": e.ID}
-		}
-		return map[string]any{"kind": e.Kind, "ident": e.Ident}
-	})
+	return marshalRecord(e.Fields, "kind", e.Kind, "ident", e.Ident, "id", e.ID)
 }
 
 // DashboardOptions selects a page of the dashboard directory.

@@ -66,6 +66,8 @@ func TestFieldsDecodeAndUnmarshal(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"id":"203.0.113.7:27015"}`, string(built))
 
-	assert.Error(t, json.Unmarshal([]byte(`null`), &p), "a record is an object")
+	require.NoError(t, json.Unmarshal([]byte(`null`), &p), "null leaves a record as it is, as encoding/json does for a struct")
+	assert.Equal(t, "x", p.Ident)
+	assert.Error(t, json.Unmarshal([]byte(`[]`), &p), "a record is an object")
 	assert.Error(t, json.Unmarshal([]byte(`{"kind":["game"]}`), &p), "an identifier is a string")
 }

@@ -29,15 +29,18 @@ func organizationIdentity(o Organization) string { return o.Ident }
 // identify itself.
 var organizationItem = listed(decodeOrganization, organizationIdentity, "organization")
 
-// UnmarshalJSON decodes an organization record, keeping every member.
+// UnmarshalJSON decodes an organization record, keeping every member;
+// null leaves o as it is.
 func (o *Organization) UnmarshalJSON(b []byte) error {
 	return unmarshalRecord(b, decodeOrganization, o)
 }
 
-// MarshalJSON writes the record as the service sent it; an Organization
-// built in Go is written from Ident.
+// MarshalJSON writes the record as the service sent it, with Ident set in
+// it when it did not hold it (it was filled in from the request, or
+// changed); an Organization built in Go is written from Ident, and the
+// zero Organization as null.
 func (o Organization) MarshalJSON() ([]byte, error) {
-	return marshalRecord(o.Fields, func() map[string]any { return map[string]any{"ident": o.Ident} })
+	return marshalRecord(o.Fields, "ident", o.Ident)
 }
 
 // OrganizationsService reads and lists organizations. Use it through

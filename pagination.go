@@ -91,7 +91,9 @@ type directory[T any] struct {
 	item func([]byte) (T, error)
 }
 
-// decodePage decodes a directory response by these rules: the body is an
+// decodePage decodes a directory response, for the page requested (0
+// when no page was asked for: the page is then the one the service says
+// it served, if any), by these rules: the body is an
 // object with a "pagination" object holding a boolean "hasNext"; the items
 // are the array member beside it (when there are several arrays, the one
 // named "items"); each item is decoded by item, whose error names the
@@ -124,6 +126,8 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 	return p, nil
 }
 
+// decodePagination decodes a pagination object for the page requested,
+// as decodePage does.
 func decodePagination(raw []byte, requested int) (Pagination, error) {
 	f, err := decodeFields(raw)
 	if err != nil {
@@ -141,9 +145,10 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 		if err != nil {
 			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", jsonscan.Clip(page))}
 		}
-		if served != requested {
+		if requested != 0 && served != requested {
 			return Pagination{}, fmt.Errorf("%w: asked for page %d, served page %d", ErrPageOutOfRange, requested, served)
 		}
+		p.Page = served
 	}
 	return p, nil
 }
