@@ -21,7 +21,8 @@ func TestFieldsMetric(t *testing.T) {
 	for _, name := range []string{"s", "b", "huge"} {
 		m := f.Metric(name)
 		assert.True(t, m.Present(), name)
-		assert.False(t, m.Valid(), name)
+		_, ok := m.Get()
+		assert.False(t, ok, name)
 		assert.False(t, m.IsNull(), "%s: not a number is not null either", name)
 	}
 	assert.Equal(t, []string{"b", "huge", "n", "neg", "null", "s", "z"}, f.Names())

@@ -247,8 +247,15 @@ var wireCases = map[string]struct {
 		return []wireValue{{v: *apiErr}}
 	}},
 	"ClientStats": {values: func(w *wireTwin) []wireValue { return []wireValue{{v: w.c.Stats()}} }},
-	"WalkStats": {values: func(*wireTwin) []wireValue {
-		return []wireValue{{v: WalkStats{Pages: 2, Items: 150, Duplicates: 1}, built: true}}
+	"WalkStats": {values: func(w *wireTwin) []wireValue {
+		var stats WalkStats
+		for _, err := range w.c.Organizations.All(w.ctx, &ListOptions{PageSize: 7}, &WalkOptions{Stats: &stats}) {
+			require.NoError(w.t, err)
+		}
+		return []wireValue{{v: stats}, {v: WalkStats{Pages: 2, Items: 150, Duplicates: 1}, built: true}}
+	}},
+	"WalkOptions": {values: func(*wireTwin) []wireValue {
+		return []wireValue{{v: WalkOptions{MaxItems: 10, Stats: &WalkStats{Pages: 1}}, built: true}}
 	}},
 	"ListOptions": {values: func(*wireTwin) []wireValue {
 		return []wireValue{{v: ListOptions{Sort: "name", Page: 2, PageSize: 10, Filters: []string{"online"}, Params: url.Values{"x": {"1"}}}, built: true}}
