@@ -28,17 +28,6 @@ type HistoryEntry struct {
 	Fields
 }
 
-// MarshalJSON writes the entry as the service sent it; an entry built in
-// Go is written from CapturedAt and PartialCoverage.
-func (h HistoryEntry) MarshalJSON() ([]byte, error) {
-	return marshalRecord(h.Fields, func() map[string]any {
-		return map[string]any{
-			"capturedAt":      h.CapturedAt.Format(time.RFC3339Nano),
-			"partialCoverage": h.PartialCoverage,
-		}
-	})
-}
-
 // PackageReport is a complete analytics report for one package: the
 // package's own history, day by day, and its summaries over ranges such
 // as "7d". Only its identifiers, its history and the partialCoverage of
@@ -95,19 +84,28 @@ func (s *AnalyticsService) Package(ctx context.Context, kind, ident string) (*Pa
 		return nil, err
 	}
 	var r PackageReport
-	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) error {
-		f, ids, err := decodeIndexed(b, "kind", "ident")
-		if err != nil {
-			return fmt.Errorf("package report: %w", err)
-		}
-		r = PackageReport{Kind: cmp.Or(ids[0], kind), Ident: cmp.Or(ids[1], ident), Fields: f}
-		r.History, r.Summaries, err = decodeReport(f)
+	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) (err error) {
+		r, err = decodePackageReport(b, kind, ident)
 		return err
 	}, "api", "analytics", "packages", kind, ident)
 	if err != nil {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// decodePackageReport decodes a package report; kind and ident stand in
+// for those it leaves out.
+func decodePackageReport(b []byte, kind, ident string) (PackageReport, error) {
+	f, ids, err := decodeIndexed(b, "kind", "ident")
+	if err != nil {
+		return PackageReport{}, fmt.Errorf("package report: %w", err)
+	}
+	r := PackageReport{Kind: cmp.Or(ids[0], kind), Ident: cmp.Or(ids[1], ident), Fields: f}
+	if r.History, r.Summaries, err = decodeReport(f); err != nil {
+		return PackageReport{}, err
+	}
+	return r, nil
 }
 
 // Organization reads the complete analytics report for one organization
@@ -118,19 +116,28 @@ func (s *AnalyticsService) Organization(ctx context.Context, ident string) (*Org
 		return nil, err
 	}
 	var r OrganizationReport
-	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) error {
-		f, ids, err := decodeIndexed(b, "ident")
-		if err != nil {
-			return fmt.Errorf("organization report: %w", err)
-		}
-		r = OrganizationReport{Ident: cmp.Or(ids[0], ident), Fields: f}
-		r.History, r.Summaries, err = decodeReport(f)
+	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) (err error) {
+		r, err = decodeOrganizationReport(b, ident)
 		return err
 	}, "api", "analytics", "organizations", ident)
 	if err != nil {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// decodeOrganizationReport decodes an organization report; ident stands
+// in for the one it leaves out.
+func decodeOrganizationReport(b []byte, ident string) (OrganizationReport, error) {
+	f, ids, err := decodeIndexed(b, "ident")
+	if err != nil {
+		return OrganizationReport{}, fmt.Errorf("organization report: %w", err)
+	}
+	r := OrganizationReport{Ident: cmp.Or(ids[0], ident), Fields: f}
+	if r.History, r.Summaries, err = decodeReport(f); err != nil {
+		return OrganizationReport{}, err
+	}
+	return r, nil
 }
 
 // decodeReport decodes the history and the range summaries of a report.

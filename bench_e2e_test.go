@@ -146,7 +146,7 @@ func BenchmarkWalkPrefetch(b *testing.B) {
 			c := benchClient(b, twin.URL, WithPrefetch(bc.prefetch))
 			for b.Loop() {
 				n := 0
-				for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
+				for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -256,7 +256,7 @@ func BenchmarkWalkHeap(b *testing.B) {
 				before := ms.HeapInuse
 				var peak uint64
 				n := 0
-				for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}) {
+				for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}, nil) {
 					if err != nil {
 						b.Fatal(err)
 					}

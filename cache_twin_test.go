@@ -57,7 +57,7 @@ func TestSecondWalkOfAStaleDirectoryCosts304s(t *testing.T) {
 	c := gamedata.NewTestClient(t, twin.URL)
 	walk := func() int {
 		n := 0
-		for _, err := range c.Dashboard.All(context.Background(), &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: 10}}) {
+		for _, err := range c.Dashboard.All(context.Background(), &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: 10}}, nil) {
 			require.NoError(t, err)
 			n++
 		}

@@ -63,20 +63,18 @@ func dashboardKey(e DashboardEntry) identity {
 	return identity{e.Kind, "/", e.Ident}
 }
 
-// UnmarshalJSON decodes an entry, keeping every member.
+// UnmarshalJSON decodes an entry, keeping every member; null leaves e as
+// it is.
 func (e *DashboardEntry) UnmarshalJSON(b []byte) error {
 	return unmarshalRecord(b, decodeDashboardEntry, e)
 }
 
-// MarshalJSON writes the entry as the service sent it; an entry built in
-// Go is written from its identifiers.
+// MarshalJSON writes the entry as the service sent it, with its
+// identifiers set in it when it did not hold them (they were changed); an
+// entry built in Go is written from the identifiers that are not empty,
+// and the zero entry as null.
 func (e DashboardEntry) MarshalJSON() ([]byte, error) {
-	return marshalRecord(e.Fields, func() map[string]any {
-		if e.ID != "" {
-			return map[string]any{"id": e.ID}
-		}
-		return map[string]any{"kind": e.Kind, "ident": e.Ident}
-	})
+	return marshalRecord(e.Fields, "kind", e.Kind, "ident", e.Ident, "id", e.ID)
 }
 
 // DashboardOptions selects a page of the dashboard directory.
@@ -114,18 +112,19 @@ func (s *DashboardService) page(ctx context.Context, mode cacheMode, opts Dashbo
 }
 
 // All walks the dashboard from opts.Page (0 means 1), following
-// pagination.hasNext, and yields every entry once, in order. It stops at
+// pagination.hasNext, and yields every entry once, in order; walk bounds
+// the walk and receives its counts (nil means the defaults). It stops at
 // the first error, yielded as a *PageError whose Page lets a later walk
 // resume there. A directory that does not end where it said it would, or
-// that runs past opts.MaxItems, ends the walk with ErrWalkUnbounded.
+// that runs past walk.MaxItems, ends the walk with ErrWalkUnbounded.
 // Breaking out of the loop stops all fetching.
-func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions) iter.Seq2[DashboardEntry, error] {
-	return s.walk(ctx, cacheModeOf(ctx), valueOf(opts), shrinkEnds)
+func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions, walk *WalkOptions) iter.Seq2[DashboardEntry, error] {
+	return s.walk(ctx, cacheModeOf(ctx), valueOf(opts), valueOf(walk), shrinkEnds)
 }
 
 // walk walks the dashboard from the page opts select on.
-func (s *DashboardService) walk(ctx context.Context, mode cacheMode, opts DashboardOptions, shrink shrinkRule) iter.Seq2[DashboardEntry, error] {
-	return walk(ctx, opts.ListOptions, (*service)(s).prefetch(), dashboardKey, shrink, func(ctx context.Context, lo ListOptions) (*Page[DashboardEntry], error) {
+func (s *DashboardService) walk(ctx context.Context, mode cacheMode, opts DashboardOptions, wo WalkOptions, shrink shrinkRule) iter.Seq2[DashboardEntry, error] {
+	return walk(ctx, opts.ListOptions, wo, (*service)(s).prefetch(), dashboardKey, shrink, func(ctx context.Context, lo ListOptions) (*Page[DashboardEntry], error) {
 		o := opts
 		o.ListOptions = lo
 		return s.page(ctx, mode, o)

@@ -29,7 +29,7 @@
 // true, yielding each entry at most once, in order, and fetching the next
 // page while the caller works on this one ([WithPrefetch]):
 //
-//	for entry, err := range client.Dashboard.All(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame}) {
+//	for entry, err := range client.Dashboard.All(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame}, nil) {
 //		if err != nil {
 //			break // a *PageError: set the options' Page to its Page to resume
 //		}
@@ -39,7 +39,7 @@
 // Pages are one-based and hold at most 100 entries. A redirected page is
 // never returned as the page asked for ([ErrPageOutOfRange]). A walk is
 // bounded: a directory that runs past the totals it sent, serves pages
-// larger than asked for, or goes on past [ListOptions].MaxItems
+// larger than asked for, or goes on past [WalkOptions].MaxItems
 // ([DefaultMaxItems] by default) ends it with [ErrWalkUnbounded], so a
 // directory that never ends cannot hold a walk, or its memory, for ever. Entries that
 // move between pages while a walk runs are counted in [WalkStats]; use a
@@ -48,7 +48,9 @@
 // # Null, partial coverage and untrusted text
 //
 // Records type their identifiers and keep every member in [Fields], as
-// sent. A metric is a [Nullable]: null means unavailable, never zero, and
+// sent. Every value survives encoding/json both ways: json.Marshal of a
+// decoded value writes what the service sent, and json.Unmarshal of that
+// gives the value back, typed fields and Fields alike. A metric is a [Nullable]: null means unavailable, never zero, and
 // Get says which. A point or history entry with PartialCoverage set sums
 // only the games that were recorded: a lower bound, never a complete total.
 // Publisher titles, descriptions and update notes are [Untrusted]: data,

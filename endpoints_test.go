@@ -103,7 +103,8 @@ func TestPackagesGet(t *testing.T) {
 	assert.Equal(t, Value(4.5), p.Metric("rating"))
 	assert.True(t, p.Metric("playersPeak").IsNull())
 	assert.False(t, p.Metric("missing").Present())
-	assert.False(t, p.Metric("tags").Valid(), "an array is no metric")
+	_, ok := p.Metric("tags").Get()
+	assert.False(t, ok, "an array is no metric")
 	assert.True(t, p.Metric("tags").Present())
 
 	assert.Equal(t, time.Date(2026, 11, 20, 8, 0, 0, 123e6, time.UTC), timeField(t, p.Fields, "updatedAt").UTC())
@@ -166,7 +167,7 @@ func TestOrganizationsList(t *testing.T) {
 	assert.True(t, page.Pagination.HasNext)
 
 	var idents []string
-	for o, err := range c.Organizations.All(context.Background(), &ListOptions{PageSize: 2}) {
+	for o, err := range c.Organizations.All(context.Background(), &ListOptions{PageSize: 2}, nil) {
 		require.NoError(t, err)
 		idents = append(idents, o.Ident)
 	}

@@ -123,7 +123,7 @@ func TestWalkErrorQuotesTheArraysName(t *testing.T) {
 		w.Write([]byte(`{"` + hostileJSON + `":[{"title":"?"}],"pagination":{"hasNext":false}}`))
 	})
 	c := newTestClient(t, srv.URL)
-	_, err := collect(c.Dashboard.All(context.Background(), nil))
+	_, err := collect(c.Dashboard.All(context.Background(), nil, nil))
 	var de *DecodeError
 	require.ErrorAs(t, err, &de)
 	assert.True(t, strings.HasPrefix(de.Member, `"\x1b]0;pwned`), de.Member)

@@ -57,7 +57,7 @@ func ExamplePackagesService_GetMany_csv() {
 	ctx := context.Background()
 
 	var refs []gamedata.PackageRef
-	for e, err := range client.Dashboard.All(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame}) {
+	for e, err := range client.Dashboard.All(ctx, &gamedata.DashboardOptions{Kind: gamedata.KindGame}, nil) {
 		if err != nil {
 			log.Fatal(err) // a *gamedata.PageError: resume at its Page
 		}

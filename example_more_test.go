@@ -102,7 +102,7 @@ func ExampleOrganizationsService_All() {
 
 	var stats gamedata.WalkStats
 	n := 0
-	for org, err := range client.Organizations.All(context.Background(), &gamedata.ListOptions{PageSize: 10, Stats: &stats}) {
+	for org, err := range client.Organizations.All(context.Background(), &gamedata.ListOptions{PageSize: 10}, &gamedata.WalkOptions{Stats: &stats}) {
 		if err != nil {
 			log.Fatal(err) // a *PageError: resume at its Page
 		}

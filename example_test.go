@@ -38,7 +38,7 @@ func ExampleDashboardService_All() {
 
 	opts := &gamedata.DashboardOptions{Kind: gamedata.KindGame, ListOptions: gamedata.ListOptions{Sort: "players", PageSize: 100}}
 	n := 0
-	for entry, err := range client.Dashboard.All(context.Background(), opts) {
+	for entry, err := range client.Dashboard.All(context.Background(), opts, nil) {
 		if err != nil {
 			var pe *gamedata.PageError
 			if errors.As(err, &pe) {
@@ -74,7 +74,7 @@ func ExampleActivityService_History() {
 	}
 	unavailable, partial := 0, 0
 	for _, p := range h.Points {
-		if !p.Players.Valid() {
+		if _, ok := p.Players.Get(); !ok {
 			unavailable++ // null: never counted as zero
 		}
 		if p.PartialCoverage {

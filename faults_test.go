@@ -92,7 +92,7 @@ var endpointFamilies = []endpointFamily{
 	{
 		name: "dashboard All", shape: shapeWalk, pageSize: matrixPageSize,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			return walkJSON(c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: matrixPageSize}}))
+			return walkJSON(c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: matrixPageSize}}, nil))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.Packages },
 	},
@@ -140,7 +140,7 @@ var endpointFamilies = []endpointFamily{
 	{
 		name: "organizations All", shape: shapeWalk, pageSize: matrixOrgPageSize,
 		call: func(ctx context.Context, c *gamedata.Client, fx *matrixFixture) ([]byte, error) {
-			return walkJSON(c.Organizations.All(ctx, &gamedata.ListOptions{PageSize: matrixOrgPageSize}))
+			return walkJSON(c.Organizations.All(ctx, &gamedata.ListOptions{PageSize: matrixOrgPageSize}, nil))
 		},
 		truth: func(fx *matrixFixture) any { return fx.cat.Organizations },
 	},

@@ -70,14 +70,28 @@ func (f Fields) members() map[string]json.RawMessage {
 	return f.idx.members
 }
 
-// UnmarshalJSON reads a JSON object, keeping all its members.
+// UnmarshalJSON reads a JSON object, keeping all its members; null is the
+// zero Fields.
 func (f *Fields) UnmarshalJSON(b []byte) error {
+	if isNull(b) {
+		*f = Fields{}
+		return nil
+	}
 	d, err := decodeFields(bytes.Clone(b))
 	if err != nil {
 		return err
 	}
 	*f = d
 	return nil
+}
+
+// MarshalJSON writes the object as the service sent it, and the zero
+// Fields as null.
+func (f Fields) MarshalJSON() ([]byte, error) {
+	if f.raw == nil {
+		return []byte("null"), nil
+	}
+	return f.raw, nil
 }
 
 // JSON returns the whole object as the service sent it, or nil for a zero
@@ -170,3 +184,6 @@ func parseTimestamp(v []byte) (time.Time, error) {
 	}
 	return time.Time{}, fmt.Errorf("got %s, want a timestamp", jsonscan.Clip(v))
 }
+
+// isNull reports whether b, a JSON value, is null.
+func isNull(b []byte) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }

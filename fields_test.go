@@ -21,7 +21,8 @@ func TestFieldsMetric(t *testing.T) {
 	for _, name := range []string{"s", "b", "huge"} {
 		m := f.Metric(name)
 		assert.True(t, m.Present(), name)
-		assert.False(t, m.Valid(), name)
+		_, ok := m.Get()
+		assert.False(t, ok, name)
 		assert.False(t, m.IsNull(), "%s: not a number is not null either", name)
 	}
 	assert.Equal(t, []string{"b", "huge", "n", "neg", "null", "s", "z"}, f.Names())
@@ -66,6 +67,8 @@ func TestFieldsDecodeAndUnmarshal(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"id":"203.0.113.7:27015"}`, string(built))
 
-	assert.Error(t, json.Unmarshal([]byte(`null`), &p), "a record is an object")
+	require.NoError(t, json.Unmarshal([]byte(`null`), &p), "null leaves a record as it is, as encoding/json does for a struct")
+	assert.Equal(t, "x", p.Ident)
+	assert.Error(t, json.Unmarshal([]byte(`[]`), &p), "a record is an object")
 	assert.Error(t, json.Unmarshal([]byte(`{"kind":["game"]}`), &p), "an identifier is a string")
 }

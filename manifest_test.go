@@ -38,7 +38,7 @@ var manifestCalls = map[string]func(context.Context, *gamedata.Client){
 		c.Dashboard.List(ctx, filled(&gamedata.DashboardOptions{}))
 	},
 	"Dashboard.All": func(ctx context.Context, c *gamedata.Client) {
-		first(c.Dashboard.All(ctx, filled(&gamedata.DashboardOptions{})))
+		first(c.Dashboard.All(ctx, filled(&gamedata.DashboardOptions{}), nil))
 	},
 	"Dashboard.Watch": func(ctx context.Context, c *gamedata.Client) {
 		first(c.Dashboard.Watch(ctx, filled(&gamedata.DashboardOptions{}), time.Minute))
@@ -57,7 +57,7 @@ var manifestCalls = map[string]func(context.Context, *gamedata.Client){
 		c.Organizations.List(ctx, filled(&gamedata.ListOptions{}))
 	},
 	"Organizations.All": func(ctx context.Context, c *gamedata.Client) {
-		first(c.Organizations.All(ctx, filled(&gamedata.ListOptions{})))
+		first(c.Organizations.All(ctx, filled(&gamedata.ListOptions{}), nil))
 	},
 	"Activity.History": func(ctx context.Context, c *gamedata.Client) {
 		c.Activity.History(ctx, filled(&gamedata.ActivityOptions{}))

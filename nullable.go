@@ -58,9 +58,6 @@ func (n Nullable[T]) String() string {
 	return fmt.Sprint(n.value)
 }
 
-// Valid reports whether a value is present.
-func (n Nullable[T]) Valid() bool { return n.state == stateValid }
-
 // IsNull reports whether the service sent null for this metric: it is
 // unavailable, which is not zero.
 func (n Nullable[T]) IsNull() bool { return n.state == stateNull }

@@ -28,7 +28,6 @@ func TestNullableStates(t *testing.T) {
 		v, ok := tt.n.Get()
 		assert.Equal(t, tt.value, v, tt.name)
 		assert.Equal(t, tt.valid, ok, tt.name)
-		assert.Equal(t, tt.valid, tt.n.Valid(), tt.name)
 		assert.Equal(t, tt.null, tt.n.IsNull(), tt.name)
 		assert.Equal(t, tt.present, tt.n.Present(), tt.name)
 	}

@@ -29,15 +29,18 @@ func organizationIdentity(o Organization) string { return o.Ident }
 // identify itself.
 var organizationItem = listed(decodeOrganization, organizationIdentity, "organization")
 
-// UnmarshalJSON decodes an organization record, keeping every member.
+// UnmarshalJSON decodes an organization record, keeping every member;
+// null leaves o as it is.
 func (o *Organization) UnmarshalJSON(b []byte) error {
 	return unmarshalRecord(b, decodeOrganization, o)
 }
 
-// MarshalJSON writes the record as the service sent it; an Organization
-// built in Go is written from Ident.
+// MarshalJSON writes the record as the service sent it, with Ident set in
+// it when it did not hold it (it was filled in from the request, or
+// changed); an Organization built in Go is written from Ident, and the
+// zero Organization as null.
 func (o Organization) MarshalJSON() ([]byte, error) {
-	return marshalRecord(o.Fields, func() map[string]any { return map[string]any{"ident": o.Ident} })
+	return marshalRecord(o.Fields, "ident", o.Ident)
 }
 
 // OrganizationsService reads and lists organizations. Use it through
@@ -83,13 +86,19 @@ func (s *OrganizationsService) page(ctx context.Context, mode cacheMode, opts Li
 
 // All walks the organization directory from opts.Page (0 means 1),
 // following pagination.hasNext, and yields every organization once, in
-// order. It stops at the first error, yielded as a *PageError whose Page
-// lets a later walk resume there. A directory that does not end where it
-// said it would, or that runs past opts.MaxItems, ends the walk with
-// ErrWalkUnbounded. Breaking out of the loop stops all fetching.
-func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions) iter.Seq2[Organization, error] {
+// order; walk bounds the walk and receives its counts (nil means the
+// defaults). It stops at the first error, yielded as a *PageError whose
+// Page lets a later walk resume there. A directory that does not end
+// where it said it would, or that runs past walk.MaxItems, ends the walk
+// with ErrWalkUnbounded. Breaking out of the loop stops all fetching.
+func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions, walk *WalkOptions) iter.Seq2[Organization, error] {
+	return s.walk(ctx, valueOf(opts), valueOf(walk))
+}
+
+// walk walks the organization directory from the page lo selects on.
+func (s *OrganizationsService) walk(ctx context.Context, lo ListOptions, wo WalkOptions) iter.Seq2[Organization, error] {
 	mode := cacheModeOf(ctx)
-	return walk(ctx, valueOf(opts), (*service)(s).prefetch(), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, func(ctx context.Context, lo ListOptions) (*Page[Organization], error) {
+	return walk(ctx, lo, wo, (*service)(s).prefetch(), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, func(ctx context.Context, lo ListOptions) (*Page[Organization], error) {
 		return s.page(ctx, mode, lo)
 	})
 }

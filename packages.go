@@ -35,13 +35,16 @@ func packageIdentity(p Package) string { return joinIdent(p.Kind, p.Ident) }
 // itself.
 var packageItem = listed(decodePackage, packageIdentity, "package")
 
-// UnmarshalJSON decodes a package record, keeping every member.
+// UnmarshalJSON decodes a package record, keeping every member; null
+// leaves p as it is.
 func (p *Package) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decodePackage, p) }
 
-// MarshalJSON writes the record as the service sent it; a Package built in
-// Go is written from Kind and Ident.
+// MarshalJSON writes the record as the service sent it, with Kind and
+// Ident set in it when it did not hold them (they were filled in from the
+// request, or changed); a Package built in Go is written from Kind and
+// Ident, and the zero Package as null.
 func (p Package) MarshalJSON() ([]byte, error) {
-	return marshalRecord(p.Fields, func() map[string]any { return map[string]any{"kind": p.Kind, "ident": p.Ident} })
+	return marshalRecord(p.Fields, "kind", p.Kind, "ident", p.Ident)
 }
 
 // PackagesService reads packages. Use it through Client.Packages.

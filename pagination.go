@@ -37,20 +37,18 @@ type Pagination struct {
 	Fields
 }
 
-// ListOptions selects a page of a directory, and how a walk of it
-// counts. The organization directory takes it alone; DashboardOptions
-// embeds it.
+// ListOptions selects a page of a directory: List reads that page, and All
+// walks from it. The organization directory takes it alone;
+// DashboardOptions embeds it. What only a walk uses is in WalkOptions.
 type ListOptions struct {
-	// Sort orders the directory. The service does not name its sort
-	// parameter; the client sends it as "sort", the name the service's
-	// public web pages use. The service publishes no list of sorts, and it
-	// normalizes one it does not support to the directory default
-	// silently, without an error: a misspelt sort gives the default
-	// order, not the one asked for. The twin (gamedatatest) sorts the
-	// dashboard by "ident" (its default), "name", "players" and "updated",
-	// and organizations by "ident", "name" and "packages": examples, not
-	// a promise about the live service. Check the order of what comes
-	// back when it matters.
+	// Sort orders the directory; empty leaves the directory's default
+	// order. The service does not name its sort parameter; the client
+	// sends it as "sort", the name the service's public web pages use.
+	// The service publishes no list of sorts, and it normalizes one it
+	// does not support to the default silently, without an error: a
+	// misspelt sort gives the default order, not the one asked for. A
+	// directory response may say which sort it applied (read its Fields);
+	// check the order of what comes back when it matters.
 	Sort string `url:"sort,omitempty"`
 	// Page is the one-based page; 0 means 1. It is always sent.
 	Page int `url:"page"`
@@ -63,25 +61,32 @@ type ListOptions struct {
 	// Params carries query parameters the service takes but does not
 	// document. It may not repeat a parameter that a field above sends.
 	Params url.Values `url:"-"`
-	// Stats, when set, receives the counts of a walk by All.
-	Stats *WalkStats `url:"-"`
+}
+
+// WalkOptions are the settings of a directory walk by All that List has
+// no use for. A nil *WalkOptions, or the zero value, means the defaults.
+type WalkOptions struct {
 	// MaxItems bounds the entries a walk reads, duplicates included and
-	// an empty page counted as one; 0 means DefaultMaxItems. A walk that
+	// an empty page counted as one; 0 means DefaultMaxItems, and a
+	// negative bound is refused with ErrInvalidArgument. A walk that
 	// would read more ends with a *PageError matching ErrWalkUnbounded at
 	// the page that crossed the bound, none of whose entries it yielded:
 	// a later walk can resume there. The bound is what keeps the memory of
 	// a walk finite when a directory never ends, since a walk remembers
 	// the identity of every entry it yielded (see DefaultMaxItems); there
 	// is no "unlimited": give a bound above the directory's size.
-	MaxItems int `url:"-"`
+	MaxItems int
+	// Stats, when set, receives the counts of the walk; each iteration of
+	// the walk resets it.
+	Stats *WalkStats
 }
 
 // DefaultMaxItems is the bound on the entries a walk reads when
-// ListOptions.MaxItems is 0: ten times a directory of 100,000 entries. A
-// walk remembers the identity of each entry it yielded, at about 56 bytes
-// an entry (a 128-bit hash in a Go map; measured with Go 1.26 by
-// BenchmarkWalkBound), so at this bound the set stays under 60 MB, and
-// under MaxItems × 60 bytes at any other. Dashboard.Watch also keeps the
+// WalkOptions.MaxItems is 0, and the bound of each round of
+// Dashboard.Watch: ten times a directory of 100,000 entries. A walk
+// remembers the identity of each entry it yielded, at about 56 bytes an
+// entry (with Go 1.26), so at this bound it holds under 60 MB, and under
+// MaxItems × 60 bytes at any other. Dashboard.Watch also keeps the
 // entries of a round, each as sent.
 const DefaultMaxItems = 1_000_000
 
@@ -91,7 +96,9 @@ type directory[T any] struct {
 	item func([]byte) (T, error)
 }
 
-// decodePage decodes a directory response by these rules: the body is an
+// decodePage decodes a directory response, for the page requested (0
+// when no page was asked for: the page is then the one the service says
+// it served, if any), by these rules: the body is an
 // object with a "pagination" object holding a boolean "hasNext"; the items
 // are the array member beside it (when there are several arrays, the one
 // named "items"); each item is decoded by item, whose error names the
@@ -124,6 +131,8 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 	return p, nil
 }
 
+// decodePagination decodes a pagination object for the page requested,
+// as decodePage does.
 func decodePagination(raw []byte, requested int) (Pagination, error) {
 	f, err := decodeFields(raw)
 	if err != nil {
@@ -141,9 +150,10 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 		if err != nil {
 			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", jsonscan.Clip(page))}
 		}
-		if served != requested {
+		if requested != 0 && served != requested {
 			return Pagination{}, fmt.Errorf("%w: asked for page %d, served page %d", ErrPageOutOfRange, requested, served)
 		}
+		p.Page = served
 	}
 	return p, nil
 }
@@ -170,8 +180,8 @@ func itemsMember(f Fields) (string, error) {
 	return "", fmt.Errorf("directory response has several arrays (%s) and none is named items", quotedNames(names))
 }
 
-// WalkStats counts what a directory walk did. Pass one in the options of
-// All to read it after the walk; each walk resets it.
+// WalkStats counts what a directory walk did. Pass one in the
+// WalkOptions of All to read it after the walk; each walk resets it.
 type WalkStats struct {
 	// Pages is the number of pages read.
 	Pages int
@@ -205,7 +215,7 @@ const (
 )
 
 // walk yields every item of a directory from the page lo selects on,
-// following hasNext, reading each page with query, up to prefetch pages
+// within the settings of wo, following hasNext, reading each page with query, up to prefetch pages
 // ahead of the caller, and each identity (by identity) at most once. It
 // stops at the first error, yielded as a *PageError so the caller can
 // resume at that page. A redirect after the first page is handled by
@@ -214,7 +224,7 @@ const (
 // forever. A walk past a bound (walkBound) ends with ErrWalkUnbounded.
 // Breaking out of the loop cancels pages in flight and returns only once
 // they have stopped.
-func walk[T any](ctx context.Context, lo ListOptions, prefetch int, identity func(T) identity, shrink shrinkRule, query func(context.Context, ListOptions) (*Page[T], error)) iter.Seq2[T, error] {
+func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch int, identity func(T) identity, shrink shrinkRule, query func(context.Context, ListOptions) (*Page[T], error)) iter.Seq2[T, error] {
 	first := lo.Page
 	if first == 0 {
 		first = 1
@@ -225,11 +235,11 @@ func walk[T any](ctx context.Context, lo ListOptions, prefetch int, identity fun
 		case ctx == nil:
 			yield(zero, &PageError{Page: first, Err: invalidArgument("nil context")})
 			return
-		case lo.MaxItems < 0:
-			yield(zero, &PageError{Page: first, Err: invalidArgument("MaxItems %d, want 0 (the default, %d) or more", lo.MaxItems, DefaultMaxItems)})
+		case wo.MaxItems < 0:
+			yield(zero, &PageError{Page: first, Err: invalidArgument("MaxItems %d, want 0 (the default, %d) or more", wo.MaxItems, DefaultMaxItems)})
 			return
 		}
-		w := newWalker(lo, identity)
+		w := newWalker(lo, wo, identity)
 		pages := newPrefetcher(ctx, first, prefetch, func(ctx context.Context, page int) (*Page[T], error) {
 			lo := lo // a copy for each page: one walk may be iterated twice at once
 			lo.Page = page
@@ -276,13 +286,13 @@ type walker[T any] struct {
 	stale int
 }
 
-func newWalker[T any](lo ListOptions, identity func(T) identity) *walker[T] {
-	stats := lo.Stats // each iteration counts on its own unless the caller shares one
+func newWalker[T any](lo ListOptions, wo WalkOptions, identity func(T) identity) *walker[T] {
+	stats := wo.Stats // each iteration counts on its own unless the caller shares one
 	if stats == nil {
 		stats = &WalkStats{}
 	}
 	*stats = WalkStats{}
-	return &walker[T]{identity: identity, seen: newIdentitySet(), bound: newWalkBound(lo), stats: stats}
+	return &walker[T]{identity: identity, seen: newIdentitySet(), bound: newWalkBound(lo.PageSize, wo.MaxItems), stats: stats}
 }
 
 // count counts page p, whose number is page, before any of its items is
@@ -316,18 +326,20 @@ func (w *walker[T]) yieldNew(p *Page[T], yield func(T, error) bool) bool {
 }
 
 // walkBound keeps a walk within what the service said of its directory and
-// within ListOptions.MaxItems, so a directory that never ends cannot make
+// within WalkOptions.MaxItems, so a directory that never ends cannot make
 // a walk run, or grow, forever.
 type walkBound struct {
-	maxItems int // ListOptions.MaxItems, or DefaultMaxItems
+	maxItems int // WalkOptions.MaxItems, or DefaultMaxItems
 	pageCap  int // the page size asked for, or the contract's maximum
 	read     int // entries read, an empty page counted as one
 	entries  int // entries read
 	largest  int // the most entries a page held
 }
 
-func newWalkBound(lo ListOptions) *walkBound {
-	b := &walkBound{maxItems: lo.MaxItems, pageCap: lo.PageSize}
+// newWalkBound bounds a walk of pages of pageSize entries (0: the
+// contract's maximum) to maxItems entries (0: DefaultMaxItems).
+func newWalkBound(pageSize, maxItems int) *walkBound {
+	b := &walkBound{maxItems: maxItems, pageCap: pageSize}
 	if b.maxItems == 0 {
 		b.maxItems = DefaultMaxItems
 	}
@@ -350,7 +362,7 @@ func (b *walkBound) check(page int, p Pagination, n int) error {
 	b.entries += n
 	b.largest = max(b.largest, n)
 	if b.read > b.maxItems {
-		return fmt.Errorf("%w: past ListOptions.MaxItems, %d entries read (an empty page counts as one); raise MaxItems for a larger directory, or resume at this page", ErrWalkUnbounded, b.maxItems)
+		return fmt.Errorf("%w: past WalkOptions.MaxItems, %d entries read (an empty page counts as one); raise MaxItems for a larger directory, or resume at this page", ErrWalkUnbounded, b.maxItems)
 	}
 	if total, ok := count(p, "totalPages"); ok && float64(page) > total+1 {
 		return fmt.Errorf("%w: more than one page past the %s pages the service says it has (pagination.totalPages)", ErrWalkUnbounded, strconv.FormatFloat(total, 'f', -1, 64))

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"runtime"
 	"strconv"
 	"strings"
@@ -88,7 +89,7 @@ func TestListRefusesBadPagingBeforeSending(t *testing.T) {
 		assert.Error(t, err, "dashboard page %d size %d", tt.page, tt.size)
 		_, err = c.Organizations.List(ctx, &ListOptions{Page: tt.page, PageSize: tt.size})
 		assert.Error(t, err, "organizations page %d size %d", tt.page, tt.size)
-		for _, err := range c.Dashboard.All(ctx, &DashboardOptions{ListOptions: ListOptions{Page: tt.page, PageSize: tt.size}}) {
+		for _, err := range c.Dashboard.All(ctx, &DashboardOptions{ListOptions: ListOptions{Page: tt.page, PageSize: tt.size}}, nil) {
 			var pe *PageError
 			assert.ErrorAs(t, err, &pe)
 		}
@@ -125,7 +126,7 @@ func TestAllYieldsEveryItemOnceInOrder(t *testing.T) {
 	for _, n := range []int{0, 1, 9, 10, 11, 95} {
 		srv, log := newServer(t, directoryHandler(idents(n), 10))
 		c := newTestClient(t, srv.URL)
-		got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}))
+		got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil))
 		require.NoError(t, err, "n=%d", n)
 		if n == 0 {
 			assert.Empty(t, got)
@@ -149,7 +150,7 @@ func TestAllStopsOnErrorAndResumes(t *testing.T) {
 		dir(w, r)
 	})
 	c := newTestClient(t, srv.URL)
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}))
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil))
 	var pe *PageError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, 3, pe.Page)
@@ -161,7 +162,7 @@ func TestAllStopsOnErrorAndResumes(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(err.Error(), "GET "+srv.URL+"/api/dashboard?page=3"), "the request is named once: %v", err)
 
 	failing = false
-	rest, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10, Page: pe.Page}}))
+	rest, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10, Page: pe.Page}}, nil))
 	require.NoError(t, err)
 	assert.Equal(t, all, append(got, rest...), "nothing lost, nothing repeated")
 }
@@ -170,7 +171,7 @@ func TestAllBreakStopsFetching(t *testing.T) {
 	t.Parallel()
 	srv, log := newServer(t, directoryHandler(idents(50), 10))
 	c := newTestClient(t, srv.URL, WithPrefetch(0))
-	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
+	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
 		require.NoError(t, err)
 		if e.Ident == "g012" {
 			break
@@ -192,7 +193,7 @@ func TestRedirectedPageIsNeverAnotherPagesData(t *testing.T) {
 	_, err = c.Organizations.List(context.Background(), &ListOptions{Page: 4, PageSize: 10})
 	assert.ErrorIs(t, err, ErrPageOutOfRange)
 
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: 9, PageSize: 10}}))
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: 9, PageSize: 10}}, nil))
 	assert.Empty(t, got)
 	var pe *PageError
 	require.ErrorAs(t, err, &pe, "a walk that starts out of range says so")
@@ -212,7 +213,7 @@ func TestAllEndsWhenTheDirectoryShrinks(t *testing.T) {
 		directoryHandler(all[:10], 10)(w, r) // shrank: page 2 now redirects to page 1
 	})
 	c := newTestClient(t, srv.URL)
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}))
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil))
 	require.NoError(t, err)
 	assert.Equal(t, all[:10], got, "page 1's data is not yielded again as page 2")
 }
@@ -277,7 +278,7 @@ func TestAllGuards(t *testing.T) {
 				w.Write([]byte(tt.serve(p)))
 			})
 			c := newTestClient(t, srv.URL, WithPrefetch(0))
-			got, err := collect(c.Dashboard.All(context.Background(), nil))
+			got, err := collect(c.Dashboard.All(context.Background(), nil, nil))
 			assert.Equal(t, tt.want, got)
 			if tt.wantErr == nil {
 				assert.NoError(t, err)
@@ -290,7 +291,7 @@ func TestAllGuards(t *testing.T) {
 			assert.Equal(t, tt.wantPage, log.len())
 
 			prefetching := newTestClient(t, srv.URL, WithPrefetch(3))
-			got, err = collect(prefetching.Dashboard.All(context.Background(), nil))
+			got, err = collect(prefetching.Dashboard.All(context.Background(), nil, nil))
 			assert.Equal(t, tt.want, got, "the same with prefetch")
 			assert.ErrorIs(t, err, tt.wantErr, "the same with prefetch")
 		})
@@ -365,7 +366,7 @@ func TestPrefetchOverlapsTheNextPage(t *testing.T) {
 		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
 		var got []string
 		finishedAtPage2 := int32(-1)
-		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
+		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
 			require.NoError(t, err)
 			if e.Ident == "g000" && prefetch > 0 {
 				finishedAtPage2 = await(t, page2, "page 2 asked for while page 1 is worked on")
@@ -396,7 +397,7 @@ func TestBreakCancelsPrefetchedPages(t *testing.T) {
 		dir(w, r)
 	})
 	c := newTestClient(t, srv.URL, WithPrefetch(1))
-	for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
+	for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
 		require.NoError(t, err)
 		<-arrived // page 2 is in flight
 		break
@@ -419,7 +420,7 @@ func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
 	c := newTestClient(t, srv.URL)
 	var stats WalkStats
 	var got []string
-	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{Stats: &stats}}) {
+	for e, err := range c.Dashboard.All(context.Background(), nil, &WalkOptions{Stats: &stats}) {
 		require.NoError(t, err)
 		got = append(got, dashboardIdentity(e))
 	}
@@ -431,7 +432,7 @@ func TestOneWalkSequenceIteratedTwiceAtOnce(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t, directoryHandler(idents(35), 10))
 	c := newTestClient(t, srv.URL)
-	seq := c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}})
+	seq := c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil)
 	results := make(chan []string, 2)
 	for range 2 {
 		go func() {
@@ -460,7 +461,7 @@ func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
 		ctx, cancel := context.WithCancel(context.Background())
 		var err error
-		for _, e := range c.Dashboard.All(ctx, &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}) {
+		for _, e := range c.Dashboard.All(ctx, &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
 			if e != nil {
 				err = e
 				break
@@ -486,7 +487,7 @@ func TestAllRecoversPagesCutMidBody(t *testing.T) {
 	srv := httptest.NewServer(fi)
 	t.Cleanup(srv.Close)
 	c := newTestClient(t, srv.URL, WithRetryMax(10))
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}))
+	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}, nil))
 	require.NoError(t, err)
 	assert.Equal(t, all, got, "every entry exactly once, in order")
 	cuts := 0
@@ -526,17 +527,17 @@ func TestWalkBounds(t *testing.T) {
 	tests := []struct {
 		name     string
 		serve    http.HandlerFunc
-		opts     ListOptions
+		opts     walkOpts
 		wantErr  error
 		wantPage int // the page of the error; its entries are not yielded
 	}{
-		{"never ends", endless(10, ""), ListOptions{PageSize: 10, MaxItems: 500}, ErrWalkUnbounded, 51},
-		{"past the pages it said", endless(10, `,"totalPages":5`), ListOptions{PageSize: 10}, ErrWalkUnbounded, 7},
-		{"past the entries it said", endless(10, `,"total":50`), ListOptions{PageSize: 10}, ErrWalkUnbounded, 7},
-		{"totals that are not numbers say nothing", endless(10, `,"total":"50","totalPages":null`), ListOptions{PageSize: 10, MaxItems: 200}, ErrWalkUnbounded, 21},
-		{"a page larger than asked for", endless(11, ""), ListOptions{PageSize: 10}, ErrWalkUnbounded, 1},
-		{"a page larger than the contract allows", endless(101, ""), ListOptions{}, ErrWalkUnbounded, 1},
-		{"a page of the contract's size", endless(100, `,"totalPages":2`), ListOptions{}, ErrWalkUnbounded, 4},
+		{"never ends", endless(10, ""), walkOpts{ListOptions{PageSize: 10}, 500}, ErrWalkUnbounded, 51},
+		{"past the pages it said", endless(10, `,"totalPages":5`), walkOpts{ListOptions{PageSize: 10}, 0}, ErrWalkUnbounded, 7},
+		{"past the entries it said", endless(10, `,"total":50`), walkOpts{ListOptions{PageSize: 10}, 0}, ErrWalkUnbounded, 7},
+		{"totals that are not numbers say nothing", endless(10, `,"total":"50","totalPages":null`), walkOpts{ListOptions{PageSize: 10}, 200}, ErrWalkUnbounded, 21},
+		{"a page larger than asked for", endless(11, ""), walkOpts{ListOptions{PageSize: 10}, 0}, ErrWalkUnbounded, 1},
+		{"a page larger than the contract allows", endless(101, ""), walkOpts{ListOptions{}, 0}, ErrWalkUnbounded, 1},
+		{"a page of the contract's size", endless(100, `,"totalPages":2`), walkOpts{ListOptions{}, 0}, ErrWalkUnbounded, 4},
 		{
 			// The directory grew by a page while the walk ran, and said
 			// so late or not at all: one page of slack.
@@ -545,9 +546,9 @@ func TestWalkBounds(t *testing.T) {
 				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 				fmt.Fprintf(w, `{"items":[{"kind":"game","ident":"g%d"}],"pagination":{"page":%d,"hasNext":%t,"totalPages":2,"total":2}}`, page, page, page < 3)
 			},
-			opts: ListOptions{PageSize: 1},
+			opts: walkOpts{ListOptions{PageSize: 1}, 0},
 		},
-		{"MaxItems exactly the directory's size", directoryHandler(idents(30), 10), ListOptions{PageSize: 10, MaxItems: 30}, nil, 0},
+		{"MaxItems exactly the directory's size", directoryHandler(idents(30), 10), walkOpts{ListOptions{PageSize: 10}, 30}, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -556,9 +557,8 @@ func TestWalkBounds(t *testing.T) {
 			for _, prefetch := range []int{0, 3} {
 				c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
 				var stats WalkStats
-				opts := tt.opts
-				opts.Stats = &stats
-				got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: opts}))
+				walk := &WalkOptions{MaxItems: tt.opts.maxItems, Stats: &stats}
+				got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: tt.opts.ListOptions}, walk))
 				if tt.wantErr == nil {
 					require.NoError(t, err)
 					continue
@@ -578,16 +578,22 @@ func TestWalkBounds(t *testing.T) {
 	}
 }
 
+// walkOpts are the options of a walk in a table: a page, and a bound.
+type walkOpts struct {
+	ListOptions
+	maxItems int
+}
+
 // A walk stopped by MaxItems resumes at the page it names, losing nothing
 // and repeating nothing.
 func TestWalkPastMaxItemsResumes(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t, directoryHandler(idents(95), 10))
 	c := newTestClient(t, srv.URL)
-	opts := &DashboardOptions{ListOptions: ListOptions{PageSize: 10, MaxItems: 40}}
+	opts := &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}
 	var all []string
 	for {
-		got, err := collect(c.Dashboard.All(context.Background(), opts))
+		got, err := collect(c.Dashboard.All(context.Background(), opts, &WalkOptions{MaxItems: 40}))
 		all = append(all, got...)
 		if err == nil {
 			break
@@ -607,7 +613,7 @@ func TestWalkRefusesANegativeMaxItems(t *testing.T) {
 	srv, log := newServer(t, directoryHandler(idents(3), 10))
 	c := newTestClient(t, srv.URL)
 	n := 0
-	for _, err := range c.Organizations.All(context.Background(), &ListOptions{MaxItems: -1}) {
+	for _, err := range c.Organizations.All(context.Background(), nil, &WalkOptions{MaxItems: -1}) {
 		var pe *PageError
 		require.ErrorAs(t, err, &pe)
 		assert.ErrorIs(t, err, ErrInvalidArgument)
@@ -626,12 +632,12 @@ func TestDefaultBoundLetsALargePlatformThrough(t *testing.T) {
 		pages := entries / size
 		said, err := decodePagination([]byte(fmt.Sprintf(`{"hasNext":true,"total":%d,"totalPages":%d}`, entries, pages)), 1)
 		require.NoError(t, err)
-		b := newWalkBound(ListOptions{PageSize: size})
+		b := newWalkBound(size, 0)
 		for page := 1; page <= pages; page++ {
 			require.NoError(t, b.check(page, said, size), "page size %d, page %d", size, page)
 		}
 	}
-	assert.Equal(t, DefaultMaxItems, newWalkBound(ListOptions{}).maxItems)
+	assert.Equal(t, DefaultMaxItems, newWalkBound(0, 0).maxItems)
 }
 
 // BenchmarkWalkBound measures what a walk holds when a directory never
@@ -665,7 +671,7 @@ func BenchmarkWalkBound(b *testing.B) {
 			runtime.ReadMemStats(&m)
 			base, peak := m.HeapAlloc, m.HeapAlloc
 			var walkErr error
-			for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}) {
+			for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}, nil) {
 				if err != nil {
 					walkErr = err
 					break
@@ -738,4 +744,39 @@ func FuzzDecodePage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// List sends every field of ListOptions: a setting List would ignore
+// belongs to WalkOptions.
+func TestListSendsEveryOption(t *testing.T) {
+	t.Parallel()
+	twin := gamedatatest.NewServer()
+	t.Cleanup(twin.Close)
+	c := newTestClient(t, twin.URL)
+	query := func(lo ListOptions) string {
+		t.Helper()
+		_, err := c.Organizations.List(context.Background(), &lo)
+		require.NoError(t, err)
+		reqs := twin.Requests()
+		return reqs[len(reqs)-1].Query.Encode()
+	}
+	zero := query(ListOptions{})
+	typ := reflect.TypeFor[ListOptions]()
+	for i := range typ.NumField() {
+		var lo ListOptions
+		f := reflect.ValueOf(&lo).Elem().Field(i)
+		switch v := f.Addr().Interface().(type) {
+		case *string:
+			*v = "x"
+		case *int:
+			*v = 2
+		case *[]string:
+			*v = []string{"x"}
+		case *url.Values:
+			*v = url.Values{"extra": {"x"}}
+		default:
+			f.Set(reflect.New(f.Type().Elem())) // a pointer
+		}
+		assert.NotEqual(t, zero, query(lo), "ListOptions.%s is not sent by List: a walk's setting belongs to WalkOptions", typ.Field(i).Name)
+	}
 }

@@ -20,9 +20,9 @@ type RangeSummary struct {
 	// games that were recorded, with others missing: its metrics are then
 	// lower bounds, never complete totals.
 	PartialCoverage bool
-	// Fields holds every member of the summary, its metrics among them
-	// (the twin sends "average" and "peak"): read them with Fields.Metric,
-	// where null means unavailable, never zero.
+	// Fields holds every member of the summary, its metrics among them:
+	// read them with Fields.Metric, where null means unavailable, never
+	// zero.
 	Fields
 }
 

@@ -1,8 +1,6 @@
 package gamedata
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -146,26 +144,6 @@ func decodeArray[T any](raw []byte, name string, item func([]byte) (T, error)) (
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// marshalRecord writes a decoded record as the service sent it, and a
-// record built in Go (with no Fields) from its typed fields.
-func marshalRecord(f Fields, typed func() map[string]any) ([]byte, error) {
-	if f.raw != nil {
-		return f.raw, nil
-	}
-	return json.Marshal(typed())
-}
-
-// unmarshalRecord implements UnmarshalJSON for the record types: the data
-// is copied, since Fields keeps it.
-func unmarshalRecord[T any](b []byte, decode func([]byte) (T, error), dst *T) error {
-	v, err := decode(bytes.Clone(b))
-	if err != nil {
-		return err
-	}
-	*dst = v
-	return nil
 }
 
 // joinIdent is the identity of a package: kind and ident.

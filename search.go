@@ -45,22 +45,31 @@ func (s *service) search(ctx context.Context, mode cacheMode, opts *SearchOption
 	}
 	var r SearchResults
 	err = s.get(ctx, mode, q, func(b []byte) (err error) {
-		if r.Fields, err = decodeFields(b); err != nil {
-			return err
-		}
-		if r.Packages, err = decodeList(r.Fields, "packages", packageItem); err != nil {
-			return err
-		}
-		if servers {
-			if r.Servers, err = decodeList(r.Fields, "servers", serverItem); err != nil {
-				return err
-			}
-		}
-		r.Organizations, err = decodeList(r.Fields, "organizations", organizationItem)
+		r, err = decodeSearchResults(b, servers)
 		return err
 	}, path...)
 	if err != nil {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// decodeSearchResults decodes search results: the lists "packages",
+// "organizations" and, with servers, "servers", each optional.
+func decodeSearchResults(b []byte, servers bool) (r SearchResults, err error) {
+	if r.Fields, err = decodeFields(b); err != nil {
+		return SearchResults{}, err
+	}
+	if r.Packages, err = decodeList(r.Fields, "packages", packageItem); err != nil {
+		return SearchResults{}, err
+	}
+	if servers {
+		if r.Servers, err = decodeList(r.Fields, "servers", serverItem); err != nil {
+			return SearchResults{}, err
+		}
+	}
+	if r.Organizations, err = decodeList(r.Fields, "organizations", organizationItem); err != nil {
+		return SearchResults{}, err
+	}
+	return r, nil
 }

@@ -28,13 +28,16 @@ func serverIdentity(s Server) string { return s.ID }
 // itself.
 var serverItem = listed(decodeServer, serverIdentity, "server")
 
-// UnmarshalJSON decodes a server record, keeping every member.
+// UnmarshalJSON decodes a server record, keeping every member; null
+// leaves s as it is.
 func (s *Server) UnmarshalJSON(b []byte) error { return unmarshalRecord(b, decodeServer, s) }
 
-// MarshalJSON writes the record as the service sent it; a Server built in
-// Go is written from ID.
+// MarshalJSON writes the record as the service sent it, with ID set in it
+// when it did not hold it (it was filled in from the request, or
+// changed); a Server built in Go is written from ID, and the zero Server
+// as null.
 func (s Server) MarshalJSON() ([]byte, error) {
-	return marshalRecord(s.Fields, func() map[string]any { return map[string]any{"id": s.ID} })
+	return marshalRecord(s.Fields, "id", s.ID)
 }
 
 // ServersService reads dedicated servers. Use it through Client.Servers.

@@ -56,9 +56,9 @@ type walked struct {
 	err    error
 }
 
-func walkDashboard(ctx context.Context, c *gamedata.Client, opts *gamedata.DashboardOptions, onItem func(n int)) walked {
+func walkDashboard(ctx context.Context, c *gamedata.Client, opts *gamedata.DashboardOptions, walk *gamedata.WalkOptions, onItem func(n int)) walked {
 	var w walked
-	for e, err := range c.Dashboard.All(ctx, opts) {
+	for e, err := range c.Dashboard.All(ctx, opts, walk) {
 		if err != nil {
 			w.err = err
 			break
@@ -132,7 +132,7 @@ func TestWalkUnderFaultsLosesNothing(t *testing.T) {
 	c := gamedata.NewTestClient(t, twin.URL, gamedata.WithRetryMax(8))
 
 	var stats gamedata.WalkStats
-	w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: bigPageSize, Stats: &stats}}, nil)
+	w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: bigPageSize}}, &gamedata.WalkOptions{Stats: &stats}, nil)
 	require.NoError(t, w.err)
 	assertWholeDirectory(t, want, w.ids, w.bodies)
 	assert.Equal(t, gamedata.WalkStats{Pages: bigPages, Items: bigDirectory}, stats)
@@ -163,7 +163,7 @@ func TestWalkResumesWhereRetriesRanOut(t *testing.T) {
 	var bodies []json.RawMessage
 	page, restarts := 1, 0
 	for ; restarts <= 10*bigPages; restarts++ {
-		w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{Page: page, PageSize: bigPageSize}}, nil)
+		w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{Page: page, PageSize: bigPageSize}}, nil, nil)
 		ids, bodies = append(ids, w.ids...), append(bodies, w.bodies...)
 		if w.err == nil {
 			break
@@ -192,7 +192,7 @@ func TestWalkResumesAfterAnOutage(t *testing.T) {
 	c := gamedata.NewTestClient(t, twin.URL, gamedata.WithRetryMax(2))
 	opts := &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: bigPageSize}}
 
-	first := walkDashboard(context.Background(), c, opts, func(n int) {
+	first := walkDashboard(context.Background(), c, opts, nil, func(n int) {
 		if n == 30*bigPageSize {
 			twin.SetFaults(gamedatatest.Faults{Rate: 1, Kinds: retryableFaults})
 		}
@@ -205,7 +205,7 @@ func TestWalkResumesAfterAnOutage(t *testing.T) {
 
 	twin.SetFaults(gamedatatest.Faults{})
 	opts.Page = pe.Page
-	rest := walkDashboard(context.Background(), c, opts, nil)
+	rest := walkDashboard(context.Background(), c, opts, nil, nil)
 	require.NoError(t, rest.err)
 	assertWholeDirectory(t, want, append(first.ids, rest.ids...), append(first.bodies, rest.bodies...))
 	t.Logf("outage at page %d: %v", pe.Page, pe)
@@ -287,7 +287,7 @@ func TestShiftingDirectory(t *testing.T) {
 				c := gamedata.NewTestClient(t, twin.URL, gamedata.WithHTTPClient(&http.Client{Transport: bodyTap(log.add)}))
 
 				var stats gamedata.WalkStats
-				w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{Sort: tt.sort, PageSize: pageSize, Stats: &stats}}, nil)
+				w := walkDashboard(context.Background(), c, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{Sort: tt.sort, PageSize: pageSize}}, &gamedata.WalkOptions{Stats: &stats}, nil)
 				require.NoError(t, w.err)
 
 				catalogue := catalogIdentities(twin.Catalog().Packages)

@@ -211,9 +211,9 @@ func checkWatch(ctx context.Context, s *service, every time.Duration) (*Client, 
 	case err != nil:
 		return nil, err
 	case ctx == nil:
-		return nil, errors.New("gamedata: Watch: nil context")
+		return nil, invalidArgument("Watch: nil context")
 	case every <= 0:
-		return nil, fmt.Errorf("gamedata: Watch: interval %s, want more than 0", every)
+		return nil, invalidArgument("Watch: interval %s, want more than 0", every)
 	}
 	return c, nil
 }

@@ -19,7 +19,7 @@ import (
 // A round is complete only when its walk ended on a page whose hasNext is
 // false. A round that ended any other way yields its error (a *PageError)
 // and diffs nothing, so an incomplete round never reports entries as
-// removed: a fault, a bound of the walk (opts.MaxItems, ErrWalkUnbounded),
+// removed: a fault, a bound of the walk (DefaultMaxItems, ErrWalkUnbounded),
 // or a page after the first redirected because the directory shrank while
 // the round ran (ErrPageOutOfRange; All ends there without an error). The
 // watch goes on with the next round. A round that failed with a
@@ -74,7 +74,7 @@ type directoryRound struct {
 // directory has no other way to end without one.
 func (s *DashboardService) round(ctx context.Context, mode cacheMode, opts DashboardOptions) (*directoryRound, error) {
 	r := &directoryRound{index: map[string]int{}}
-	for e, err := range s.walk(ctx, mode, opts, shrinkFails) {
+	for e, err := range s.walk(ctx, mode, opts, WalkOptions{}, shrinkFails) {
 		if err != nil {
 			return nil, err
 		}

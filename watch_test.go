@@ -135,21 +135,28 @@ func TestWatchRefusesBadArguments(t *testing.T) {
 	c := newTestClient(t, srv.URL)
 	ctx := context.Background()
 	var nilContext context.Context
-	for name, seq := range map[string]func(func(Change[*Package], error) bool){
-		"no interval": c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}}, 0),
-		"nil context": c.Packages.Watch(nilContext, []PackageRef{{KindGame, "a"}}, time.Second),
-		"empty ident": c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}, {KindGame, ""}}, time.Second),
-		"dot segment": c.Packages.Watch(ctx, []PackageRef{{KindGame, ".."}}, time.Second),
-	} {
-		n := 0
+	errs := func(seq func(func(Change[*Package], error) bool)) (out []error) {
 		for _, err := range seq {
-			assert.Error(t, err, name)
-			n++
+			out = append(out, err)
 		}
-		assert.Equal(t, 1, n, name)
+		return out
 	}
-	for _, err := range c.Dashboard.Watch(ctx, nil, -time.Second) {
-		assert.Error(t, err)
+	entryErrs := func(seq func(func(Change[DashboardEntry], error) bool)) (out []error) {
+		for _, err := range seq {
+			out = append(out, err)
+		}
+		return out
+	}
+	for name, got := range map[string][]error{
+		"no interval":           errs(c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}}, 0)),
+		"nil context":           errs(c.Packages.Watch(nilContext, []PackageRef{{KindGame, "a"}}, time.Second)),
+		"empty ident":           errs(c.Packages.Watch(ctx, []PackageRef{{KindGame, "a"}, {KindGame, ""}}, time.Second)),
+		"dot segment":           errs(c.Packages.Watch(ctx, []PackageRef{{KindGame, ".."}}, time.Second)),
+		"dashboard no interval": entryErrs(c.Dashboard.Watch(ctx, nil, -time.Second)),
+		"dashboard nil context": entryErrs(c.Dashboard.Watch(nilContext, nil, time.Second)),
+	} {
+		require.Len(t, got, 1, name)
+		assert.ErrorIs(t, got[0], ErrInvalidArgument, name)
 	}
 	for range c.Packages.Watch(ctx, nil, time.Second) {
 		t.Error("an empty watch yields nothing")

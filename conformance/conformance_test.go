@@ -44,7 +44,7 @@ func calls(twin *gamedatatest.Server) []func(context.Context, *gamedata.Client) 
 	}
 	out = append(out,
 		func(ctx context.Context, c *gamedata.Client) error {
-			for _, err := range c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: 100}}) {
+			for _, err := range c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: 100}}, nil) {
 				if err != nil {
 					return err
 				}
@@ -52,7 +52,7 @@ func calls(twin *gamedatatest.Server) []func(context.Context, *gamedata.Client) 
 			return nil
 		},
 		func(ctx context.Context, c *gamedata.Client) error {
-			for _, err := range c.Organizations.All(ctx, &gamedata.ListOptions{Sort: "packages", Filters: []string{"verified"}, PageSize: 7}) {
+			for _, err := range c.Organizations.All(ctx, &gamedata.ListOptions{Sort: "packages", Filters: []string{"verified"}, PageSize: 7}, nil) {
 				if err != nil {
 					return err
 				}

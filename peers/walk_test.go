@@ -89,7 +89,7 @@ func walkComparison(tb testing.TB, twin *gamedatatest.Server) comparison[walkSum
 func sdkWalk(c *gamedata.Client) func(context.Context) (*walked[gamedata.DashboardEntry], error) {
 	return func(ctx context.Context) (*walked[gamedata.DashboardEntry], error) {
 		var w walked[gamedata.DashboardEntry]
-		for e, err := range c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: walkPageSize}}) {
+		for e, err := range c.Dashboard.All(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: walkPageSize}}, nil) {
 			if err != nil {
 				return nil, err
 			}

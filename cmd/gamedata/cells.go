@@ -41,8 +41,10 @@ func idText(f gamedata.Fields, name string) string {
 	if t, ok := f.Text(name); ok {
 		return t.Unsanitized()
 	}
-	if raw, ok := f.Raw(name); ok && f.Metric(name).Valid() {
-		return string(raw)
+	if raw, ok := f.Raw(name); ok {
+		if _, number := f.Metric(name).Get(); number {
+			return string(raw)
+		}
 	}
 	return ""
 }

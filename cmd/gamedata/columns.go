@@ -82,8 +82,9 @@ func numeric(records []gamedata.Fields, name string) bool {
 	seen := false
 	for _, f := range records {
 		m := f.Metric(name)
+		_, number := m.Get()
 		switch {
-		case m.Valid():
+		case number:
 			seen = true
 		case m.Present() && !m.IsNull():
 			return false

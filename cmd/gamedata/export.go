@@ -234,7 +234,7 @@ func (x *detailExport) of() string {
 // fills; it stops at the first failure, or when ctx ends.
 func (x *detailExport) walk(ctx context.Context, dir *gamedata.DashboardOptions) error {
 	batch := make([]gamedata.DashboardEntry, 0, page)
-	for e, err := range x.c.Dashboard.All(ctx, dir) {
+	for e, err := range x.c.Dashboard.All(ctx, dir, nil) {
 		if err != nil {
 			return err
 		}

@@ -171,7 +171,7 @@ func (c *chosenColumns) unseen(f gamedata.Fields) {
 		return
 	}
 	for _, n := range f.Names() {
-		if c.told[n] || slices.Contains(c.columns, n) || !f.Metric(n).Valid() {
+		if _, number := f.Metric(n).Get(); c.told[n] || slices.Contains(c.columns, n) || !number {
 			continue
 		}
 		c.told[n] = true

@@ -123,7 +123,7 @@ func organizations(ctx context.Context, c *gamedata.Client, w io.Writer, st *tou
 		fmt.Fprintf(w, "  - %-22s %s\n", safe(o.Ident), text(o.Fields, "name"))
 	}
 	walked := 0
-	for _, err := range c.Organizations.All(ctx, &gamedata.ListOptions{PageSize: 100}) {
+	for _, err := range c.Organizations.All(ctx, &gamedata.ListOptions{PageSize: 100}, nil) {
 		if err != nil {
 			return fmt.Errorf("organizations walk: %w", err)
 		}

@@ -200,7 +200,7 @@ func (x *runner) walk() (bool, error) {
 		return nil
 	}
 	x.progress(StageDirectory, 0, -1)
-	for e, err := range x.c.Dashboard.All(x.ctx, opts) {
+	for e, err := range x.c.Dashboard.All(x.ctx, opts, nil) {
 		if err != nil {
 			if ferr := flush(); ferr != nil {
 				return false, ferr

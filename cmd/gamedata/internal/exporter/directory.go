@@ -61,7 +61,7 @@ func (s *slice) fetch(ctx context.Context) (part, error) {
 // all walks the whole slice, up to limit entries.
 func (s *slice) all(ctx context.Context) (part, error) {
 	var p part
-	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0)) {
+	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0), nil) {
 		if err != nil {
 			return part{}, err
 		}
@@ -117,7 +117,7 @@ func (s *slice) topScan(ctx context.Context) ([]item, error) {
 		slices.SortStableFunc(items, func(a, b item) int { return -cmp.Compare(players(a.fields), players(b.fields)) })
 		items = items[:min(len(items), s.top)]
 	}
-	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0)) {
+	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0), nil) {
 		if err != nil {
 			return nil, err
 		}

@@ -161,7 +161,7 @@ func memberFamilies(parts []part) (map[string]*family, []string) {
 				continue
 			}
 			for _, m := range it.fields.Names() {
-				if !numeric[m] && !slices.Contains(ownFamilies, m) && it.fields.Metric(m).Valid() {
+				if _, number := it.fields.Metric(m).Get(); number && !numeric[m] && !slices.Contains(ownFamilies, m) {
 					numeric[m] = true
 				}
 			}
