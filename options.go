@@ -30,6 +30,8 @@ type config struct {
 	stallTimeout     time.Duration
 	clock            clock
 	cache            Cache
+	middleware       []Middleware
+	hooks            Hooks
 }
 
 func defaultConfig() config {
@@ -187,6 +189,28 @@ func WithStallTimeout(d time.Duration) Option {
 			return invalidArgument("WithStallTimeout: %s, want 0 (off) or more", d)
 		}
 		c.stallTimeout = d
+		return nil
+	}
+}
+
+// WithMiddleware adds middleware that every attempt of every call passes,
+// outside the call's own (see Middleware for the order).
+func WithMiddleware(mw ...Middleware) Option {
+	return func(c *config) error {
+		for _, m := range mw {
+			if m == nil {
+				return invalidArgument("WithMiddleware: nil Middleware")
+			}
+		}
+		c.middleware = append(c.middleware, mw...)
+		return nil
+	}
+}
+
+// WithHooks sets the client's hooks; see Hooks.
+func WithHooks(h Hooks) Option {
+	return func(c *config) error {
+		c.hooks = h
 		return nil
 	}
 }
