@@ -160,6 +160,15 @@ func WithCallMiddleware(mw ...Middleware) CallOption {
 
 // resolveOptions applies opts in order to the zero callConfig.
 func resolveOptions(opts []CallOption) (callConfig, error) {
+	if len(opts) == 0 {
+		return callConfig{retries: -1}, nil
+	}
+	return applyOptions(opts)
+}
+
+// applyOptions is resolveOptions for some options: apart, so that the
+// config, which the options see, is on the heap only when there are some.
+func applyOptions(opts []CallOption) (callConfig, error) {
 	cfg := callConfig{retries: -1}
 	for _, o := range opts {
 		if o == nil {

@@ -3,6 +3,8 @@ package gamedata
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -167,4 +169,54 @@ func TestBadCallOptionsAreRefused(t *testing.T) {
 		}
 	}
 	assert.Zero(t, log.len(), "nothing was sent")
+}
+
+// BenchmarkCallOptions is a Packages.Get of a record the static server
+// sends without caching headers (a full request) and of one it allows to
+// be cached for an hour (a fresh hit), without call options or
+// middleware ("baseline=none"), and with them in use: WithResponseInto,
+// and a middleware that passes every attempt on. Compare the baseline with
+// BenchmarkPackageGet of the tree before per-call options for their cost
+// when unused.
+func BenchmarkCallOptions(b *testing.B) {
+	body, err := os.ReadFile("testdata/package.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pass := func(req *http.Request, next Next) (*http.Response, error) { return next.RoundTrip(req) }
+	for _, server := range []struct {
+		name         string
+		cacheControl string
+	}{{"request", ""}, {"fresh-hit", "max-age=3600"}} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			if server.cacheControl != "" {
+				w.Header().Set("Cache-Control", server.cacheControl)
+			}
+			w.Write(body)
+		}))
+		b.Cleanup(srv.Close)
+		for _, tt := range []struct {
+			name   string
+			client []Option
+			call   func(*Response) []CallOption
+		}{
+			{"baseline=none", nil, func(*Response) []CallOption { return nil }},
+			{"response-into", nil, func(r *Response) []CallOption { return []CallOption{WithResponseInto(r)} }},
+			{"middleware", []Option{WithMiddleware(pass)}, func(*Response) []CallOption { return nil }},
+		} {
+			b.Run(server.name+"/"+tt.name, func(b *testing.B) {
+				c := benchClient(b, srv.URL, tt.client...)
+				var r Response
+				opts := tt.call(&r)
+				b.ReportAllocs()
+				for b.Loop() {
+					p, err := c.Packages.Get(context.Background(), KindGame, "space-miner", opts...)
+					if err != nil || p.Ident != "space-miner" {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

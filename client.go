@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -52,6 +53,7 @@ type Client struct {
 	cache       Cache
 	cacheCounts cacheCounts
 	clock       clock
+	calls       sync.Pool // of *call, reused from call to call
 
 	// Dashboard lists packages and dedicated servers.
 	Dashboard *DashboardService
@@ -100,6 +102,7 @@ func (s *service) get(ctx context.Context, opts []CallOption, route string, q ur
 	cl := c.newCall(ctx, route, &cfg)
 	err = cl.getJSON(ctx, c.endpoint(q, path...), decode)
 	cl.end(err)
+	cl.release()
 	return err
 }
 
@@ -275,6 +278,18 @@ func checkSegments(names []string, values ...string) error {
 // hooks (countAttempt, checkRetry, backoff), each attempt (RoundTrip) and
 // the middleware chain. Nothing of it travels in a context or a body.
 type call struct {
+	callState
+	// The retry engine and the http.Client under it, whose hooks are the
+	// call's methods. They are made once for a call value, which the
+	// client keeps in a pool between calls (see newCall), so a call pays
+	// for neither them nor their hooks' closures.
+	retry retryablehttp.Client
+	http  http.Client
+}
+
+// callState is what one call knows; a call value starts each call with a
+// new one.
+type callState struct {
 	c        *Client
 	route    string
 	mode     CacheMode
@@ -292,17 +307,16 @@ type call struct {
 	lastErr error   // of the last attempt that failed without a response
 	resp    Response
 	served  *httpcache.Entry // the stored response the call served, if any
-
-	// The retry engine and the http.Client under it, made for this call
-	// only when it sends a request, so that their hooks are its methods.
-	retry retryablehttp.Client
-	http  http.Client
 }
 
 // newCall starts a call of route with cfg, resolved from its options,
 // and the cache mode SkipCache put on ctx unless cfg says otherwise.
 func (c *Client) newCall(ctx context.Context, route string, cfg *callConfig) *call {
-	cl := &call{
+	cl, _ := c.calls.Get().(*call)
+	if cl == nil {
+		cl = c.makeCall()
+	}
+	cl.callState = callState{
 		c:        c,
 		route:    route,
 		mode:     cacheModeOf(ctx),
@@ -325,7 +339,39 @@ func (c *Client) newCall(ctx context.Context, route string, cfg *callConfig) *ca
 	if len(cfg.middleware) > 0 {
 		cl.chain.middleware = append(slices.Clip(c.middleware), cfg.middleware...)
 	}
+	cl.retry.RetryMax = cl.retryMax
 	return cl
+}
+
+// makeCall makes a call value of c, with its retry engine: go-retryablehttp
+// around an http.Client whose transport is the call itself, both with the
+// call's hooks.
+func (c *Client) makeCall() *call {
+	cl := &call{}
+	cl.http = http.Client{Transport: cl, CheckRedirect: c.checkRedirect, Jar: c.jar}
+	cl.retry = retryablehttp.Client{
+		HTTPClient:     &cl.http,
+		RetryWaitMin:   c.backoffMin,
+		RetryWaitMax:   c.backoffMax,
+		CheckRetry:     cl.checkRetry,
+		Backoff:        cl.backoff,
+		RequestLogHook: cl.countAttempt,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+	}
+	if c.logger != nil {
+		// *slog.Logger has the Debug/Info/Warn/Error methods of
+		// retryablehttp.LeveledLogger. Left nil, retryablehttp logs nothing.
+		cl.retry.Logger = c.logger
+	}
+	return cl
+}
+
+// release hands the call value back to its client's pool, holding nothing
+// of the call that ended.
+func (cl *call) release() {
+	c := cl.c
+	cl.callState = callState{}
+	c.calls.Put(cl)
 }
 
 // end records how the call ended: in the caller's Response, in the
@@ -506,7 +552,7 @@ func (cl *call) send(ctx context.Context, u *url.URL, header http.Header) (*resp
 		req.Header[name] = values
 	}
 
-	resp, err := cl.engine().Do(req)
+	resp, err := cl.retry.Do(req)
 	if err != nil {
 		return nil, requestError(req.Method, u, cl.chain.attempt, err)
 	}
@@ -524,33 +570,6 @@ func (cl *call) send(ctx context.Context, u *url.URL, header http.Header) (*resp
 		RetryAfter: cl.verdict.wait,
 		Body:       body[:min(len(body), maxErrorBody)],
 	}
-}
-
-// engine returns the call's retry engine, made on first use: go-retryablehttp
-// around an http.Client whose transport is the call itself, both with the
-// call's hooks. A fresh cache hit never makes it.
-func (cl *call) engine() *retryablehttp.Client {
-	if cl.retry.HTTPClient != nil {
-		return &cl.retry
-	}
-	c := cl.c
-	cl.http = http.Client{Transport: cl, CheckRedirect: c.checkRedirect, Jar: c.jar}
-	cl.retry = retryablehttp.Client{
-		HTTPClient:     &cl.http,
-		RetryMax:       cl.retryMax,
-		RetryWaitMin:   c.backoffMin,
-		RetryWaitMax:   c.backoffMax,
-		CheckRetry:     cl.checkRetry,
-		Backoff:        cl.backoff,
-		RequestLogHook: cl.countAttempt,
-		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
-	}
-	if c.logger != nil {
-		// *slog.Logger has the Debug/Info/Warn/Error methods of
-		// retryablehttp.LeveledLogger. Left nil, retryablehttp logs nothing.
-		cl.retry.Logger = c.logger
-	}
-	return &cl.retry
 }
 
 // errZeroClient is the error of a Client that was not made by NewClient.

@@ -116,7 +116,7 @@ func TestUsesTheGivenHTTPClientTransport(t *testing.T) {
 func TestLoggerIsSilentUnlessGiven(t *testing.T) {
 	t.Parallel()
 	silent := newTestClient(t, "https://example.com")
-	assert.Nil(t, silent.newCall(context.Background(), "/", &callConfig{}).engine().Logger, "retryablehttp logs nothing only when its Logger is nil")
+	assert.Nil(t, silent.makeCall().retry.Logger, "retryablehttp logs nothing only when its Logger is nil")
 
 	fails := 0
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -246,7 +246,7 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 	assert.Equal(t, time.Duration(0), backoffWait(0, 0, 3))
-	cl := &call{c: &Client{}, verdict: verdict{retry: true, wait: 7 * time.Second}}
+	cl := &call{callState: callState{c: &Client{}, verdict: verdict{retry: true, wait: 7 * time.Second}}}
 	assert.Equal(t, 7*time.Second, cl.backoff(lo, 30*time.Second, 0, &http.Response{StatusCode: 429}), "Retry-After wins")
 }
 
