@@ -189,3 +189,38 @@ func TestGetManyResponsePerItem(t *testing.T) {
 	}
 	assert.Equal(t, []int{200, 200, 200, 404}, statuses)
 }
+
+// A watch hands on each poll's Response with what the poll yields: the
+// first poll reads the package in full, the next is a conditional
+// request answered 304.
+func TestWatchResponsePerPoll(t *testing.T) {
+	t.Parallel()
+	_, srv, _, ref := cacheTwin(t, gamedatatest.DefaultCachePolicy, nil)
+	c := cachingClient(t, srv.URL, newFakeClock())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var r Response
+	var seen []CacheStatus
+	// The second poll changes nothing and yields nothing: its Response
+	// is read as the third starts, in its middleware, which then stops
+	// the watch.
+	polls := 0
+	var second Response
+	stop := WithCallMiddleware(func(req *http.Request, next Next) (*http.Response, error) {
+		if polls++; polls == 3 {
+			second = r
+			cancel()
+		}
+		return next.RoundTrip(req)
+	})
+	for ch, err := range c.Packages.Watch(ctx, []PackageRef{ref}, time.Minute, WithResponseInto(&r), stop) {
+		require.NoError(t, err)
+		assert.Equal(t, Added, ch.Op)
+		seen = append(seen, r.Cache)
+		assert.Equal(t, http.StatusOK, r.StatusCode)
+		assert.Equal(t, 1, r.Attempts)
+	}
+	assert.Equal(t, []CacheStatus{CacheOff}, seen, "the first poll is a full read (CacheSkip)")
+	assert.Equal(t, CacheRevalidated, second.Cache, "the second poll revalidated")
+	assert.Equal(t, http.StatusOK, second.StatusCode)
+}
