@@ -99,8 +99,15 @@ func (s *service) get(ctx context.Context, opts []CallOption, route string, q ur
 	if q, err = addQuery(q, cfg.query); err != nil {
 		return err
 	}
+	u := c.endpoint(q, path...)
 	cl := c.newCall(ctx, route, &cfg)
-	err = cl.getJSON(ctx, c.endpoint(q, path...), decode)
+	if c.hooks.OnStart != nil {
+		if started := c.hooks.OnStart(ctx, StartEvent{Route: route, URL: u.String()}); started != nil {
+			ctx = started
+		}
+	}
+	cl.ctx = ctx
+	err = cl.getJSON(ctx, u, decode)
 	cl.end(err)
 	cl.release()
 	return err
@@ -291,6 +298,7 @@ type call struct {
 // new one.
 type callState struct {
 	c        *Client
+	ctx      context.Context // the call's, as Hooks.OnStart left it
 	route    string
 	mode     CacheMode
 	retryMax int
@@ -395,7 +403,7 @@ func (cl *call) end(err error) {
 		*cl.into = cl.resp
 	}
 	if cl.c.hooks.OnDone != nil {
-		cl.c.hooks.OnDone(DoneEvent{Route: cl.route, Response: cl.resp, Err: err})
+		cl.c.hooks.OnDone(cl.ctx, DoneEvent{Route: cl.route, Response: cl.resp, Err: err})
 	}
 }
 
@@ -647,7 +655,7 @@ func (cl *call) RoundTrip(req *http.Request) (*http.Response, error) {
 	v := classify(resp, c.clock.Now())
 	c.adaptive.Observe(c.clock.Now(), epoch, v.throttle)
 	if v.throttle && c.hooks.OnThrottle != nil {
-		c.hooks.OnThrottle(ThrottleEvent{Route: cl.route, Attempt: cl.chain.attempt, StatusCode: resp.StatusCode, RetryAfter: v.wait})
+		c.hooks.OnThrottle(req.Context(), ThrottleEvent{Route: cl.route, Attempt: cl.chain.attempt, StatusCode: resp.StatusCode, RetryAfter: v.wait})
 	}
 	limit := c.maxBytes
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
@@ -789,7 +797,7 @@ func (cl *call) backoff(lo, hi time.Duration, attempt int, resp *http.Response) 
 		if resp != nil {
 			e.StatusCode = resp.StatusCode
 		}
-		cl.c.hooks.OnRetry(e)
+		cl.c.hooks.OnRetry(cl.ctx, e)
 	}
 	return wait
 }

@@ -77,7 +77,7 @@ func ExampleMiddleware() {
 	}
 	client, _ := gamedata.NewClient(twin.URL,
 		gamedata.WithMiddleware(logAttempts),
-		gamedata.WithHooks(gamedata.Hooks{OnDone: func(e gamedata.DoneEvent) {
+		gamedata.WithHooks(gamedata.Hooks{OnDone: func(_ context.Context, e gamedata.DoneEvent) {
 			fmt.Println("done:", e.Route, e.Response.Cache, e.Err)
 		}}))
 

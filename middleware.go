@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"time"
@@ -78,21 +79,36 @@ func (n Next) Attempt() int {
 }
 
 // Hooks are the client's callbacks for the events of a call that no
-// attempt shows a middleware: the retries it decided on, the throttling
-// it met, and how it ended, cache outcome and rate-limit wait included.
-// They are the one way to observe those events; a nil hook is not
-// called. Hooks run in the goroutine of the call, and a call waits for
-// them: keep them short.
+// attempt shows a middleware: its start, the retries it decided on, the
+// throttling it met, and how it ended, cache outcome and rate-limit wait
+// included. They are the one way to observe those events; a nil hook is
+// not called. Each receives the call's context. Hooks run in the
+// goroutine of the call, and a call waits for them: keep them short.
 type Hooks struct {
+	// OnStart is called when a call starts, before the cache is read; a
+	// call refused before it started (a bad argument or option) is not
+	// reported. The context it returns, derived from ctx, is the call's
+	// from then on: every attempt's request carries it, and the other
+	// hooks receive it, so a tracer starts the call's span here. A nil
+	// context keeps ctx.
+	OnStart func(ctx context.Context, e StartEvent) context.Context
 	// OnRetry is called before the wait that precedes each retry.
-	OnRetry func(RetryEvent)
+	OnRetry func(ctx context.Context, e RetryEvent)
 	// OnThrottle is called for each attempt the service throttled: a
 	// 429, or a 503 with Retry-After.
-	OnThrottle func(ThrottleEvent)
-	// OnDone is called once when a call ends, with its Response and its
-	// error (nil on success); a call refused before it started is not
-	// reported.
-	OnDone func(DoneEvent)
+	OnThrottle func(ctx context.Context, e ThrottleEvent)
+	// OnDone is called once for every call OnStart saw, when it ends,
+	// with its Response and its error (nil on success).
+	OnDone func(ctx context.Context, e DoneEvent)
+}
+
+// StartEvent describes a call that starts.
+type StartEvent struct {
+	// Route is the call's route template.
+	Route string
+	// URL is the URL the call reads, as it is sent (its identifiers and
+	// query are the caller's).
+	URL string
 }
 
 // RetryEvent describes a retry a call is about to make.

@@ -144,9 +144,9 @@ func TestHooks(t *testing.T) {
 	var throttles []ThrottleEvent
 	var done []DoneEvent
 	c := newTestClient(t, url, withClock(newFakeClock()), WithHooks(Hooks{
-		OnRetry:    func(e RetryEvent) { retries = append(retries, e) },
-		OnThrottle: func(e ThrottleEvent) { throttles = append(throttles, e) },
-		OnDone:     func(e DoneEvent) { done = append(done, e) },
+		OnRetry:    func(_ context.Context, e RetryEvent) { retries = append(retries, e) },
+		OnThrottle: func(_ context.Context, e ThrottleEvent) { throttles = append(throttles, e) },
+		OnDone:     func(_ context.Context, e DoneEvent) { done = append(done, e) },
 	}))
 	for range 2 {
 		_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
@@ -166,4 +166,36 @@ func TestHooks(t *testing.T) {
 		assert.NoError(t, e.Err)
 	}
 	assert.True(t, strings.HasPrefix(done[1].Response.Header.Get("Cache-Control"), "max-age"))
+}
+
+// startKey is the context key of TestHooksOnStartContext's value.
+type startKey struct{}
+
+// The context OnStart returns is the call's: every attempt's request
+// carries it, and the other hooks receive it.
+func TestHooksOnStartContext(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, Attempts: 1})
+	ref := firstPackage(twin)
+	var seen []string
+	c := newTestClient(t, url, WithHooks(Hooks{
+		OnStart: func(ctx context.Context, e StartEvent) context.Context {
+			seen = append(seen, "start "+e.Route+" "+strings.TrimPrefix(e.URL, url))
+			return context.WithValue(ctx, startKey{}, "call-1")
+		},
+		OnRetry: func(ctx context.Context, _ RetryEvent) { seen = append(seen, "retry "+ctx.Value(startKey{}).(string)) },
+		OnThrottle: func(ctx context.Context, _ ThrottleEvent) {
+			seen = append(seen, "throttle "+ctx.Value(startKey{}).(string))
+		},
+		OnDone: func(ctx context.Context, _ DoneEvent) { seen = append(seen, "done "+ctx.Value(startKey{}).(string)) },
+	}), WithMiddleware(func(req *http.Request, next Next) (*http.Response, error) {
+		seen = append(seen, "attempt "+req.Context().Value(startKey{}).(string))
+		return next.RoundTrip(req)
+	}))
+	_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"start /api/packages/{kind}/{ident} /api/packages/" + ref.Kind + "/" + ref.Ident,
+		"attempt call-1", "retry call-1", "attempt call-1", "done call-1",
+	}, seen, "a 503 without Retry-After is not a throttle")
 }
