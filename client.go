@@ -629,6 +629,39 @@ func (e *requestFailure) Unwrap() error { return e.err }
 // connection), and classifies the response once, for checkRetry, backoff
 // and the adaptive rate.
 func (cl *call) RoundTrip(req *http.Request) (*http.Response, error) {
+	start, waited := cl.c.clock.Now(), cl.resp.RateLimitWait
+	resp, err := cl.attempt(req)
+	if l := cl.c.logger; l != nil && l.Enabled(req.Context(), slog.LevelDebug) {
+		cl.logAttempt(l, req, resp, err, cl.c.clock.Now().Sub(start), cl.resp.RateLimitWait-waited)
+	}
+	return resp, err
+}
+
+// logAttempt writes the debug line of an attempt: never a body, and an
+// error's text only through the sanitizer, since it may quote what the
+// service sent.
+func (cl *call) logAttempt(l *slog.Logger, req *http.Request, resp *http.Response, err error, took, waited time.Duration) {
+	attrs := []slog.Attr{
+		slog.String("method", req.Method),
+		slog.String("route", cl.route),
+		slog.Int("attempt", cl.chain.attempt),
+	}
+	cache := cl.resp.Cache
+	switch {
+	case err != nil:
+		attrs = append(attrs, slog.String("error", sanitize.String(err.Error())))
+	case resp.StatusCode == http.StatusNotModified:
+		cache = CacheRevalidated
+		fallthrough
+	default:
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	}
+	attrs = append(attrs, slog.String("cache", cache.String()), slog.Duration("duration", took), slog.Duration("rate_limit_wait", waited))
+	l.LogAttrs(req.Context(), slog.LevelDebug, "gamedata: attempt", attrs...)
+}
+
+// attempt is RoundTrip but for its log line.
+func (cl *call) attempt(req *http.Request) (*http.Response, error) {
 	c := cl.c
 	epoch := c.adaptive.Epoch()
 	waited, err := c.waitLimiter(req.Context())

@@ -1,7 +1,9 @@
 package gamedata
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
@@ -198,4 +200,30 @@ func TestHooksOnStartContext(t *testing.T) {
 		"start /api/packages/{kind}/{ident} /api/packages/" + ref.Kind + "/" + ref.Ident,
 		"attempt call-1", "retry call-1", "attempt call-1", "done call-1",
 	}, seen, "a 503 without Retry-After is not a throttle")
+}
+
+// At debug level each attempt is one line with the route template, its
+// number, status, cache status and duration; a body never is.
+func TestDebugLogAnAttemptALine(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, Attempts: 1})
+	ref := firstPackage(twin)
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, url, WithLogger(logger))
+	p, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
+	require.NoError(t, err)
+	var lines []string
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(line, `msg="gamedata: attempt"`) {
+			lines = append(lines, line)
+		}
+	}
+	require.Len(t, lines, 2)
+	for i, want := range []string{"attempt=1 status=503 cache=miss", "attempt=2 status=200 cache=miss"} {
+		assert.Contains(t, lines[i], "method=GET route=/api/packages/{kind}/{ident} "+want)
+		assert.Contains(t, lines[i], "duration=")
+	}
+	title, _ := p.Text("title")
+	assert.NotContains(t, buf.String(), title.Unsanitized(), "no body is logged")
 }

@@ -129,7 +129,10 @@ func WithUserAgent(ua string) Option {
 }
 
 // WithLogger sets the logger for requests and retries, at debug level, and
-// for failures, at error level. By default the client logs nothing.
+// for failures, at error level. At debug level each attempt is one line,
+// "gamedata: attempt", with its method, route template, attempt number,
+// status (or sanitized error), cache status, duration and rate-limit
+// wait; a body is never logged. By default the client logs nothing.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error {
 		c.logger = l
