@@ -28,14 +28,14 @@ type ActivityService service
 // (Analytics.Package), and an organization's in Analytics.Organization. A
 // point that is not exactly the seven documented elements is a
 // *DecodeError naming its index.
-func (s *ActivityService) History(ctx context.Context, opts *ActivityOptions) (*ActivityHistory, error) {
+func (s *ActivityService) History(ctx context.Context, opts *ActivityOptions, callOpts ...CallOption) (*ActivityHistory, error) {
 	o := valueOf(opts)
 	q, err := encodeQuery(o, o.Params)
 	if err != nil {
 		return nil, err
 	}
 	var h *ActivityHistory
-	err = (*service)(s).get(ctx, cacheModeOf(ctx), q, func(b []byte) (err error) {
+	err = (*service)(s).get(ctx, callOpts, "/api/activity-history", q, func(b []byte) (err error) {
 		h, err = decodeActivityHistory(b)
 		return err
 	}, "api", "activity-history")

@@ -68,8 +68,8 @@ type AnalyticsService service
 
 // Search searches games and organizations for analytics (GET
 // /api/analytics/packages). A nil opts, or an empty Query, sends no q.
-func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions) (*AnalyticsSearchResults, error) {
-	r, err := (*service)(s).search(ctx, cacheModeOf(ctx), opts, false, "api", "analytics", "packages")
+func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions, callOpts ...CallOption) (*AnalyticsSearchResults, error) {
+	r, err := (*service)(s).search(ctx, callOpts, opts, false, "/api/analytics/packages", "api", "analytics", "packages")
 	if err != nil {
 		return nil, err
 	}
@@ -79,12 +79,12 @@ func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions) (*An
 // Package reads the complete analytics report for one package (GET
 // /api/analytics/packages/{kind}/{ident}). When the report leaves out its
 // kind or ident, those asked for are filled in.
-func (s *AnalyticsService) Package(ctx context.Context, kind, ident string) (*PackageReport, error) {
+func (s *AnalyticsService) Package(ctx context.Context, kind, ident string, opts ...CallOption) (*PackageReport, error) {
 	if err := checkSegments([]string{"package kind", "package ident"}, kind, ident); err != nil {
 		return nil, err
 	}
 	var r PackageReport
-	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) (err error) {
+	err := (*service)(s).get(ctx, opts, "/api/analytics/packages/{kind}/{ident}", nil, func(b []byte) (err error) {
 		r, err = decodePackageReport(b, kind, ident)
 		return err
 	}, "api", "analytics", "packages", kind, ident)
@@ -111,12 +111,12 @@ func decodePackageReport(b []byte, kind, ident string) (PackageReport, error) {
 // Organization reads the complete analytics report for one organization
 // (GET /api/analytics/organizations/{ident}). When the report leaves out
 // its ident, the one asked for is filled in.
-func (s *AnalyticsService) Organization(ctx context.Context, ident string) (*OrganizationReport, error) {
+func (s *AnalyticsService) Organization(ctx context.Context, ident string, opts ...CallOption) (*OrganizationReport, error) {
 	if err := checkSegments([]string{"organization ident"}, ident); err != nil {
 		return nil, err
 	}
 	var r OrganizationReport
-	err := (*service)(s).get(ctx, cacheModeOf(ctx), nil, func(b []byte) (err error) {
+	err := (*service)(s).get(ctx, opts, "/api/analytics/organizations/{ident}", nil, func(b []byte) (err error) {
 		r, err = decodeOrganizationReport(b, ident)
 		return err
 	}, "api", "analytics", "organizations", ident)

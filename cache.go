@@ -74,37 +74,20 @@ func NewDiskCache(dir string) (Cache, error) {
 // SkipCache returns a context under which calls neither read from nor
 // revalidate against the cache: each sends a full request, as with caching
 // off. A response the service allows to be cached still replaces the
-// stored one, so SkipCache also refreshes the cache.
+// stored one, so SkipCache also refreshes the cache. It is
+// WithCacheMode(CacheSkip) for every call made with the context; a
+// call's own WithCacheMode wins over it.
 func SkipCache(ctx context.Context) context.Context {
-	return context.WithValue(ctx, cacheModeKey{}, cacheSkip)
+	return context.WithValue(ctx, cacheModeKey{}, CacheSkip)
 }
 
+// cacheModeKey is the context key of SkipCache, a public per-call setting.
 type cacheModeKey struct{}
 
-// cacheMode says how one call uses the cache. A call reads it once, where
-// it starts (cacheModeOf), and passes it on.
-type cacheMode int
-
-const (
-	// cacheNormal serves a fresh entry without a request and revalidates
-	// a stale one.
-	cacheNormal cacheMode = iota
-	// cacheRevalidate sends a conditional request whatever the entry's
-	// freshness: Watch uses it.
-	cacheRevalidate
-	// cacheSkip neither serves nor revalidates; the response still
-	// replaces the entry.
-	cacheSkip
-)
-
-// cacheModeOf is the mode a call made with ctx asks for: cacheSkip under
-// SkipCache, else cacheNormal. A nil ctx, which the call then refuses,
-// asks for nothing.
-func cacheModeOf(ctx context.Context) cacheMode {
-	if ctx == nil {
-		return cacheNormal
-	}
-	m, _ := ctx.Value(cacheModeKey{}).(cacheMode)
+// cacheModeOf is the mode a call made with ctx asks for: CacheSkip under
+// SkipCache, else CacheDefault.
+func cacheModeOf(ctx context.Context) CacheMode {
+	m, _ := ctx.Value(cacheModeKey{}).(CacheMode)
 	return m
 }
 

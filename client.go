@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -28,14 +31,29 @@ import (
 // goroutines, which share its rate limiter. Create one with NewClient.
 type Client struct {
 	base      *url.URL
-	http      *retryablehttp.Client
+	limiter   *rate.Limiter
 	adaptive  *adaptive.Rate
 	userAgent string
 	prefetch  int
 
+	// What every attempt needs, read by each call's state.
+	transport     http.RoundTripper
+	checkRedirect func(*http.Request, []*http.Request) error
+	jar           http.CookieJar
+	timeout       time.Duration // the user's http.Client.Timeout, for each attempt
+	stall         time.Duration
+	maxBytes      int64
+	retryMax      int
+	backoffMin    time.Duration
+	backoffMax    time.Duration
+	logger        *slog.Logger
+	middleware    []Middleware
+	hooks         Hooks
+
 	cache       Cache
 	cacheCounts cacheCounts
 	clock       clock
+	calls       sync.Pool // of *call, reused from call to call
 
 	// Dashboard lists packages and dedicated servers.
 	Dashboard *DashboardService
@@ -56,27 +74,68 @@ type service struct{ client *Client }
 // ready returns the service's client, or an error for a service of a
 // Client that NewClient did not make.
 func (s *service) ready() (*Client, error) {
-	if s == nil || s.client == nil || s.client.http == nil {
+	if s == nil || s.client == nil || s.client.transport == nil {
 		return nil, errZeroClient
 	}
 	return s.client, nil
 }
 
-// get reads the endpoint at path, with query q, using the cache as mode
-// says, and hands its body to decode.
-func (s *service) get(ctx context.Context, mode cacheMode, q url.Values, decode func([]byte) error, path ...string) error {
+// get reads the endpoint at path, whose route template is route, with
+// query q and the call's options, and hands its body to decode. It is
+// where every call starts and ends: it makes the call's state, the one
+// value every step of the request path reads.
+func (s *service) get(ctx context.Context, opts []CallOption, route string, q url.Values, decode func([]byte) error, path ...string) error {
 	c, err := s.ready()
 	if err != nil {
 		return err
 	}
-	return c.getJSON(ctx, mode, c.endpoint(q, path...), decode)
+	if ctx == nil {
+		return invalidArgument("nil context")
+	}
+	cfg, err := resolveOptions(opts)
+	if err != nil {
+		return err
+	}
+	if q, err = addQuery(q, cfg.query); err != nil {
+		return err
+	}
+	u := c.endpoint(q, path...)
+	cl := c.newCall(ctx, route, &cfg)
+	if c.hooks.OnStart != nil {
+		if started := c.hooks.OnStart(ctx, StartEvent{Route: route, URL: u.String()}); started != nil {
+			ctx = started
+		}
+	}
+	cl.ctx = ctx
+	err = cl.getJSON(ctx, u, decode)
+	cl.end(err)
+	cl.release()
+	return err
+}
+
+// addQuery adds the parameters of WithQuery to q, the call's own, and
+// refuses one that q already sends.
+func addQuery(q, extra url.Values) (url.Values, error) {
+	if len(extra) == 0 {
+		return q, nil
+	}
+	if q == nil {
+		q = url.Values{}
+	}
+	for name, values := range extra {
+		if q.Has(name) {
+			return nil, invalidArgument("WithQuery: the call already sends %q", name)
+		}
+		q[name] = values
+	}
+	return q, nil
 }
 
 // getRecord reads and decodes the record at the endpoint path; what names
 // it in a decode error. Every Get is this and its own checks.
-func getRecord[T any](ctx context.Context, s *service, mode cacheMode, what string, decode func([]byte) (T, error), path ...string) (T, error) {
+func getRecord[T any](ctx context.Context, s *service, opts []CallOption, route, what string, decode func([]byte) (T, error), path ...string) (T, error) {
 	var v T
-	err := s.get(ctx, mode, nil, func(b []byte) (err error) {
+	err := s.get(ctx, opts, route, nil, func(b []byte) (err error) {
 		if v, err = decode(b); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
@@ -122,39 +181,25 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	}
 	limiter := rate.NewLimiter(cfg.rateLimit, cfg.rateBurst)
 	c := &Client{
-		base:      base,
-		adaptive:  adaptive.New(limiter, cfg.adaptiveRate, cfg.logger),
-		userAgent: cfg.userAgent,
-		prefetch:  cfg.prefetch,
-		cache:     cfg.cache,
-		clock:     cfg.clock,
-	}
-	c.http = &retryablehttp.Client{
-		HTTPClient: &http.Client{
-			Transport: &attemptTransport{
-				limiter:  limiter,
-				adaptive: c.adaptive,
-				next:     next,
-				maxBytes: cfg.maxResponseBytes,
-				timeout:  user.Timeout,
-				stall:    cfg.stallTimeout,
-				clock:    cfg.clock,
-			},
-			CheckRedirect: redirectPolicy(user.CheckRedirect),
-			Jar:           user.Jar,
-		},
-		RetryMax:       cfg.retryMax,
-		RetryWaitMin:   cfg.backoffMin,
-		RetryWaitMax:   cfg.backoffMax,
-		CheckRetry:     retryPolicy(cfg.backoffMax),
-		Backoff:        backoff,
-		RequestLogHook: countAttempt,
-		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
-	}
-	if cfg.logger != nil {
-		// *slog.Logger has the Debug/Info/Warn/Error methods of
-		// retryablehttp.LeveledLogger. Left nil, retryablehttp logs nothing.
-		c.http.Logger = cfg.logger
+		base:          base,
+		limiter:       limiter,
+		adaptive:      adaptive.New(limiter, cfg.adaptiveRate, cfg.logger),
+		userAgent:     cfg.userAgent,
+		prefetch:      cfg.prefetch,
+		transport:     next,
+		checkRedirect: redirectPolicy(user.CheckRedirect),
+		jar:           user.Jar,
+		timeout:       user.Timeout,
+		stall:         cfg.stallTimeout,
+		maxBytes:      cfg.maxResponseBytes,
+		retryMax:      cfg.retryMax,
+		backoffMin:    cfg.backoffMin,
+		backoffMax:    cfg.backoffMax,
+		logger:        cfg.logger,
+		middleware:    cfg.middleware,
+		hooks:         cfg.hooks,
+		cache:         cfg.cache,
+		clock:         cfg.clock,
 	}
 
 	s := service{client: c}
@@ -234,34 +279,160 @@ func checkSegments(names []string, values ...string) error {
 	return nil
 }
 
+// call is one call's state: what its options asked for and what it has
+// learnt so far. The call makes it where it starts (service.get) and every
+// step of the request path reads it: the cache lookup, the retry engine's
+// hooks (countAttempt, checkRetry, backoff), each attempt (RoundTrip) and
+// the middleware chain. Nothing of it travels in a context or a body.
+type call struct {
+	callState
+	// The retry engine and the http.Client under it, whose hooks are the
+	// call's methods. They are made once for a call value, which the
+	// client keeps in a pool between calls (see newCall), so a call pays
+	// for neither them nor their hooks' closures.
+	retry retryablehttp.Client
+	http  http.Client
+}
+
+// callState is what one call knows; a call value starts each call with a
+// new one.
+type callState struct {
+	c        *Client
+	ctx      context.Context // the call's, as Hooks.OnStart left it
+	route    string
+	mode     CacheMode
+	retryMax int
+	timeout  time.Duration // for each attempt
+	header   http.Header   // added to every attempt
+	into     *Response
+	// chain is the middleware every attempt passes; its attempt is the
+	// count of attempts made so far.
+	chain chain
+
+	start   time.Time
+	verdict verdict // of the last response an attempt received
+	body    []byte  // of the last response an attempt received
+	lastErr error   // of the last attempt that failed without a response
+	resp    Response
+	served  *httpcache.Entry // the stored response the call served, if any
+}
+
+// newCall starts a call of route with cfg, resolved from its options,
+// and the cache mode SkipCache put on ctx unless cfg says otherwise.
+func (c *Client) newCall(ctx context.Context, route string, cfg *callConfig) *call {
+	cl, _ := c.calls.Get().(*call)
+	if cl == nil {
+		cl = c.makeCall()
+	}
+	cl.callState = callState{
+		c:        c,
+		route:    route,
+		mode:     cacheModeOf(ctx),
+		retryMax: c.retryMax,
+		timeout:  c.timeout,
+		header:   cfg.header,
+		into:     cfg.into,
+		chain:    chain{middleware: c.middleware, transport: c.transport, route: route},
+		start:    c.clock.Now(),
+	}
+	if cfg.modeSet {
+		cl.mode = cfg.mode
+	}
+	if cfg.retries >= 0 {
+		cl.retryMax = cfg.retries
+	}
+	if cfg.attemptTimeout > 0 {
+		cl.timeout = cfg.attemptTimeout
+	}
+	if len(cfg.middleware) > 0 {
+		cl.chain.middleware = append(slices.Clip(c.middleware), cfg.middleware...)
+	}
+	cl.retry.RetryMax = cl.retryMax
+	return cl
+}
+
+// makeCall makes a call value of c, with its retry engine: go-retryablehttp
+// around an http.Client whose transport is the call itself, both with the
+// call's hooks.
+func (c *Client) makeCall() *call {
+	cl := &call{}
+	cl.http = http.Client{Transport: cl, CheckRedirect: c.checkRedirect, Jar: c.jar}
+	cl.retry = retryablehttp.Client{
+		HTTPClient:     &cl.http,
+		RetryWaitMin:   c.backoffMin,
+		RetryWaitMax:   c.backoffMax,
+		CheckRetry:     cl.checkRetry,
+		Backoff:        cl.backoff,
+		RequestLogHook: cl.countAttempt,
+		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+	}
+	if c.logger != nil {
+		// *slog.Logger has the Debug/Info/Warn/Error methods of
+		// retryablehttp.LeveledLogger. Left nil, retryablehttp logs nothing.
+		cl.retry.Logger = c.logger
+	}
+	return cl
+}
+
+// release hands the call value back to its client's pool, holding nothing
+// of the call that ended.
+func (cl *call) release() {
+	c := cl.c
+	cl.callState = callState{}
+	c.calls.Put(cl)
+}
+
+// end records how the call ended: in the caller's Response, in the
+// *APIError of a failure, and through Hooks.OnDone.
+func (cl *call) end(err error) {
+	cl.resp.Duration = cl.c.clock.Now().Sub(cl.start)
+	if err != nil {
+		var apiErr *APIError
+		if errors.As(err, &apiErr) {
+			apiErr.Response = cl.resp
+		}
+	}
+	if cl.into == nil && cl.c.hooks.OnDone == nil {
+		return
+	}
+	if cl.served != nil {
+		// Read only when asked for: a hit decodes no header otherwise.
+		cl.resp.StatusCode, cl.resp.Header = cl.served.Status(), cl.served.Header()
+	}
+	if cl.into != nil {
+		*cl.into = cl.resp
+	}
+	if cl.c.hooks.OnDone != nil {
+		cl.c.hooks.OnDone(cl.ctx, DoneEvent{Route: cl.route, Response: cl.resp, Err: err})
+	}
+}
+
 // getJSON is the request path of every call: the cache entry for u, then
 // the service, asked with the entry's validators, whose answer is a 200, a
 // 304 that revalidates the entry, or a failure the entry may stand in for
 // (stale-if-error); then the body, decoded by decode, and stored only once
-// it decoded, so a bad body is never cached. mode, read where the call
-// started, says how the call uses the cache.
+// it decoded, so a bad body is never cached.
 //
 // The cache sits above send and below decoding: a cached page is decoded,
 // and so checked for its pagination.page, like a fresh one, while a
 // redirect to another page fails in send and is never stored.
-func (c *Client) getJSON(ctx context.Context, mode cacheMode, u *url.URL, decode func([]byte) error) error {
-	if ctx == nil {
-		return invalidArgument("nil context")
-	}
+func (cl *call) getJSON(ctx context.Context, u *url.URL, decode func([]byte) error) error {
+	c := cl.c
 	key := u.String()
-	stored := c.lookup(key, mode)
-	if stored != nil && mode == cacheNormal && stored.Fresh(c.clock.Now()) {
+	stored := cl.lookup(key)
+	if stored != nil && cl.mode == CacheDefault && stored.Fresh(c.clock.Now()) {
 		c.cacheCounts.hits.Add(1)
+		cl.resp.Cache, cl.served = CacheHit, stored
 		return decodeBody(u, stored.Body(), decode)
 	}
 	header := stored.Conditional()
 	requested := c.clock.Now()
-	r, err := c.send(ctx, u, header)
+	r, err := cl.send(ctx, u, header)
 	if err == nil && r.status == http.StatusNotModified && header != nil && !stored.Selects(r.header) {
 		// The 304 is about another version than the stored one: read the
 		// current one in full.
 		stored, header, requested = nil, nil, c.clock.Now()
-		r, err = c.send(ctx, u, nil)
+		r, err = cl.send(ctx, u, nil)
 	}
 	received := c.clock.Now()
 
@@ -273,14 +444,16 @@ func (c *Client) getJSON(ctx context.Context, mode cacheMode, u *url.URL, decode
 			return err
 		}
 		c.cacheCounts.hits.Add(1)
+		cl.resp.Cache, cl.served = CacheHit, stored
 		body = stored.Body()
 	case r.status != http.StatusNotModified:
-		body, keep = r.body, c.entryOf(key, stored, r, requested, received)
+		body, keep = r.body, cl.entryOf(key, stored, r, requested, received)
 	case header == nil:
 		return fmt.Errorf("gamedata: GET %s: 304 Not Modified to a request that named no validator", u)
 	default:
 		c.cacheCounts.revalidations.Add(1)
 		keep = stored.Revalidated(r.header, requested, received)
+		cl.resp.Cache, cl.served = CacheRevalidated, keep
 		body = keep.Body()
 	}
 	if err := decodeBody(u, body, decode); err != nil {
@@ -292,13 +465,14 @@ func (c *Client) getJSON(ctx context.Context, mode cacheMode, u *url.URL, decode
 	return nil
 }
 
-// lookup returns the entry stored under key that a call in mode may serve
-// or revalidate, if any.
-func (c *Client) lookup(key string, mode cacheMode) *httpcache.Entry {
-	if c.cache == nil || mode == cacheSkip {
+// lookup returns the entry stored under key that the call may serve or
+// revalidate, if any, and records whether the cache takes part.
+func (cl *call) lookup(key string) *httpcache.Entry {
+	if cl.c.cache == nil || cl.mode == CacheSkip {
 		return nil
 	}
-	return httpcache.Load(c.cache, key)
+	cl.resp.Cache = CacheMiss
+	return httpcache.Load(cl.c.cache, key)
 }
 
 // servableOnError tells whether stored may stand in for a request that
@@ -312,7 +486,8 @@ func (c *Client) servableOnError(ctx context.Context, stored *httpcache.Entry, e
 // store for it, or nil when the service does not allow it to be stored,
 // in which case the entry stored before, which it may not replace, is
 // removed.
-func (c *Client) entryOf(key string, stored *httpcache.Entry, r *response, requested, received time.Time) *httpcache.Entry {
+func (cl *call) entryOf(key string, stored *httpcache.Entry, r *response, requested, received time.Time) *httpcache.Entry {
+	c := cl.c
 	if c.cache == nil {
 		return nil
 	}
@@ -367,12 +542,11 @@ type response struct {
 
 // send performs a GET of u with retries, header added to every attempt,
 // and returns a 2xx or 304 response with its whole body read; any other
-// status is an *APIError. Every attempt goes through attemptTransport,
-// which waits on the rate limiter, reads the body whole and classifies the
-// response once; retryPolicy and backoff act on that verdict.
-func (c *Client) send(ctx context.Context, u *url.URL, header http.Header) (*response, error) {
-	attempts := new(int)
-	ctx = context.WithValue(ctx, attemptsKey{}, attempts)
+// status is an *APIError. Every attempt is the call's RoundTrip, which
+// waits on the rate limiter, passes the middleware, reads the body whole
+// and classifies the response once; checkRetry and backoff act on that
+// verdict.
+func (cl *call) send(ctx context.Context, u *url.URL, header http.Header) (*response, error) {
 	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("gamedata: %w", err)
@@ -381,14 +555,18 @@ func (c *Client) send(ctx context.Context, u *url.URL, header http.Header) (*res
 		req.Header[name] = values
 	}
 	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.userAgent)
+	req.Header.Set("User-Agent", cl.c.userAgent)
+	for name, values := range cl.header {
+		req.Header[name] = values
+	}
 
-	resp, err := c.http.Do(req)
+	resp, err := cl.retry.Do(req)
 	if err != nil {
-		return nil, requestError(req.Method, u, *attempts, err)
+		return nil, requestError(req.Method, u, cl.chain.attempt, err)
 	}
 	defer resp.Body.Close()
-	body := bodyOf(resp)
+	body := cl.body
+	cl.resp.StatusCode, cl.resp.Header = resp.StatusCode, resp.Header
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 || resp.StatusCode == http.StatusNotModified {
 		return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
 	}
@@ -396,8 +574,8 @@ func (c *Client) send(ctx context.Context, u *url.URL, header http.Header) (*res
 		StatusCode: resp.StatusCode,
 		Method:     req.Method,
 		URL:        u.String(),
-		Attempts:   *attempts,
-		RetryAfter: verdictOf(resp).wait,
+		Attempts:   cl.chain.attempt,
+		RetryAfter: cl.verdict.wait,
 		Body:       body[:min(len(body), maxErrorBody)],
 	}
 }
@@ -405,15 +583,11 @@ func (c *Client) send(ctx context.Context, u *url.URL, header http.Header) (*res
 // errZeroClient is the error of a Client that was not made by NewClient.
 var errZeroClient = errors.New("gamedata: the Client is not initialized: create it with NewClient")
 
-// attemptsKey is the context key under which send counts its attempts.
-type attemptsKey struct{}
-
 // countAttempt is the retryablehttp.RequestLogHook: it runs once before
 // every attempt, so the count says how many were made.
-func countAttempt(_ retryablehttp.Logger, req *http.Request, attempt int) {
-	if n, ok := req.Context().Value(attemptsKey{}).(*int); ok {
-		*n = attempt + 1
-	}
+func (cl *call) countAttempt(_ retryablehttp.Logger, _ *http.Request, attempt int) {
+	cl.chain.attempt = attempt + 1
+	cl.resp.Attempts++
 }
 
 // requestError names the request once, says how many attempts it took when
@@ -447,51 +621,76 @@ func (e *requestFailure) Error() string {
 
 func (e *requestFailure) Unwrap() error { return e.err }
 
-// attemptTransport carries one attempt, under retryablehttp: it waits on
-// the rate limiter (so retries and redirects wait too), abandons an
-// attempt that receives nothing for the stall timeout, reads the body
-// whole (a body cut short is an error here, and so is retried like a
-// reset connection), and classifies the response once for the retry
-// policy, the backoff and the adaptive rate.
-type attemptTransport struct {
-	limiter  *rate.Limiter
-	adaptive *adaptive.Rate
-	next     http.RoundTripper
-	maxBytes int64
-	timeout  time.Duration // the user's http.Client.Timeout, for each attempt
-	stall    time.Duration
-	clock    clock
+// RoundTrip carries one attempt of the call, under retryablehttp and the
+// redirects of its http.Client: it waits on the rate limiter (so retries
+// and redirects wait too), passes the middleware, abandons an attempt
+// that receives nothing for the stall timeout, reads the body whole (a
+// body cut short is an error here, and so is retried like a reset
+// connection), and classifies the response once, for checkRetry, backoff
+// and the adaptive rate.
+func (cl *call) RoundTrip(req *http.Request) (*http.Response, error) {
+	start, waited := cl.c.clock.Now(), cl.resp.RateLimitWait
+	resp, err := cl.attempt(req)
+	if l := cl.c.logger; l != nil && l.Enabled(req.Context(), slog.LevelDebug) {
+		cl.logAttempt(l, req, resp, err, cl.c.clock.Now().Sub(start), cl.resp.RateLimitWait-waited)
+	}
+	return resp, err
 }
 
-func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	epoch := t.adaptive.Epoch()
-	if err := t.limiter.Wait(req.Context()); err != nil {
-		if ctxErr := req.Context().Err(); ctxErr != nil {
-			return nil, ctxErr
-		}
-		// The limiter refuses at once when its next slot is past the
-		// context's deadline; to the caller that is the deadline.
-		return nil, errLimiterDeadline
+// logAttempt writes the debug line of an attempt: never a body, and an
+// error's text only through the sanitizer, since it may quote what the
+// service sent.
+func (cl *call) logAttempt(l *slog.Logger, req *http.Request, resp *http.Response, err error, took, waited time.Duration) {
+	attrs := []slog.Attr{
+		slog.String("method", req.Method),
+		slog.String("route", cl.route),
+		slog.Int("attempt", cl.chain.attempt),
 	}
-	t.adaptive.Sent(t.clock.Now())
+	cache := cl.resp.Cache
+	switch {
+	case err != nil:
+		attrs = append(attrs, slog.String("error", sanitize.String(err.Error())))
+	case resp.StatusCode == http.StatusNotModified:
+		cache = CacheRevalidated
+		fallthrough
+	default:
+		attrs = append(attrs, slog.Int("status", resp.StatusCode))
+	}
+	attrs = append(attrs, slog.String("cache", cache.String()), slog.Duration("duration", took), slog.Duration("rate_limit_wait", waited))
+	l.LogAttrs(req.Context(), slog.LevelDebug, "gamedata: attempt", attrs...)
+}
+
+// attempt is RoundTrip but for its log line.
+func (cl *call) attempt(req *http.Request) (*http.Response, error) {
+	c := cl.c
+	epoch := c.adaptive.Epoch()
+	waited, err := c.waitLimiter(req.Context())
+	cl.resp.RateLimitWait += waited
+	if err != nil {
+		return nil, err
+	}
+	c.adaptive.Sent(c.clock.Now())
 
 	ctx, cancel := context.WithCancelCause(req.Context())
 	defer cancel(nil)
-	if t.timeout > 0 {
+	if cl.timeout > 0 {
 		var stop context.CancelFunc
-		ctx, stop = context.WithTimeout(ctx, t.timeout)
+		ctx, stop = context.WithTimeout(ctx, cl.timeout)
 		defer stop()
 	}
-	watch := newStallWatch(t.clock, t.stall, cancel)
+	watch := newStallWatch(c.clock, c.stall, cancel)
 	defer watch.stop()
 
-	resp, err := t.next.RoundTrip(req.WithContext(ctx))
+	resp, err := cl.chain.roundTrip(req.WithContext(ctx))
 	if err != nil {
 		return nil, stalledOr(ctx, err)
 	}
-	v := classify(resp, t.clock.Now())
-	t.adaptive.Observe(t.clock.Now(), epoch, v.throttle)
-	limit := t.maxBytes
+	v := classify(resp, c.clock.Now())
+	c.adaptive.Observe(c.clock.Now(), epoch, v.throttle)
+	if v.throttle && c.hooks.OnThrottle != nil {
+		c.hooks.OnThrottle(req.Context(), ThrottleEvent{Route: cl.route, Attempt: cl.chain.attempt, StatusCode: resp.StatusCode, RetryAfter: v.wait})
+	}
+	limit := c.maxBytes
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		limit = maxErrorBody
 	}
@@ -499,31 +698,50 @@ func (t *attemptTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err != nil {
 		return nil, stalledOr(ctx, err)
 	}
-	resp.Body = &attemptBody{Reader: bytes.NewReader(body), body: body, verdict: v}
+	cl.verdict, cl.body = v, body
+	rb := &readBytes{}
+	rb.Reset(body)
+	resp.Body = rb
 	return resp, nil
+}
+
+// waitLimiter waits, on the client's clock, for the rate limiter's next
+// slot, and returns how long it waited.
+func (c *Client) waitLimiter(ctx context.Context) (time.Duration, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	now := c.clock.Now()
+	r := c.limiter.ReserveN(now, 1)
+	if !r.OK() {
+		return 0, errLimiterDeadline
+	}
+	d := r.DelayFrom(now)
+	if d <= 0 {
+		return 0, nil
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
+		// The slot is after the context's deadline: to the caller that is
+		// the deadline, met at once rather than waited for.
+		r.CancelAt(now)
+		return 0, errLimiterDeadline
+	}
+	if err := c.clock.Sleep(ctx, d); err != nil {
+		r.CancelAt(c.clock.Now())
+		return 0, err
+	}
+	return d, nil
 }
 
 // errLimiterDeadline is context.DeadlineExceeded, met early: the
 // limiter's next slot is after the context's deadline.
 var errLimiterDeadline = fmt.Errorf("%w: the rate limit allows no request before the context deadline", context.DeadlineExceeded)
 
-// attemptBody is a body read whole by attemptTransport, with the verdict
-// on its response.
-type attemptBody struct {
-	*bytes.Reader
-	body    []byte
-	verdict verdict
-}
+// readBytes is a body RoundTrip has read whole, handed on so that the
+// http.Client and the retry engine can read and close it as any body.
+type readBytes struct{ bytes.Reader }
 
-func (*attemptBody) Close() error { return nil }
-
-// bodyOf returns the body attemptTransport read.
-func bodyOf(resp *http.Response) []byte {
-	if b, ok := resp.Body.(*attemptBody); ok {
-		return b.body
-	}
-	return nil
-}
+func (*readBytes) Close() error { return nil }
 
 // verdict is what a response means for its request, decided once by
 // classify.
@@ -548,29 +766,20 @@ func classify(resp *http.Response, now time.Time) verdict {
 	return v
 }
 
-// verdictOf returns the verdict attemptTransport gave a response.
-func verdictOf(resp *http.Response) verdict {
-	if b, ok := resp.Body.(*attemptBody); ok {
-		return b.verdict
+// checkRetry is the call's retryablehttp.CheckRetry, on the verdict of
+// the attempt's response. A Retry-After beyond the backoff maximum is not
+// waited for: the call fails at once and the *APIError carries the wait,
+// so nothing hangs and nothing retries early against the service's word.
+func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
+	if ctx.Err() != nil {
+		return false, ctx.Err()
 	}
-	return verdict{}
-}
-
-// retryPolicy is the client's retryablehttp.CheckRetry. A Retry-After
-// beyond backoffMax is not waited for: the call fails at once and the
-// *APIError carries the wait, so nothing hangs and nothing retries early
-// against the service's word.
-func retryPolicy(backoffMax time.Duration) func(context.Context, *http.Response, error) (bool, error) {
-	return func(ctx context.Context, resp *http.Response, err error) (bool, error) {
-		if ctx.Err() != nil {
-			return false, ctx.Err()
-		}
-		if err != nil {
-			return retryableError(err), err
-		}
-		v := verdictOf(resp)
-		return v.retry && v.wait <= backoffMax, nil
+	if err != nil {
+		cl.lastErr = err
+		return retryableError(err), err
 	}
+	cl.lastErr = nil
+	return cl.verdict.retry && cl.verdict.wait <= cl.c.backoffMax, nil
 }
 
 // serverFailed tells the failures that stale-if-error covers: the service
@@ -607,16 +816,28 @@ func retryableError(err error) bool {
 	return true
 }
 
-// backoff is the client's retryablehttp.Backoff: the wait the service asked
-// for with Retry-After when it gave one (retryPolicy has already refused a
-// wait beyond hi), otherwise exponential from lo with "equal jitter":
-// between half and all of lo·2^attempt, capped at hi.
-func backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
-	if resp != nil {
-		if wait := verdictOf(resp).wait; wait > 0 {
-			return wait
-		}
+// backoff is the call's retryablehttp.Backoff: the wait the service
+// asked for with Retry-After when it gave one (checkRetry has already
+// refused a wait beyond hi), otherwise backoffWait. It tells
+// Hooks.OnRetry of the retry it precedes.
+func (cl *call) backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
+	wait := cl.verdict.wait
+	if resp == nil || wait <= 0 {
+		wait = backoffWait(lo, hi, attempt)
 	}
+	if cl.c.hooks.OnRetry != nil {
+		e := RetryEvent{Route: cl.route, Attempt: cl.chain.attempt, Err: cl.lastErr, Wait: wait}
+		if resp != nil {
+			e.StatusCode = resp.StatusCode
+		}
+		cl.c.hooks.OnRetry(cl.ctx, e)
+	}
+	return wait
+}
+
+// backoffWait is exponential from lo with "equal jitter": between half
+// and all of lo·2^attempt, capped at hi.
+func backoffWait(lo, hi time.Duration, attempt int) time.Duration {
 	d := lo
 	for range attempt {
 		if d >= hi/2 {

@@ -116,7 +116,7 @@ func TestUsesTheGivenHTTPClientTransport(t *testing.T) {
 func TestLoggerIsSilentUnlessGiven(t *testing.T) {
 	t.Parallel()
 	silent := newTestClient(t, "https://example.com")
-	assert.Nil(t, silent.http.Logger, "retryablehttp logs nothing only when its Logger is nil")
+	assert.Nil(t, silent.makeCall().retry.Logger, "retryablehttp logs nothing only when its Logger is nil")
 
 	fails := 0
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
@@ -240,23 +240,14 @@ func TestBackoff(t *testing.T) {
 	for attempt, want := range []time.Duration{100, 200, 400, 800, 1000, 1000, 1000} {
 		want *= time.Millisecond
 		for range 20 {
-			d := backoff(lo, hi, attempt, nil)
+			d := backoffWait(lo, hi, attempt)
 			assert.GreaterOrEqual(t, d, want/2, "attempt %d", attempt)
 			assert.LessOrEqual(t, d, want, "attempt %d", attempt)
 		}
 	}
-	assert.Equal(t, time.Duration(0), backoff(0, 0, 3, nil))
-	assert.Equal(t, 7*time.Second, backoff(lo, 30*time.Second, 0, classified(429, "7")), "Retry-After wins")
-}
-
-// classified is a response with the verdict attemptTransport gives it.
-func classified(status int, retryAfter string) *http.Response {
-	resp := &http.Response{StatusCode: status, Header: http.Header{}}
-	if retryAfter != "" {
-		resp.Header.Set("Retry-After", retryAfter)
-	}
-	resp.Body = &attemptBody{Reader: bytes.NewReader(nil), verdict: classify(resp, time.Now())}
-	return resp
+	assert.Equal(t, time.Duration(0), backoffWait(0, 0, 3))
+	cl := &call{callState: callState{c: &Client{}, verdict: verdict{retry: true, wait: 7 * time.Second}}}
+	assert.Equal(t, 7*time.Second, cl.backoff(lo, 30*time.Second, 0, &http.Response{StatusCode: 429}), "Retry-After wins")
 }
 
 func TestClassify(t *testing.T) {
@@ -644,6 +635,10 @@ func callEveryMethod(t *testing.T, c *Client, ctx context.Context) map[string]er
 		for i := range args {
 			args[i] = argumentFor(t, name, m.Type().In(i), ctx)
 		}
+		if m.Type().IsVariadic() {
+			reports[name] = reported(t, name, m.CallSlice(args))
+			return
+		}
 		reports[name] = reported(t, name, m.Call(args))
 	}
 	cv := reflect.ValueOf(c)
@@ -680,6 +675,8 @@ func argumentFor(t *testing.T, method string, typ reflect.Type, ctx context.Cont
 		return reflect.ValueOf([]string{"x"})
 	case reflect.TypeFor[[]PackageRef]():
 		return reflect.ValueOf([]PackageRef{{KindGame, "x"}})
+	case reflect.TypeFor[[]CallOption]():
+		return reflect.Zero(typ)
 	}
 	if typ.Kind() == reflect.Pointer {
 		return reflect.Zero(typ)
@@ -845,7 +842,7 @@ func TestRateLimitAllowsBurstPlusRateInAnyWindow(t *testing.T) {
 	} {
 		c, err := NewClient("https://example.com", tt.opts...)
 		require.NoError(t, err)
-		lim := c.http.HTTPClient.Transport.(*attemptTransport).limiter
+		lim := c.limiter
 		assert.Equal(t, rate.Limit(tt.r), lim.Limit())
 		assert.Equal(t, tt.burst, lim.Burst())
 

@@ -91,24 +91,21 @@ type DashboardService service
 
 // dashboard is the directory of packages and dedicated servers.
 var dashboard = directory[DashboardEntry]{
-	path: []string{"api", "dashboard"},
-	item: decodeDashboardEntry,
+	route: "/api/dashboard",
+	path:  []string{"api", "dashboard"},
+	item:  decodeDashboardEntry,
 }
 
 // List reads one page of the dashboard (GET /api/dashboard). A page the
 // service redirects, because it is out of range, is ErrPageOutOfRange:
 // another page's items are never returned.
-func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions) (*Page[DashboardEntry], error) {
-	return s.page(ctx, cacheModeOf(ctx), valueOf(opts))
-}
-
-// page reads the page of the dashboard that opts select.
-func (s *DashboardService) page(ctx context.Context, mode cacheMode, opts DashboardOptions) (*Page[DashboardEntry], error) {
+func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions, callOpts ...CallOption) (*Page[DashboardEntry], error) {
+	o := valueOf(opts)
 	var err error
-	if opts.ListOptions, err = opts.paged(); err != nil {
+	if o.ListOptions, err = o.paged(); err != nil {
 		return nil, err
 	}
-	return listPage(ctx, (*service)(s), mode, dashboard, opts.ListOptions, opts)
+	return listPage(ctx, (*service)(s), callOpts, dashboard, o.ListOptions, o)
 }
 
 // All walks the dashboard from opts.Page (0 means 1), following
@@ -118,15 +115,17 @@ func (s *DashboardService) page(ctx context.Context, mode cacheMode, opts Dashbo
 // resume there. A directory that does not end where it said it would, or
 // that runs past walk.MaxItems, ends the walk with ErrWalkUnbounded.
 // Breaking out of the loop stops all fetching.
-func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions, walk *WalkOptions) iter.Seq2[DashboardEntry, error] {
-	return s.walk(ctx, cacheModeOf(ctx), valueOf(opts), valueOf(walk), shrinkEnds)
+func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions, walk *WalkOptions, callOpts ...CallOption) iter.Seq2[DashboardEntry, error] {
+	return s.walk(ctx, valueOf(opts), valueOf(walk), shrinkEnds, callOpts)
 }
 
-// walk walks the dashboard from the page opts select on.
-func (s *DashboardService) walk(ctx context.Context, mode cacheMode, opts DashboardOptions, wo WalkOptions, shrink shrinkRule) iter.Seq2[DashboardEntry, error] {
-	return walk(ctx, opts.ListOptions, wo, (*service)(s).prefetch(), dashboardKey, shrink, func(ctx context.Context, lo ListOptions) (*Page[DashboardEntry], error) {
+// walk walks the dashboard from the page opts select on, within wo;
+// shrink says what a redirect after the first page means, which All and
+// Watch see apart.
+func (s *DashboardService) walk(ctx context.Context, opts DashboardOptions, wo WalkOptions, shrink shrinkRule, callOpts []CallOption) iter.Seq2[DashboardEntry, error] {
+	return walk(ctx, opts.ListOptions, wo, (*service)(s).prefetch(), dashboardKey, shrink, callOpts, func(ctx context.Context, lo ListOptions, callOpts []CallOption) (*Page[DashboardEntry], error) {
 		o := opts
 		o.ListOptions = lo
-		return s.page(ctx, mode, o)
+		return s.List(ctx, &o, callOpts...)
 	})
 }

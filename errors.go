@@ -99,6 +99,9 @@ type APIError struct {
 	// When it is beyond the backoff maximum the client fails at once
 	// instead of waiting, and this says how long the service wants.
 	RetryAfter time.Duration
+	// Response is the failed call's Response: the last response's status
+	// and header, the attempts, the time the call took.
+	Response Response
 }
 
 // Error describes the request, the status, any Retry-After and the start

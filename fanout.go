@@ -3,6 +3,7 @@ package gamedata
 import (
 	"context"
 	"iter"
+	"slices"
 	"sync"
 )
 
@@ -13,11 +14,12 @@ import (
 // when ctx ends, every package not yet read comes as an *ItemError
 // wrapping ctx.Err(), and every one read before is still yielded.
 // Breaking out of the loop cancels the requests in flight and returns once
-// they have stopped.
-func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concurrency int) iter.Seq2[*Package, error] {
-	mode := cacheModeOf(ctx)
-	return fanOut(ctx, (*service)(s), refs, concurrency, func(ctx context.Context, r PackageRef) (*Package, error) {
-		return s.get(ctx, mode, r.Kind, r.Ident)
+// they have stopped. The call options apply to every request; a
+// WithResponseInto among them receives each item's Response before the
+// item is yielded.
+func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concurrency int, opts ...CallOption) iter.Seq2[*Package, error] {
+	return fanOut(ctx, (*service)(s), refs, concurrency, opts, func(ctx context.Context, r PackageRef, opts []CallOption) (*Package, error) {
+		return s.Get(ctx, r.Kind, r.Ident, opts...)
 	})
 }
 
@@ -25,29 +27,30 @@ func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concur
 // a time, every one waiting on the client's rate limiter, and yields
 // exactly one pair for each id, in the order of ids, as
 // PackagesService.GetMany does for packages.
-func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency int) iter.Seq2[*Server, error] {
-	mode := cacheModeOf(ctx)
-	return fanOut(ctx, (*service)(s), ids, concurrency, func(ctx context.Context, id string) (*Server, error) {
-		return s.get(ctx, mode, id)
+func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency int, opts ...CallOption) iter.Seq2[*Server, error] {
+	return fanOut(ctx, (*service)(s), ids, concurrency, opts, func(ctx context.Context, id string, opts []CallOption) (*Server, error) {
+		return s.Get(ctx, id, opts...)
 	})
 }
 
 // checkFanOut refuses a fan-out before it starts: a client not made by
-// NewClient, a nil context, a concurrency below 1.
-func checkFanOut(ctx context.Context, s *service, concurrency int) error {
+// NewClient, a nil context, a concurrency below 1, a bad call option. It
+// returns the Response the options ask to fill, if any.
+func checkFanOut(ctx context.Context, s *service, concurrency int, opts []CallOption) (*Response, error) {
 	if _, err := s.ready(); err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case ctx == nil:
-		return invalidArgument("nil context")
+		return nil, invalidArgument("nil context")
 	case concurrency < 1:
-		return invalidArgument("concurrency %d, want 1 or more", concurrency)
+		return nil, invalidArgument("concurrency %d, want 1 or more", concurrency)
 	}
-	return nil
+	cfg, err := resolveOptions(opts)
+	return cfg.into, err
 }
 
-// fanOut runs get, a call of service s, over inputs with bounded
+// fanOut runs get, a call of service s with the options opts, over inputs with bounded
 // concurrency and yields one result for every input, in input order; a
 // bad argument, or a service of a Client that NewClient did not make,
 // yields one error instead, before any request. When ctx ends, the items not yet
@@ -58,10 +61,11 @@ func checkFanOut(ctx context.Context, s *service, concurrency int) error {
 // waiting out a Retry-After does not idle the other workers for long.
 // Breaking out of the loop stops all work and returns once the workers are
 // gone.
-func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurrency int, get func(context.Context, In) (Out, error)) iter.Seq2[Out, error] {
+func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurrency int, opts []CallOption, get func(context.Context, In, []CallOption) (Out, error)) iter.Seq2[Out, error] {
 	return func(yield func(Out, error) bool) {
 		var zero Out
-		if err := checkFanOut(ctx, s, concurrency); err != nil {
+		into, err := checkFanOut(ctx, s, concurrency, opts)
+		if err != nil {
 			yield(zero, err)
 			return
 		}
@@ -69,8 +73,9 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 			return
 		}
 		type result struct {
-			out Out
-			err error
+			out  Out
+			resp Response
+			err  error
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		// Item i's result waits in slot i % len(slots). The window keeps
@@ -109,8 +114,15 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 		for range min(concurrency, len(inputs)) {
 			wg.Go(func() {
 				for i := range indexes {
-					out, err := get(ctx, inputs[i])
-					slots[i%len(slots)] <- result{out, err}
+					var r result
+					itemOpts := opts
+					if into != nil {
+						// Each item fills its own Response, handed on
+						// when the item is yielded.
+						itemOpts = append(slices.Clip(opts), WithResponseInto(&r.resp))
+					}
+					r.out, r.err = get(ctx, inputs[i], itemOpts)
+					slots[i%len(slots)] <- r
 				}
 			})
 		}
@@ -118,6 +130,9 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 		for i := range inputs {
 			r := <-slots[i%len(slots)]
 			<-window
+			if into != nil {
+				*into = r.resp
+			}
 			if r.err != nil {
 				r.out, r.err = zero, &ItemError{Index: i, Err: r.err}
 			}

@@ -30,6 +30,8 @@ type config struct {
 	stallTimeout     time.Duration
 	clock            clock
 	cache            Cache
+	middleware       []Middleware
+	hooks            Hooks
 }
 
 func defaultConfig() config {
@@ -127,7 +129,10 @@ func WithUserAgent(ua string) Option {
 }
 
 // WithLogger sets the logger for requests and retries, at debug level, and
-// for failures, at error level. By default the client logs nothing.
+// for failures, at error level. At debug level each attempt is one line,
+// "gamedata: attempt", with its method, route template, attempt number,
+// status (or sanitized error), cache status, duration and rate-limit
+// wait; a body is never logged. By default the client logs nothing.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error {
 		c.logger = l
@@ -187,6 +192,28 @@ func WithStallTimeout(d time.Duration) Option {
 			return invalidArgument("WithStallTimeout: %s, want 0 (off) or more", d)
 		}
 		c.stallTimeout = d
+		return nil
+	}
+}
+
+// WithMiddleware adds middleware that every attempt of every call passes,
+// outside the call's own (see Middleware for the order).
+func WithMiddleware(mw ...Middleware) Option {
+	return func(c *config) error {
+		for _, m := range mw {
+			if m == nil {
+				return invalidArgument("WithMiddleware: nil Middleware")
+			}
+		}
+		c.middleware = append(c.middleware, mw...)
+		return nil
+	}
+}
+
+// WithHooks sets the client's hooks; see Hooks.
+func WithHooks(h Hooks) Option {
+	return func(c *config) error {
+		c.hooks = h
 		return nil
 	}
 }

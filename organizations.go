@@ -50,11 +50,11 @@ type OrganizationsService service
 // Get reads one organization (GET /api/organizations/{ident}). An
 // organization the service does not know is an *APIError that matches
 // ErrNotFound.
-func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organization, error) {
+func (s *OrganizationsService) Get(ctx context.Context, ident string, opts ...CallOption) (*Organization, error) {
 	if err := checkSegments([]string{"organization ident"}, ident); err != nil {
 		return nil, err
 	}
-	o, err := getRecord(ctx, (*service)(s), cacheModeOf(ctx), "organization record", decodeOrganization, "api", "organizations", ident)
+	o, err := getRecord(ctx, (*service)(s), opts, "/api/organizations/{ident}", "organization record", decodeOrganization, "api", "organizations", ident)
 	if err != nil {
 		return nil, err
 	}
@@ -64,24 +64,20 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string) (*Organiza
 
 // organizations is the directory of organizations.
 var organizations = directory[Organization]{
-	path: []string{"api", "organizations"},
-	item: organizationItem,
+	route: "/api/organizations",
+	path:  []string{"api", "organizations"},
+	item:  organizationItem,
 }
 
 // List reads one page of the organization directory (GET
 // /api/organizations). A page the service redirects, because it is out of
 // range, is ErrPageOutOfRange: another page's items are never returned.
-func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions) (*Page[Organization], error) {
-	return s.page(ctx, cacheModeOf(ctx), valueOf(opts))
-}
-
-// page reads the page of the organization directory that opts select.
-func (s *OrganizationsService) page(ctx context.Context, mode cacheMode, opts ListOptions) (*Page[Organization], error) {
-	opts, err := opts.paged()
+func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions, callOpts ...CallOption) (*Page[Organization], error) {
+	lo, err := valueOf(opts).paged()
 	if err != nil {
 		return nil, err
 	}
-	return listPage(ctx, (*service)(s), mode, organizations, opts, opts)
+	return listPage(ctx, (*service)(s), callOpts, organizations, lo, lo)
 }
 
 // All walks the organization directory from opts.Page (0 means 1),
@@ -91,14 +87,14 @@ func (s *OrganizationsService) page(ctx context.Context, mode cacheMode, opts Li
 // Page lets a later walk resume there. A directory that does not end
 // where it said it would, or that runs past walk.MaxItems, ends the walk
 // with ErrWalkUnbounded. Breaking out of the loop stops all fetching.
-func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions, walk *WalkOptions) iter.Seq2[Organization, error] {
-	return s.walk(ctx, valueOf(opts), valueOf(walk))
+func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions, walk *WalkOptions, callOpts ...CallOption) iter.Seq2[Organization, error] {
+	return s.walk(ctx, valueOf(opts), valueOf(walk), callOpts)
 }
 
-// walk walks the organization directory from the page lo selects on.
-func (s *OrganizationsService) walk(ctx context.Context, lo ListOptions, wo WalkOptions) iter.Seq2[Organization, error] {
-	mode := cacheModeOf(ctx)
-	return walk(ctx, lo, wo, (*service)(s).prefetch(), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, func(ctx context.Context, lo ListOptions) (*Page[Organization], error) {
-		return s.page(ctx, mode, lo)
+// walk walks the organization directory from the page lo selects on,
+// within wo.
+func (s *OrganizationsService) walk(ctx context.Context, lo ListOptions, wo WalkOptions, callOpts []CallOption) iter.Seq2[Organization, error] {
+	return walk(ctx, lo, wo, (*service)(s).prefetch(), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, callOpts, func(ctx context.Context, lo ListOptions, callOpts []CallOption) (*Page[Organization], error) {
+		return s.List(ctx, &lo, callOpts...)
 	})
 }

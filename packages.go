@@ -54,16 +54,11 @@ type PackagesService service
 // ident are as obtained from the dashboard or from search. A package the
 // service does not know is an *APIError that matches ErrNotFound. When the
 // record leaves out its kind or ident, those asked for are filled in.
-func (s *PackagesService) Get(ctx context.Context, kind, ident string) (*Package, error) {
-	return s.get(ctx, cacheModeOf(ctx), kind, ident)
-}
-
-// get is Get, using the cache as mode says.
-func (s *PackagesService) get(ctx context.Context, mode cacheMode, kind, ident string) (*Package, error) {
+func (s *PackagesService) Get(ctx context.Context, kind, ident string, opts ...CallOption) (*Package, error) {
 	if err := checkSegments([]string{"package kind", "package ident"}, kind, ident); err != nil {
 		return nil, err
 	}
-	p, err := getRecord(ctx, (*service)(s), mode, "package record", decodePackage, "api", "packages", kind, ident)
+	p, err := getRecord(ctx, (*service)(s), opts, "/api/packages/{kind}/{ident}", "package record", decodePackage, "api", "packages", kind, ident)
 	if err != nil {
 		return nil, err
 	}

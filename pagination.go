@@ -92,8 +92,9 @@ const DefaultMaxItems = 1_000_000
 
 // directory is one of the service's paginated directories.
 type directory[T any] struct {
-	path []string
-	item func([]byte) (T, error)
+	route string // the route template
+	path  []string
+	item  func([]byte) (T, error)
 }
 
 // decodePage decodes a directory response, for the page requested (0
@@ -215,8 +216,12 @@ const (
 )
 
 // walk yields every item of a directory from the page lo selects on,
-// within the settings of wo, following hasNext, reading each page with query, up to prefetch pages
-// ahead of the caller, and each identity (by identity) at most once. It
+// within the settings of wo, following hasNext, reading each page with
+// query and the call options callOpts, up to prefetch pages ahead of the
+// caller, and each identity (by identity) at most once. A
+// WithResponseInto among callOpts receives each page's Response before
+// that page's items, or its error, are yielded, never while a prefetched
+// page is read. It
 // stops at the first error, yielded as a *PageError so the caller can
 // resume at that page. A redirect after the first page is handled by
 // shrink. Pages that bring nothing new mean the service ignores the page
@@ -224,7 +229,7 @@ const (
 // forever. A walk past a bound (walkBound) ends with ErrWalkUnbounded.
 // Breaking out of the loop cancels pages in flight and returns only once
 // they have stopped.
-func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch int, identity func(T) identity, shrink shrinkRule, query func(context.Context, ListOptions) (*Page[T], error)) iter.Seq2[T, error] {
+func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch int, identity func(T) identity, shrink shrinkRule, callOpts []CallOption, query func(context.Context, ListOptions, []CallOption) (*Page[T], error)) iter.Seq2[T, error] {
 	first := lo.Page
 	if first == 0 {
 		first = 1
@@ -239,15 +244,33 @@ func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch i
 			yield(zero, &PageError{Page: first, Err: invalidArgument("MaxItems %d, want 0 (the default, %d) or more", wo.MaxItems, DefaultMaxItems)})
 			return
 		}
+		cfg, err := resolveOptions(callOpts)
+		if err != nil {
+			yield(zero, &PageError{Page: first, Err: err})
+			return
+		}
+		into := cfg.into
 		w := newWalker(lo, wo, identity)
-		pages := newPrefetcher(ctx, first, prefetch, func(ctx context.Context, page int) (*Page[T], error) {
+		pages := newPrefetcher(ctx, first, prefetch, func(ctx context.Context, page int) pageResult[T] {
 			lo := lo // a copy for each page: one walk may be iterated twice at once
 			lo.Page = page
-			return query(ctx, lo)
+			var r pageResult[T]
+			opts := callOpts
+			if into != nil {
+				// Each page fills its own Response, which the loop below
+				// hands on when it reaches the page.
+				opts = append(slices.Clip(callOpts), WithResponseInto(&r.resp))
+			}
+			r.page, r.err = query(ctx, lo, opts)
+			return r
 		})
 		defer pages.Close()
 		for page := first; ; page++ {
-			p, err := pages.Next()
+			r := pages.Next()
+			p, err := r.page, r.err
+			if into != nil {
+				*into = r.resp
+			}
 			if err == nil {
 				err = w.count(page, p)
 			}
@@ -432,7 +455,7 @@ func hashParts(seed maphash.Seed, parts []string) uint64 {
 type prefetcher[T any] struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
-	fetch   func(context.Context, int) (*Page[T], error)
+	fetch   func(context.Context, int) pageResult[T]
 	next    int                // the page Next returns
 	results chan pageResult[T] // nil when nothing is fetched ahead
 	done    chan struct{}      // closed when the goroutine has ended
@@ -440,10 +463,11 @@ type prefetcher[T any] struct {
 
 type pageResult[T any] struct {
 	page *Page[T]
+	resp Response
 	err  error
 }
 
-func newPrefetcher[T any](ctx context.Context, first, ahead int, fetch func(context.Context, int) (*Page[T], error)) *prefetcher[T] {
+func newPrefetcher[T any](ctx context.Context, first, ahead int, fetch func(context.Context, int) pageResult[T]) *prefetcher[T] {
 	ctx, cancel := context.WithCancel(ctx)
 	p := &prefetcher[T]{ctx: ctx, cancel: cancel, fetch: fetch, next: first}
 	if ahead > 0 {
@@ -460,25 +484,25 @@ func (p *prefetcher[T]) run(page int) {
 	defer close(p.done)
 	defer close(p.results)
 	for ; ; page++ {
-		pg, err := p.fetch(p.ctx, page)
+		r := p.fetch(p.ctx, page)
 		select {
-		case p.results <- pageResult[T]{pg, err}:
+		case p.results <- r:
 		case <-p.ctx.Done():
 			return
 		}
-		if err != nil || !pg.Pagination.HasNext {
+		if r.err != nil || !r.page.Pagination.HasNext {
 			return
 		}
 	}
 }
 
 // Next returns the next page.
-func (p *prefetcher[T]) Next() (*Page[T], error) {
+func (p *prefetcher[T]) Next() pageResult[T] {
 	page := p.next
 	p.next++
 	if p.results != nil {
 		if r, ok := <-p.results; ok {
-			return r.page, r.err
+			return r
 		}
 		// Only an ended walk asks past the last page sent: the fetch
 		// below fails at once on the ended context, and its error names
@@ -497,13 +521,13 @@ func (p *prefetcher[T]) Close() {
 
 // listPage reads the page of d that lo selects, lo as paged returns it,
 // with the query of opts, the options that hold lo.
-func listPage[T any](ctx context.Context, s *service, mode cacheMode, d directory[T], lo ListOptions, opts any) (*Page[T], error) {
+func listPage[T any](ctx context.Context, s *service, callOpts []CallOption, d directory[T], lo ListOptions, opts any) (*Page[T], error) {
 	q, err := encodeQuery(opts, lo.Params)
 	if err != nil {
 		return nil, err
 	}
 	var p *Page[T]
-	err = s.get(ctx, mode, q, func(b []byte) (err error) {
+	err = s.get(ctx, callOpts, d.route, q, func(b []byte) (err error) {
 		p, err = decodePage(b, lo.Page, d.item)
 		return err
 	}, d.path...)

@@ -29,22 +29,22 @@ type SearchResults struct {
 
 // Search searches packages, servers and organizations (GET /api/search).
 // A nil opts, or an empty Query, sends no q.
-func (c *Client) Search(ctx context.Context, opts *SearchOptions) (*SearchResults, error) {
-	return (&service{client: c}).search(ctx, cacheModeOf(ctx), opts, true, "api", "search")
+func (c *Client) Search(ctx context.Context, opts *SearchOptions, callOpts ...CallOption) (*SearchResults, error) {
+	return (&service{client: c}).search(ctx, callOpts, opts, true, "/api/search", "api", "search")
 }
 
 // search reads the search results at path: the lists "packages",
 // "organizations" and, with servers, "servers", each optional. Without
 // servers, a "servers" member is left in Fields undecoded, as any member
 // the endpoint does not document.
-func (s *service) search(ctx context.Context, mode cacheMode, opts *SearchOptions, servers bool, path ...string) (*SearchResults, error) {
+func (s *service) search(ctx context.Context, callOpts []CallOption, opts *SearchOptions, servers bool, route string, path ...string) (*SearchResults, error) {
 	o := valueOf(opts)
 	q, err := encodeQuery(o, o.Params)
 	if err != nil {
 		return nil, err
 	}
 	var r SearchResults
-	err = s.get(ctx, mode, q, func(b []byte) (err error) {
+	err = s.get(ctx, callOpts, route, q, func(b []byte) (err error) {
 		r, err = decodeSearchResults(b, servers)
 		return err
 	}, path...)

@@ -47,16 +47,11 @@ type ServersService service
 // id, as obtained from the dashboard or from search. The id is sent as one
 // path segment, so "203.0.113.7:27015" and even "a/b" stay whole. A server
 // the service does not know is an *APIError that matches ErrNotFound.
-func (s *ServersService) Get(ctx context.Context, id string) (*Server, error) {
-	return s.get(ctx, cacheModeOf(ctx), id)
-}
-
-// get is Get, using the cache as mode says.
-func (s *ServersService) get(ctx context.Context, mode cacheMode, id string) (*Server, error) {
+func (s *ServersService) Get(ctx context.Context, id string, opts ...CallOption) (*Server, error) {
 	if err := checkSegments([]string{"server id"}, id); err != nil {
 		return nil, err
 	}
-	srv, err := getRecord(ctx, (*service)(s), mode, "server record", decodeServer, "api", "servers", id)
+	srv, err := getRecord(ctx, (*service)(s), opts, "/api/servers/{id}", "server record", decodeServer, "api", "servers", id)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
+	"slices"
 	"time"
 )
 
@@ -76,13 +77,15 @@ func (g *fullReadGuard) polled(now time.Time, full, changed bool) {
 	}
 }
 
-// pollMode is how a poll uses the cache: a full read skips it; any other
-// poll sends a conditional request whatever the entry's freshness.
-func pollMode(full bool) cacheMode {
+// pollOptions are the call options of a poll: the watch's, then its use
+// of the cache, which wins over theirs: a full read skips the cache; any
+// other poll sends a conditional request whatever the entry's freshness.
+func pollOptions(opts []CallOption, full bool) []CallOption {
+	mode := CacheRevalidate
 	if full {
-		return cacheSkip
+		mode = CacheSkip
 	}
-	return cacheRevalidate
+	return append(slices.Clip(opts), WithCacheMode(mode))
 }
 
 // A Retry-After delays a watch's next poll, but never past a bound of the
@@ -203,9 +206,9 @@ func pollLoop[C any](ctx context.Context, clk clock, every time.Duration, n int,
 }
 
 // checkWatch refuses a watch before it starts: a client not made by
-// NewClient, a nil context, an interval not above 0. It returns the client
-// of s.
-func checkWatch(ctx context.Context, s *service, every time.Duration) (*Client, error) {
+// NewClient, a nil context, an interval not above 0, a bad call option. It
+// returns the client of s.
+func checkWatch(ctx context.Context, s *service, every time.Duration, opts []CallOption) (*Client, error) {
 	c, err := s.ready()
 	switch {
 	case err != nil:
@@ -214,6 +217,9 @@ func checkWatch(ctx context.Context, s *service, every time.Duration) (*Client, 
 		return nil, invalidArgument("Watch: nil context")
 	case every <= 0:
 		return nil, invalidArgument("Watch: interval %s, want more than 0", every)
+	}
+	if _, err := resolveOptions(opts); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

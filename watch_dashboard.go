@@ -31,14 +31,18 @@ import (
 // content. Bad arguments, or a Client that NewClient did not make, yield
 // one error before any request. The watch ends, with no error and no
 // goroutine left behind, when ctx ends or the loop breaks.
-func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, every time.Duration) iter.Seq2[Change[DashboardEntry], error] {
+//
+// The call options apply to every page, but for the cache mode, which the
+// watch sets; a WithResponseInto among them receives each page's Response
+// as the round reads it.
+func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, every time.Duration, callOpts ...CallOption) iter.Seq2[Change[DashboardEntry], error] {
 	return func(yield func(Change[DashboardEntry], error) bool) {
-		c, err := checkWatch(ctx, (*service)(s), every)
+		c, err := checkWatch(ctx, (*service)(s), every, callOpts)
 		if err != nil {
 			yield(Change[DashboardEntry]{}, err)
 			return
 		}
-		w := &directoryWatch{s: s, opts: valueOf(opts)}
+		w := &directoryWatch{s: s, opts: valueOf(opts), callOpts: callOpts}
 		pollLoop(ctx, c.clock, every, 1, 0.1, w.poll, yield)
 	}
 }
@@ -46,15 +50,16 @@ func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, ev
 // directoryWatch is the one target of Dashboard.Watch: the directory,
 // with the last round that was complete.
 type directoryWatch struct {
-	s    *DashboardService
-	opts DashboardOptions
-	last *directoryRound
+	s        *DashboardService
+	opts     DashboardOptions
+	callOpts []CallOption
+	last     *directoryRound
 }
 
 // poll walks the directory once, and returns what changed since the last
 // complete round.
 func (w *directoryWatch) poll(ctx context.Context, _ int, full bool) (iter.Seq[Change[DashboardEntry]], error) {
-	round, err := w.s.round(ctx, pollMode(full), w.opts)
+	round, err := w.s.round(ctx, w.opts, pollOptions(w.callOpts, full))
 	if err != nil {
 		return nil, err
 	}
@@ -72,9 +77,9 @@ type directoryRound struct {
 // round walks the whole directory. It returns without an error only when
 // the walk ended on hasNext false: a walk that fails on a shrinking
 // directory has no other way to end without one.
-func (s *DashboardService) round(ctx context.Context, mode cacheMode, opts DashboardOptions) (*directoryRound, error) {
+func (s *DashboardService) round(ctx context.Context, opts DashboardOptions, callOpts []CallOption) (*directoryRound, error) {
 	r := &directoryRound{index: map[string]int{}}
-	for e, err := range s.walk(ctx, mode, opts, WalkOptions{}, shrinkFails) {
+	for e, err := range s.walk(ctx, opts, WalkOptions{}, shrinkFails, callOpts) {
 		if err != nil {
 			return nil, err
 		}

@@ -29,9 +29,13 @@ import (
 // NewClient did not make, yield one error before any request. The watch
 // ends, with no error and no goroutine left behind, when ctx ends or the
 // loop breaks; it also ends at once when refs is empty.
-func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every time.Duration) iter.Seq2[Change[*Package], error] {
+//
+// The call options apply to every poll, but for the cache mode, which the
+// watch sets; a WithResponseInto among them receives each poll's Response
+// before its change or error is yielded.
+func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every time.Duration, opts ...CallOption) iter.Seq2[Change[*Package], error] {
 	return func(yield func(Change[*Package], error) bool) {
-		c, err := checkWatch(ctx, (*service)(s), every)
+		c, err := checkWatch(ctx, (*service)(s), every, opts)
 		if err != nil {
 			yield(Change[*Package]{}, err)
 			return
@@ -45,7 +49,7 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 		if len(refs) == 0 {
 			return
 		}
-		w := &packagesWatch{s: s, refs: refs, last: make([]*Package, len(refs))}
+		w := &packagesWatch{s: s, refs: refs, opts: opts, last: make([]*Package, len(refs))}
 		pollLoop(ctx, c.clock, every, len(refs), 0.5, w.poll, yield)
 	}
 }
@@ -55,12 +59,13 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 type packagesWatch struct {
 	s    *PackagesService
 	refs []PackageRef
+	opts []CallOption
 	last []*Package
 }
 
 // poll reads package i, and returns its change since the last poll.
 func (w *packagesWatch) poll(ctx context.Context, i int, full bool) (iter.Seq[Change[*Package]], error) {
-	p, err := w.s.get(ctx, pollMode(full), w.refs[i].Kind, w.refs[i].Ident)
+	p, err := w.s.Get(ctx, w.refs[i].Kind, w.refs[i].Ident, pollOptions(w.opts, full)...)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, &ItemError{Index: i, Err: err}
 	}

@@ -269,6 +269,25 @@ var wireCases = map[string]struct {
 	"ActivityOptions": {values: func(*wireTwin) []wireValue {
 		return []wireValue{{v: ActivityOptions{Range: Range7d}, built: true}}
 	}},
+	"Response": {values: func(w *wireTwin) []wireValue {
+		e := w.cat.Packages[0]
+		var r Response
+		_, err := w.c.Packages.Get(w.ctx, e.Kind, e.Ident, WithResponseInto(&r))
+		require.NoError(w.t, err)
+		return []wireValue{{v: r}, {v: Response{StatusCode: http.StatusNotModified, Attempts: 2, Cache: CacheRevalidated, Duration: time.Second}, built: true}}
+	}},
+	"CacheStatus": {values: func(*wireTwin) []wireValue {
+		return []wireValue{{v: CacheHit, built: true}, {v: CacheOff, built: true}}
+	}},
+	"CacheMode": {values: func(*wireTwin) []wireValue {
+		return []wireValue{{v: CacheSkip, built: true}}
+	}},
+	"StartEvent": {values: func(*wireTwin) []wireValue {
+		return []wireValue{{v: StartEvent{Route: "/api/servers/{id}", URL: "http://127.0.0.1/api/servers/s1"}, built: true}}
+	}},
+	"ThrottleEvent": {values: func(*wireTwin) []wireValue {
+		return []wireValue{{v: ThrottleEvent{Route: "/api/servers/{id}", Attempt: 1, StatusCode: http.StatusTooManyRequests, RetryAfter: time.Second}, built: true}}
+	}},
 
 	"Client":               {skip: "a handle holding connections, a limiter and a cache, not a value"},
 	"Option":               {skip: "a function"},
@@ -283,6 +302,12 @@ var wireCases = map[string]struct {
 	"ItemError":            {skip: "an error wrapping an error, which encoding/json cannot decode"},
 	"WatchDelayError":      {skip: "an error wrapping an error, which encoding/json cannot decode"},
 	"DecodeError":          {skip: "an error wrapping an error, which encoding/json cannot decode"},
+	"RetryEvent":           {skip: "a hook's event holding the attempt's error, which encoding/json cannot decode"},
+	"DoneEvent":            {skip: "a hook's event holding the call's error, which encoding/json cannot decode"},
+	"CallOption":           {skip: "a function"},
+	"Middleware":           {skip: "a function"},
+	"Hooks":                {skip: "a set of functions"},
+	"Next":                 {skip: "a handle on a call's middleware chain, valid only while the middleware runs"},
 }
 
 var (

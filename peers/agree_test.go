@@ -11,6 +11,9 @@ import "testing"
 func TestPeersAgree(t *testing.T) {
 	twin := newTwin(t, 500, 10_000)
 	t.Run("activity", func(t *testing.T) { activityComparison(t, twin).check(t) })
-	t.Run("package", func(t *testing.T) { packageComparison(t, twin).check(t) })
+	t.Run("package", func(t *testing.T) {
+		kind, ident := smallRecord(twin.Catalog())
+		packageComparison(t, twin, kind, ident).check(t)
+	})
 	t.Run("walk", func(t *testing.T) { walkComparison(t, twin).check(t) })
 }

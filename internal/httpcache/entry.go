@@ -92,6 +92,21 @@ func (e *Entry) keep(h http.Header) {
 // Body returns the stored body.
 func (e *Entry) Body() []byte { return e.body }
 
+// Status returns the stored status.
+func (e *Entry) Status() int { return e.status }
+
+// Header returns a copy of the kept headers, which its caller may change.
+// It leaves e as it is, since e may be shared.
+func (e *Entry) Header() http.Header {
+	if e.header != nil {
+		return e.header.Clone()
+	}
+	h := http.Header{}
+	r := entryReader{b: e.rawHeader}
+	r.header(h)
+	return h
+}
+
 // headers returns the kept headers, decoding them on first use.
 func (e *Entry) headers() http.Header {
 	if e.header == nil {

@@ -1,0 +1,229 @@
+package gamedata
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/time/rate"
+)
+
+// trace is a log of what middleware saw, safe for GetMany's workers.
+type trace struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (tr *trace) add(s string) {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	tr.lines = append(tr.lines, s)
+}
+
+func (tr *trace) all() []string {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return append([]string(nil), tr.lines...)
+}
+
+// named is a middleware that logs its name on the way in and out.
+func named(tr *trace, name string) Middleware {
+	return func(req *http.Request, next Next) (*http.Response, error) {
+		tr.add(name + ">")
+		resp, err := next.RoundTrip(req)
+		tr.add("<" + name)
+		return resp, err
+	}
+}
+
+// The client's middleware run outside the call's, each list in the order
+// given, the first outermost.
+func TestMiddlewareOrder(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{})
+	ref := firstPackage(twin)
+	tr := &trace{}
+	c := newTestClient(t, url, WithMiddleware(named(tr, "A"), named(tr, "B")))
+	_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident, WithCallMiddleware(named(tr, "C"), named(tr, "D")))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"A>", "B>", "C>", "D>", "<D", "<C", "<B", "<A"}, tr.all())
+}
+
+// Every attempt passes the middleware, which knows the call's route
+// template and the attempt's number.
+func TestMiddlewareSeesEveryAttempt(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault500, gamedatatest.FaultReset}, Attempts: 2})
+	ref := firstPackage(twin)
+	tr := &trace{}
+	c := newTestClient(t, url, WithMiddleware(func(req *http.Request, next Next) (*http.Response, error) {
+		tr.add(next.Route() + " " + string(rune('0'+next.Attempt())))
+		return next.RoundTrip(req)
+	}))
+	_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
+	require.NoError(t, err)
+	route := "/api/packages/{kind}/{ident}"
+	assert.Equal(t, []string{route + " 1", route + " 2", route + " 3"}, tr.all())
+}
+
+// A fresh cache hit sends no attempt, so no middleware sees it.
+func TestMiddlewareDoesNotSeeAFreshHit(t *testing.T) {
+	t.Parallel()
+	_, srv, _, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: "max-age=60"}, nil)
+	tr := &trace{}
+	c := cachingClient(t, srv.URL, newFakeClock(), WithMiddleware(named(tr, "A")))
+	getTestRecord(t, c, ref)
+	getTestRecord(t, c, ref)
+	assert.Equal(t, []string{"A>", "<A"}, tr.all())
+}
+
+// An attempt has waited on the rate limiter before it reaches the first
+// middleware.
+func TestMiddlewareRunsAfterTheLimiter(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{})
+	ref := firstPackage(twin)
+	clk := newFakeClock()
+	start := clk.Now()
+	var seen []time.Duration
+	c := newTestClient(t, url, withClock(clk), WithCache(nil), WithRateLimit(rate.Every(time.Second), 1),
+		WithMiddleware(func(req *http.Request, next Next) (*http.Response, error) {
+			seen = append(seen, clk.Now().Sub(start))
+			return next.RoundTrip(req)
+		}))
+	for range 2 {
+		_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, []time.Duration{0, time.Second}, seen)
+}
+
+// A middleware may answer itself; its answer is retried, decoded and
+// cached like the service's. One that answers nothing is an error.
+func TestMiddlewareMayAnswer(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{})
+	ref := firstPackage(twin)
+	calls := 0
+	unavailable := func(req *http.Request, next Next) (*http.Response, error) {
+		if calls++; calls == 1 {
+			return &http.Response{StatusCode: http.StatusServiceUnavailable, Header: http.Header{}, Body: http.NoBody, Request: req}, nil
+		}
+		return next.RoundTrip(req)
+	}
+	c := newTestClient(t, url)
+	var r Response
+	_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident, WithCallMiddleware(unavailable), WithResponseInto(&r))
+	require.NoError(t, err)
+	assert.Equal(t, 2, r.Attempts, "the middleware's 503 was retried")
+
+	nothing := func(*http.Request, Next) (*http.Response, error) { return nil, nil }
+	_, err = c.Packages.Get(context.Background(), ref.Kind, ref.Ident, WithCallMiddleware(nothing), WithCallRetries(0))
+	assert.ErrorContains(t, err, "neither a response nor an error")
+}
+
+func TestNilMiddlewareIsRefused(t *testing.T) {
+	t.Parallel()
+	_, err := NewClient("https://example.com", WithMiddleware(nil))
+	assert.ErrorIs(t, err, ErrInvalidArgument)
+}
+
+// The hooks see retries, throttling and how each call ended.
+func TestHooks(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault429}, Attempts: 1},
+		gamedatatest.WithCachePolicy(gamedatatest.FamilyPackage, gamedatatest.CachePolicy{CacheControl: "max-age=60"}))
+	ref := firstPackage(twin)
+	var retries []RetryEvent
+	var throttles []ThrottleEvent
+	var done []DoneEvent
+	c := newTestClient(t, url, withClock(newFakeClock()), WithHooks(Hooks{
+		OnRetry:    func(_ context.Context, e RetryEvent) { retries = append(retries, e) },
+		OnThrottle: func(_ context.Context, e ThrottleEvent) { throttles = append(throttles, e) },
+		OnDone:     func(_ context.Context, e DoneEvent) { done = append(done, e) },
+	}))
+	for range 2 {
+		_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
+		require.NoError(t, err)
+	}
+	route := "/api/packages/{kind}/{ident}"
+	require.Len(t, retries, 1)
+	assert.Equal(t, RetryEvent{Route: route, Attempt: 1, StatusCode: 429, Wait: retries[0].Wait}, retries[0])
+	assert.LessOrEqual(t, retries[0].Wait, testBackoffMax)
+	assert.Equal(t, []ThrottleEvent{{Route: route, Attempt: 1, StatusCode: 429}}, throttles)
+	require.Len(t, done, 2)
+	assert.Equal(t, CacheMiss, done[0].Response.Cache)
+	assert.Equal(t, 2, done[0].Response.Attempts)
+	assert.Equal(t, CacheHit, done[1].Response.Cache, "the hook sees the hit no middleware sees")
+	for _, e := range done {
+		assert.Equal(t, route, e.Route)
+		assert.NoError(t, e.Err)
+	}
+	assert.True(t, strings.HasPrefix(done[1].Response.Header.Get("Cache-Control"), "max-age"))
+}
+
+// startKey is the context key of TestHooksOnStartContext's value.
+type startKey struct{}
+
+// The context OnStart returns is the call's: every attempt's request
+// carries it, and the other hooks receive it.
+func TestHooksOnStartContext(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, Attempts: 1})
+	ref := firstPackage(twin)
+	var seen []string
+	c := newTestClient(t, url, WithHooks(Hooks{
+		OnStart: func(ctx context.Context, e StartEvent) context.Context {
+			seen = append(seen, "start "+e.Route+" "+strings.TrimPrefix(e.URL, url))
+			return context.WithValue(ctx, startKey{}, "call-1")
+		},
+		OnRetry: func(ctx context.Context, _ RetryEvent) { seen = append(seen, "retry "+ctx.Value(startKey{}).(string)) },
+		OnThrottle: func(ctx context.Context, _ ThrottleEvent) {
+			seen = append(seen, "throttle "+ctx.Value(startKey{}).(string))
+		},
+		OnDone: func(ctx context.Context, _ DoneEvent) { seen = append(seen, "done "+ctx.Value(startKey{}).(string)) },
+	}), WithMiddleware(func(req *http.Request, next Next) (*http.Response, error) {
+		seen = append(seen, "attempt "+req.Context().Value(startKey{}).(string))
+		return next.RoundTrip(req)
+	}))
+	_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
+	require.NoError(t, err)
+	assert.Equal(t, []string{
+		"start /api/packages/{kind}/{ident} /api/packages/" + ref.Kind + "/" + ref.Ident,
+		"attempt call-1", "retry call-1", "attempt call-1", "done call-1",
+	}, seen, "a 503 without Retry-After is not a throttle")
+}
+
+// At debug level each attempt is one line with the route template, its
+// number, status, cache status and duration; a body never is.
+func TestDebugLogAnAttemptALine(t *testing.T) {
+	t.Parallel()
+	twin, url := faultyTwin(t, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, Attempts: 1})
+	ref := firstPackage(twin)
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := newTestClient(t, url, WithLogger(logger))
+	p, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
+	require.NoError(t, err)
+	var lines []string
+	for _, line := range strings.Split(buf.String(), "\n") {
+		if strings.Contains(line, `msg="gamedata: attempt"`) {
+			lines = append(lines, line)
+		}
+	}
+	require.Len(t, lines, 2)
+	for i, want := range []string{"attempt=1 status=503 cache=miss", "attempt=2 status=200 cache=miss"} {
+		assert.Contains(t, lines[i], "method=GET route=/api/packages/{kind}/{ident} "+want)
+		assert.Contains(t, lines[i], "duration=")
+	}
+	title, _ := p.Text("title")
+	assert.NotContains(t, buf.String(), title.Unsanitized(), "no body is logged")
+}
