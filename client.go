@@ -85,6 +85,13 @@ func (s *service) ready() (*Client, error) {
 // where every call starts and ends: it makes the call's state, the one
 // value every step of the request path reads.
 func (s *service) get(ctx context.Context, opts []CallOption, route string, q url.Values, decode func([]byte) error, path ...string) error {
+	return s.getInto(ctx, opts, nil, route, q, decode, path...)
+}
+
+// getInto is get that also fills resp, when not nil, with the call's
+// Response, as a WithResponseInto among opts is filled: List uses it for
+// the Response a Page carries.
+func (s *service) getInto(ctx context.Context, opts []CallOption, resp *Response, route string, q url.Values, decode func([]byte) error, path ...string) error {
 	c, err := s.ready()
 	if err != nil {
 		return err
@@ -100,6 +107,10 @@ func (s *service) get(ctx context.Context, opts []CallOption, route string, q ur
 		return err
 	}
 	u := c.endpoint(q, path...)
+	asked := cfg.into
+	if resp != nil {
+		cfg.into = resp
+	}
 	cl := c.newCall(ctx, route, &cfg)
 	if c.hooks.OnStart != nil {
 		if started := c.hooks.OnStart(ctx, StartEvent{Route: route, URL: u.String()}); started != nil {
@@ -110,6 +121,9 @@ func (s *service) get(ctx context.Context, opts []CallOption, route string, q ur
 	err = cl.getJSON(ctx, u, decode)
 	cl.end(err)
 	cl.release()
+	if asked != nil && resp != nil {
+		*asked = *resp
+	}
 	return err
 }
 

@@ -232,6 +232,16 @@ func fixtureCall(ctx context.Context, c *Client, route string) (any, error) {
 	return call(ctx, c, args, q)
 }
 
+// sentPage is p without its Response: what the call learnt (its
+// duration, the Date header) differs from one call to the next, and the
+// fixtures compare what the service sent.
+func sentPage[T any](p *Page[T], err error) (any, error) {
+	if p != nil {
+		p.Response = Response{}
+	}
+	return p, err
+}
+
 // fixtureCalls make, for each path of internal/manifest, the SDK call
 // that asks for it, with the values of the path's parameters and the
 // query.
@@ -253,14 +263,14 @@ var fixtureCalls = map[string]func(ctx context.Context, c *Client, args []string
 		if err != nil {
 			return nil, err
 		}
-		return c.Dashboard.List(ctx, &DashboardOptions{Kind: q.Get("kind"), ListOptions: lo})
+		return sentPage(c.Dashboard.List(ctx, &DashboardOptions{Kind: q.Get("kind"), ListOptions: lo}))
 	},
 	"/api/organizations": func(ctx context.Context, c *Client, _ []string, q url.Values) (any, error) {
 		lo, err := fixtureListOptions(q)
 		if err != nil {
 			return nil, err
 		}
-		return c.Organizations.List(ctx, &lo)
+		return sentPage(c.Organizations.List(ctx, &lo))
 	},
 	"/api/organizations/{ident}": func(ctx context.Context, c *Client, args []string, _ url.Values) (any, error) {
 		return c.Organizations.Get(ctx, args[0])

@@ -19,6 +19,10 @@ type Page[T any] struct {
 	Items []T
 	// Pagination is the page's pagination object.
 	Pagination Pagination
+	// Response is what the call that read the page learnt, as
+	// WithResponseInto receives it. It is no part of the page's JSON:
+	// MarshalJSON leaves it out and UnmarshalJSON leaves it zero.
+	Response Response
 	// Fields holds the whole response envelope, items and pagination
 	// included, as the service sent it.
 	Fields
@@ -527,13 +531,15 @@ func listPage[T any](ctx context.Context, s *service, callOpts []CallOption, d d
 		return nil, err
 	}
 	var p *Page[T]
-	err = s.get(ctx, callOpts, d.route, q, func(b []byte) (err error) {
+	var resp Response
+	err = s.getInto(ctx, callOpts, &resp, d.route, q, func(b []byte) (err error) {
 		p, err = decodePage(b, lo.Page, d.item)
 		return err
 	}, d.path...)
 	if err != nil {
 		return nil, err
 	}
+	p.Response = resp
 	return p, nil
 }
 

@@ -780,3 +780,38 @@ func TestListSendsEveryOption(t *testing.T) {
 		assert.NotEqual(t, zero, query(lo), "ListOptions.%s is not sent by List: a walk's setting belongs to WalkOptions", typ.Field(i).Name)
 	}
 }
+
+// A page List returns carries the Response of the call that read it, the
+// one WithResponseInto receives: a read in full, a revalidation of the
+// stored page, and a page that needed a retry each say so.
+func TestListPageCarriesItsResponse(t *testing.T) {
+	t.Parallel()
+	_, url := faultyTwin(t, gamedatatest.Faults{
+		Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, Attempts: 1,
+		Match: func(r *http.Request) bool { return r.URL.Query().Get("page") == "2" },
+	})
+	c := newTestClient(t, url)
+	tests := []struct {
+		name     string
+		page     int
+		attempts int
+		cache    CacheStatus
+	}{
+		{"read in full", 1, 1, CacheMiss},
+		{"the same page revalidated", 1, 1, CacheRevalidated},
+		{"a page retried once", 2, 2, CacheMiss},
+	}
+	for _, tt := range tests { // in order: the second reads what the first stored
+		var into Response
+		p, err := c.Dashboard.List(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: tt.page, PageSize: 2}}, WithResponseInto(&into))
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, http.StatusOK, p.Response.StatusCode, tt.name)
+		assert.Equal(t, tt.attempts, p.Response.Attempts, tt.name)
+		assert.Equal(t, tt.cache, p.Response.Cache, tt.name)
+		assert.NotEmpty(t, p.Response.Header.Get("ETag"), tt.name)
+		assert.Equal(t, into, p.Response, "%s: the page and WithResponseInto see one Response", tt.name)
+	}
+	o, err := c.Organizations.List(context.Background(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, 1, o.Response.Attempts, "without WithResponseInto too")
+}
