@@ -9,7 +9,7 @@ import (
 )
 
 // Version is the version of this module, sent in the default User-Agent.
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 // Option configures a Client. An option given a bad value makes NewClient
 // return an error; none of them makes a network call.

@@ -3,7 +3,7 @@ module github.com/gamedata-go/gamedata/otel
 go 1.26.0
 
 require (
-	github.com/gamedata-go/gamedata v0.1.0
+	github.com/gamedata-go/gamedata v0.2.0
 	github.com/stretchr/testify v1.12.1
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp v1.47.0

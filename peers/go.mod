@@ -5,7 +5,7 @@ go 1.26.0
 toolchain go1.26.11
 
 require (
-	github.com/gamedata-go/gamedata v0.1.0
+	github.com/gamedata-go/gamedata v0.2.0
 	github.com/go-faster/errors v0.8.0
 	github.com/go-faster/jx v1.2.0
 	github.com/oapi-codegen/runtime v1.8.0

@@ -3,7 +3,7 @@ module github.com/gamedata-go/gamedata/cmd/gamedata
 go 1.26.11
 
 require (
-	github.com/gamedata-go/gamedata v0.1.0
+	github.com/gamedata-go/gamedata v0.2.0
 	github.com/guptarohit/asciigraph v0.10.0
 	github.com/itchyny/gojq v0.12.20
 	github.com/jackc/pgx/v5 v5.12.0

@@ -3,8 +3,8 @@ module github.com/gamedata-go/gamedata/examples/otel
 go 1.26.0
 
 require (
-	github.com/gamedata-go/gamedata v0.1.0
-	github.com/gamedata-go/gamedata/otel v0.1.0
+	github.com/gamedata-go/gamedata v0.2.0
+	github.com/gamedata-go/gamedata/otel v0.2.0
 	go.opentelemetry.io/otel v1.47.0
 	go.opentelemetry.io/otel/exporters/stdout/stdoutmetric v1.47.0
 	go.opentelemetry.io/otel/exporters/stdout/stdouttrace v1.47.0
