@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"strconv"
+	"strings"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
 	"github.com/spf13/cobra"
@@ -26,8 +28,8 @@ type exporterOptions struct {
 // config checks the flags and makes the exporter's configuration; an
 // error is bad usage.
 func (o *exporterOptions) config() (exporter.Config, error) {
-	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
-		return exporter.Config{}, usageError{fmt.Errorf("exporter --listen %q: want HOST:PORT, such as %s", o.Listen, exporter.DefaultListen)}
+	if err := checkListen(o.Listen); err != nil {
+		return exporter.Config{}, usageError{err}
 	}
 	cfg := o.cfg
 	cfg.Packages = nil
@@ -42,6 +44,23 @@ func (o *exporterOptions) config() (exporter.Config, error) {
 		return exporter.Config{}, usageError{fmt.Errorf("exporter %w", err)}
 	}
 	return cfg, nil
+}
+
+// checkListen refuses a --listen that net.Listen would refuse for its
+// form, so that a typo is a usage error before anything starts rather
+// than a failure to listen.
+func checkListen(listen string) error {
+	_, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return fmt.Errorf("exporter --listen %q: want HOST:PORT, such as %s", listen, exporter.DefaultListen)
+	}
+	if port == "" || strings.Trim(port, "-0123456789") != "" {
+		return nil // a service name, such as http, or none: net.Listen reads it
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("exporter --listen %q: invalid port %s; want 0 to 65535 (0: any free port), such as %s", listen, port, exporter.DefaultListen)
+	}
+	return nil
 }
 
 func newCmdExporter(f *factory, runF func(context.Context, *exporterOptions) error) *cobra.Command {

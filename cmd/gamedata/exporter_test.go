@@ -17,6 +17,21 @@ import (
 // anything starts: no client, no twin, no listener.
 func TestExporterBadFlags(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--listen", "127.0.0.1:99999"}, `--listen "127.0.0.1:99999": invalid port 99999`},
+		{[]string{"--listen", "127.0.0.1:-1"}, "invalid port -1"},
+		{[]string{"--listen", "9877"}, "want HOST:PORT"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"exporter"}, tc.args...), &stdout, &stderr)
+			assert.Equal(t, 2, code, stderr.String())
+			assert.Contains(t, stderr.String(), tc.says)
+		})
+	}
 	for _, args := range [][]string{
 		{"--every", "0"},
 		{"--every", "-1m"},

@@ -36,7 +36,12 @@ func (e *Exporter) Serve(ctx context.Context, ln net.Listener) error {
 	served := make(chan error, 1)
 	wg.Go(func() { served <- srv.Serve(ln) })
 	wg.Go(func() { e.Run(pollCtx) })
-	e.log.Info("serving /metrics, /healthz and /", "address", ln.Addr().String(), "every", e.cfg.Every)
+	addr := ln.Addr().String()
+	e.log.Info("serving /metrics, /healthz and /", "address", addr, "every", e.cfg.Every)
+	if !loopback(ln.Addr()) {
+		e.log.Warn("listening beyond loopback: any machine that reaches "+addr+" can scrape it; choose a loopback --listen, such as "+DefaultListen+", unless that is meant",
+			"address", addr)
+	}
 
 	select {
 	case err := <-served:
@@ -55,4 +60,11 @@ func (e *Exporter) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	e.log.Info("stopped")
 	return err
+}
+
+// loopback reports whether a is reachable from this machine only: a
+// loopback TCP address, or no TCP address at all (a Unix socket).
+func loopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return !ok || tcp.IP.IsLoopback()
 }
