@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -84,6 +85,9 @@ A null is an absent sample, never 0; an entry that leaves the directory
 loses its series at the next poll. --max-series caps the series of
 packages and servers.
 
+A --kind that the service does not list (it answers with its default
+directory instead) ends the exporter with status 1 at the first poll.
+
 Logs go to stderr. SIGTERM or Ctrl-C stops it; it exits 0. It has no time
 bound unless --timeout gives one.`,
 		Example: `  gamedata exporter --kind game --top 100
@@ -130,5 +134,9 @@ func exporterRun(ctx context.Context, opts *exporterOptions) error {
 	if err != nil {
 		return err
 	}
-	return e.Serve(ctx, ln)
+	err = e.Serve(ctx, ln)
+	if kindErr := (*exporter.KindError)(nil); errors.As(err, &kindErr) {
+		return fmt.Errorf("exporter %w", kindErr)
+	}
+	return err
 }

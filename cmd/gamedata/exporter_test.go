@@ -100,3 +100,19 @@ func TestExporterServesAndStops(t *testing.T) {
 	assert.Contains(t, stderr.String(), "msg=stopped")
 	assert.Empty(t, stdout.String())
 }
+
+// A --kind the service does not list (the twin normalizes it to its
+// default directory) ends the exporter at its first poll, status 1, with
+// one line naming the flag, rather than exporting another slice.
+func TestExporterUnknownKind(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	ctx, cancel := context.WithCancel(guard(t))
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"--base-url", twin.URL, "--rate", "0", "exporter", "--listen", "127.0.0.1:0",
+		"--kind", "gmae", "--every", "1h"}, &stdout, &stderr)
+	assert.Equal(t, 1, code, stderr.String())
+	assert.Empty(t, stdout.String())
+	assert.Contains(t, stderr.String(), "\ngamedata: exporter --kind \"gmae\": the service does not list that kind")
+}

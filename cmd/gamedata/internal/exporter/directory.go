@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"slices"
@@ -42,6 +43,33 @@ func (s *slice) options(sort string, page int) *gamedata.DashboardOptions {
 	}}
 }
 
+// KindError says that the service answered a walk of --kind Asked with an
+// entry of another kind, Got: it does not list that kind and normalized
+// it to its default directory, as it does with what it does not support.
+type KindError struct {
+	Asked string
+	// Got is the other entry's kind, sanitized, or "server" for a
+	// dedicated server.
+	Got string
+}
+
+func (e *KindError) Error() string {
+	return fmt.Sprintf("--kind %q: the service does not list that kind; it answered with its default directory (an entry of kind %q); choose a kind it lists, such as game, or server for dedicated servers",
+		e.Asked, e.Got)
+}
+
+// ofKind returns a *KindError when e is not of the kind the slice asked
+// for.
+func (s *slice) ofKind(e gamedata.DashboardEntry) error {
+	switch {
+	case s.kind == "", s.kind == "server" && e.IsServer(), !e.IsServer() && e.Kind == s.kind:
+		return nil
+	case e.IsServer():
+		return &KindError{Asked: s.kind, Got: "server"}
+	}
+	return &KindError{Asked: s.kind, Got: labelValue(e.Kind)}
+}
+
 func (s *slice) fetch(ctx context.Context) (part, error) {
 	if s.top == 0 {
 		return s.all(ctx)
@@ -62,6 +90,9 @@ func (s *slice) fetch(ctx context.Context) (part, error) {
 func (s *slice) all(ctx context.Context) (part, error) {
 	var p part
 	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0)) {
+		if err == nil {
+			err = s.ofKind(e)
+		}
 		if err != nil {
 			return part{}, err
 		}
@@ -88,6 +119,11 @@ func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err e
 		}
 		if err != nil {
 			return nil, false, err
+		}
+		for _, e := range p.Items {
+			if err := s.ofKind(e); err != nil {
+				return nil, false, err
+			}
 		}
 		if !slices.IsSortedFunc(p.Items, byPlayersDesc) {
 			return nil, false, nil
@@ -118,6 +154,9 @@ func (s *slice) topScan(ctx context.Context) ([]item, error) {
 		items = items[:min(len(items), s.top)]
 	}
 	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0)) {
+		if err == nil {
+			err = s.ofKind(e)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -195,18 +195,32 @@ func examples(names []string) string {
 	return strings.Join(names[:min(len(names), 5)], ", ")
 }
 
-// Run polls at once and then every cfg.Every until ctx ends. A poll that
-// takes longer than the interval is followed by the next at once, never
-// by a burst.
-func (e *Exporter) Run(ctx context.Context) {
+// Run polls at once and then every cfg.Every until ctx ends, and returns
+// nil then. A poll that takes longer than the interval is followed by the
+// next at once, never by a burst. Until a poll has succeeded in full, a
+// --kind that the service does not list ends Run with its *KindError: an
+// exporter that polls a typo would export another slice than the one
+// asked for, or nothing, for ever.
+func (e *Exporter) Run(ctx context.Context) error {
 	t := time.NewTicker(e.cfg.Every)
 	defer t.Stop()
 	for {
-		_ = e.Poll(ctx) // failures are logged and counted; the next poll tries again
+		// Other failures are logged and counted; the next poll tries again.
+		var kindErr *KindError
+		if err := e.Poll(ctx); errors.As(err, &kindErr) && !e.succeeded() {
+			return kindErr
+		}
 		select {
 		case <-ctx.Done():
-			return
+			return nil
 		case <-t.C:
 		}
 	}
+}
+
+// succeeded reports whether a poll has succeeded in full.
+func (e *Exporter) succeeded() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return !e.health.lastSuccess.IsZero()
 }
