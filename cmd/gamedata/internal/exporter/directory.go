@@ -3,6 +3,7 @@ package exporter
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -111,7 +112,7 @@ func (s *slice) all(ctx context.Context) (part, error) {
 // the items are not the top. Entries that move between pages while they
 // are read are taken once.
 func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err error) {
-	seen := make(map[string]bool)
+	seen := make(map[[sha256.Size]byte]bool)
 	for page := 1; len(items) < s.top; page++ {
 		p, err := s.client.Dashboard.List(ctx, s.options(sortPlayers, page))
 		if errors.Is(err, gamedata.ErrPageOutOfRange) && page > 1 {
@@ -131,10 +132,10 @@ func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err e
 		fresh := 0
 		for _, e := range p.Items {
 			it := entryItem(e)
-			if seen[it.identity()] || len(items) == s.top {
+			if seen[it.identity] || len(items) == s.top {
 				continue
 			}
-			seen[it.identity()] = true
+			seen[it.identity] = true
 			fresh++
 			items = append(items, it)
 		}
@@ -150,7 +151,7 @@ func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err e
 func (s *slice) topScan(ctx context.Context) ([]item, error) {
 	var items []item
 	keep := func() {
-		slices.SortStableFunc(items, func(a, b item) int { return -cmp.Compare(players(a.fields), players(b.fields)) })
+		slices.SortStableFunc(items, func(a, b item) int { return -cmp.Compare(rank(a.players), rank(b.players)) })
 		items = items[:min(len(items), s.top)]
 	}
 	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0)) {
@@ -170,11 +171,11 @@ func (s *slice) topScan(ctx context.Context) ([]item, error) {
 
 // byPlayersDesc orders entries by players, most first, nulls last.
 func byPlayersDesc(a, b gamedata.DashboardEntry) int {
-	return -cmp.Compare(players(a.Fields), players(b.Fields))
+	return -cmp.Compare(rank(a.Metric("players")), rank(b.Metric("players")))
 }
 
-// players ranks an entry: its players, or -Inf when they are null or not
-// a number.
-func players(f gamedata.Fields) float64 {
-	return f.Metric("players").Or(math.Inf(-1))
+// rank ranks an entry by its players: their number, or -Inf when they
+// are null or not a number.
+func rank(players gamedata.Nullable[float64]) float64 {
+	return players.Or(math.Inf(-1))
 }
