@@ -47,12 +47,31 @@ func (o *exporterOptions) config() (exporter.Config, error) {
 	return cfg, nil
 }
 
+// redactedError is err said with the URLs in its message redacted: a
+// password or token that came in --base-url is never said. err stays in
+// the chain, so the exit status it means holds.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string { return exporter.RedactURLs(e.err.Error()) }
+
+func (e redactedError) Unwrap() error { return e.err }
+
+func redact(err error) error {
+	if err == nil {
+		return nil
+	}
+	return redactedError{err}
+}
+
 // checkListen refuses a --listen that net.Listen would refuse for its
 // form, so that a typo is a usage error before anything starts rather
 // than a failure to listen.
 func checkListen(listen string) error {
 	_, port, err := net.SplitHostPort(listen)
 	if err != nil {
+		if at := strings.LastIndex(listen, "@"); at >= 0 {
+			listen = "xxxxx" + listen[at:] // what reads as userinfo may be a password
+		}
 		return fmt.Errorf("exporter --listen %q: want HOST:PORT, such as %s", listen, exporter.DefaultListen)
 	}
 	if port == "" || strings.Trim(port, "-0123456789") != "" {
@@ -98,10 +117,10 @@ bound unless --timeout gives one.`,
 			opts.common = f.common(cmd, 0)
 			cfg, err := opts.config()
 			if err != nil {
-				return err
+				return redact(err)
 			}
 			opts.Config = cfg
-			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
+			return redact(execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) }))
 		},
 	}
 	fl := cmd.Flags()

@@ -116,3 +116,31 @@ func TestExporterUnknownKind(t *testing.T) {
 	assert.Empty(t, stdout.String())
 	assert.Contains(t, stderr.String(), "\ngamedata: exporter --kind \"gmae\": the service does not list that kind")
 }
+
+// A password or token that comes in --base-url (its userinfo, its query,
+// a URL that does not even parse) or in --listen is never said: not on
+// stdout, not on stderr, whichever way the exporter fails.
+func TestExporterNeverSaysTheSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "KvSecret7"
+	for _, args := range [][]string{
+		{"--base-url", "http://gd:" + secret + "@127.0.0.1:1", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://127.0.0.1:1/?password=" + secret, "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://127.0.0.1:1/?sslpassword=" + secret + "&user=gd", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://127.0.0.1:1/#" + secret, "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "ftp://gd:" + secret + "@127.0.0.1:1/", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://gd:" + secret + "%zz@127.0.0.1:1/", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://gd:" + secret + "@", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://gd:" + secret + "@127.0.0.1:1", "exporter", "--listen", "127.0.0.1:99999"},
+		{"exporter", "--listen", "gd:" + secret + "@127.0.0.1:9877"},
+		{"exporter", "--listen", "http://gd:" + secret + "@127.0.0.1:9877"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(guard(t), append([]string{"--rate", "0"}, args...), &stdout, &stderr)
+			assert.NotEqual(t, 0, code)
+			assert.Contains(t, stderr.String(), "gamedata: ")
+			assert.NotContains(t, stdout.String()+stderr.String(), secret)
+		})
+	}
+}
