@@ -102,7 +102,9 @@ A poll reads the directory slice that --kind, --filter and --top choose
 servers named with --package and --server, and the platform's activity.
 A null is an absent sample, never 0; an entry that leaves the directory
 loses its series at the next poll. --max-series caps the series of
-packages and servers.
+packages and servers; titles and other labels are cut to 128 characters.
+A poll that has not ended one interval after it started fails. At most 4
+scrapes are served at once; the next is answered 503.
 
 A --kind that the service does not list (it answers with its default
 directory instead) ends the exporter with status 1 at the first poll.
