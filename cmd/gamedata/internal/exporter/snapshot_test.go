@@ -61,7 +61,7 @@ func heapAfterGC() uint64 {
 // Not parallel: another test's heap would blur the measure.
 func TestRetainedBytesFollowSeries(t *testing.T) {
 	const (
-		entries = 200
+		entries = 100
 		// perEntry bounds what one exported package may hold: its few
 		// series, a title label of at most maxLabelRunes runes, and what
 		// the exporter keeps to build them at the next poll.
