@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"iter"
 	"strings"
 	"time"
@@ -56,8 +57,8 @@ func checkFieldsFormat(c common, fields []string) error {
 // walkWriter is the writer of a walk of every page: it holds a page at
 // most, writes every known column, and says on stderr what it must
 // leave out.
-func walkWriter(c common, d directoryFlags, known []string, command string) writer {
-	o := c.output(known, d.Fields, d.batch())
+func walkWriter(ctx context.Context, c common, d directoryFlags, known []string, command string) writer {
+	o := c.output(ctx, known, d.Fields, d.batch())
 	o.stream = true
 	o.notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
 	return newWriter(o)
@@ -67,15 +68,15 @@ func walkWriter(c common, d directoryFlags, known []string, command string) writ
 // first, its first page, or with --all every record of walk as it comes,
 // a page held at most. A walk that fails keeps what it printed, each
 // record whole.
-func printDirectory[T any](c common, d directoryFlags, known []string, command string, first []T, walk iter.Seq2[T, error], fields func(T) gamedata.Fields) error {
+func printDirectory[T any](ctx context.Context, c common, d directoryFlags, known []string, command string, first []T, walk iter.Seq2[T, error], fields func(T) gamedata.Fields) error {
 	if !d.All {
 		records := make([]gamedata.Fields, len(first))
 		for i, e := range first {
 			records[i] = fields(e)
 		}
-		return printAll(c, records, known, d.Fields)
+		return printAll(ctx, c, records, known, d.Fields)
 	}
-	w := walkWriter(c, d, known, command)
+	w := walkWriter(ctx, c, d, known, command)
 	n := 0
 	for e, err := range walk {
 		if err == nil {

@@ -91,17 +91,17 @@ func getRun(ctx context.Context, opts *getOptions) error {
 		}
 		f, known = o.Fields, organizationColumns
 	}
-	return printOne(opts.common, f, known, opts.Fields)
+	return printOne(ctx, opts.common, f, known, opts.Fields)
 }
 
 // printOne writes one record: as a JSON document for json (indented on a
 // terminal) and through --jq or --template, as a header and a row for
 // csv (every member, in the record's order, unless fields names some),
 // and a member a line otherwise.
-func printOne(c common, f gamedata.Fields, known, fields []string) error {
+func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []string) error {
 	switch {
 	case c.Transform != nil:
-		return c.Transform.apply(f.JSON())
+		return c.Transform.apply(ctx, f.JSON())
 	case c.Format == "json":
 		line, err := jsonLine(f)
 		if err != nil {
@@ -123,7 +123,7 @@ func printOne(c common, f gamedata.Fields, known, fields []string) error {
 		// One record: every member is a column, none chosen away.
 		fields = memberOrder(f)
 	}
-	return printAll(c, []gamedata.Fields{f}, known, fields)
+	return printAll(ctx, c, []gamedata.Fields{f}, known, fields)
 }
 
 // splitRef splits KIND/IDENT at its first slash: an ident may hold more.

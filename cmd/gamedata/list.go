@@ -62,6 +62,6 @@ func listRun(ctx context.Context, opts *listOptions) error {
 	}
 	sayServed(opts.common, "list", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.List.Sort,
 		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	return printDirectory(opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir),
+	return printDirectory(ctx, opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir),
 		func(e gamedata.DashboardEntry) gamedata.Fields { return e.Fields })
 }

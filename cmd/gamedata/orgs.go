@@ -48,6 +48,6 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 	}
 	sayServed(opts.common, "orgs", servedNotices(askedDirectory{sort: opts.List.Sort,
 		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	return printDirectory(opts.common, opts.directoryFlags, organizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List),
+	return printDirectory(ctx, opts.common, opts.directoryFlags, organizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List),
 		func(o gamedata.Organization) gamedata.Fields { return o.Fields })
 }

@@ -65,5 +65,5 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	return printAll(opts.common, records, searchColumns, opts.Fields)
+	return printAll(ctx, opts.common, records, searchColumns, opts.Fields)
 }

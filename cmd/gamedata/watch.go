@@ -104,7 +104,7 @@ func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, 
 			}
 			continue
 		}
-		if err := printChange(opts, ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New)); err != nil {
+		if err := printChange(ctx, opts, ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New)); err != nil {
 			return err
 		}
 	}
@@ -131,7 +131,7 @@ func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions,
 			continue
 		}
 		status.changed(0)
-		if err := printChange(opts, ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
+		if err := printChange(ctx, opts, ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
 			return err
 		}
 	}
@@ -140,13 +140,13 @@ func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions,
 
 // printChange writes one change line, through --jq or --template when
 // one is given.
-func printChange(opts *watchOptions, op gamedata.Op, old, new gamedata.Fields) error {
+func printChange(ctx context.Context, opts *watchOptions, op gamedata.Op, old, new gamedata.Fields) error {
 	line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
 	if err != nil {
 		return err
 	}
 	if opts.Transform != nil {
-		return opts.Transform.apply(line)
+		return opts.Transform.apply(ctx, line)
 	}
 	_, err = opts.IO.out.Write(append(line, '\n'))
 	return err
