@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"net"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/gamedata-go/gamedata"
@@ -63,3 +65,34 @@ func TestExplainLeavesOtherErrors(t *testing.T) {
 	assert.Same(t, error(err), explain(err, "http://h"))
 	assert.NoError(t, explain(nil, "http://h"))
 }
+
+// A 404 that the base URL causes blames --base-url, not the record: a
+// base that ends in /api (every path is then /api/api/…), or a directory
+// or a search the service would always have. A later page's 404 may be a
+// page out of range, and a record's 404 the record's.
+func TestNotFoundBlamesTheBaseURL(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	ident := twin.Catalog().Entries(url.Values{"kind": {"game"}})[0].Ident
+	for _, tt := range []struct {
+		base string
+		args []string
+		says string
+	}{
+		{"/api", []string{"get", "package", "game/" + ident}, apiSuffix},
+		{"/api/", []string{"list"}, apiSuffix},
+		{"/api", []string{"search", ident}, apiSuffix},
+		{"/api", []string{"orgs"}, apiSuffix},
+		{"/v2", []string{"list"}, "has no /api/dashboard (404), which every one of its calls uses; check --base-url"},
+		{"/v2", []string{"search", ident}, "has no /api/search (404), which every one of its calls uses; check --base-url"},
+		{"/v2", []string{"get", "package", "game/" + ident}, "no package game/" + ident + " on the service (404)"},
+	} {
+		code, _, errOut := cli(t, twin.URL+tt.base, tt.args...)
+		assert.Equal(t, 1, code, "%s %v", tt.base, tt.args)
+		says := strings.ReplaceAll(tt.says, "ROOT", twin.URL)
+		assert.Contains(t, errOut, says, "%s %v", tt.base, tt.args)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+	}
+}
+
+const apiSuffix = "gamedata: --base-url should be the service's root (it ends in /api, and every path starts /api/): try --base-url ROOT\n"
