@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
 	"time"
@@ -14,8 +15,17 @@ import (
 
 // run runs the program with args and returns its exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	quietStandardLog()
 	return runWith(ctx, newFactory(stdout, stderr), args)
 }
+
+// quietStandardLog sends the standard logger's lines nowhere. Only the
+// standard library writes there (net/http, of a peer's misbehaviour such
+// as a body longer than its Content-Length, on a goroutine of its own
+// and at any time): raw, unsanitized text from the service, which would
+// follow the command's one line on stderr. What such a misbehaviour
+// breaks reaches the command as an error, and is said as one.
+func quietStandardLog() { log.SetOutput(io.Discard) }
 
 // runWith runs the program with args on f's streams and returns its exit
 // status.

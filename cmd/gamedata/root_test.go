@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -110,4 +116,47 @@ func TestTwinWins(t *testing.T) {
 	require.Equal(t, 0, code, stderr.String())
 	assert.Regexp(t, `^gamedata: --twin given: using the in-process twin of the service \(gamedatatest\) at http://127\.0\.0\.1:\d+, not --base-url http://127\.0\.0\.1:9\n$`, stderr.String())
 	assert.Len(t, ndjson(t, stdout.String()), 1)
+}
+
+// overlong is a service whose every answer is a body longer than its
+// Content-Length: a raw listener, since net/http's server refuses to
+// write past the length it declared.
+func overlong(t *testing.T, body, extra string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				r := bufio.NewReader(conn)
+				for {
+					if _, err := http.ReadRequest(r); err != nil {
+						return
+					}
+					fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s%s", len(body), body, extra)
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// The standard library's own log (net/http's "Unsolicited response
+// received on idle HTTP channel" for a body longer than its
+// Content-Length) never reaches the user raw: the command routes the
+// standard logger away from stderr, which carries its own lines only.
+func TestStandardLogIsNotShown(t *testing.T) {
+	t.Parallel()
+	base := overlong(t, `{"kind":"game","ident":"x"}`, "HTTP/1.1 200 OK\r\n\x1b[31mextra")
+	code, out, errOut := cli(t, base, "get", "package", "game/x", "-o", "json")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"ident":"x"`)
+	assert.Empty(t, errOut)
+	assert.Equal(t, io.Discard, log.Writer(), "net/http logs through the standard logger, at any time")
 }
