@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -42,11 +43,14 @@ type globals struct {
 	// baseURLFlag is true when --base-url, not $GAMEDATA_BASE_URL, gave
 	// baseURL.
 	baseURLFlag bool
-	twin        bool
-	rate        float64
-	cacheDir    string
-	output      string
-	timeout     time.Duration
+	// cacheDirFlag is true when --cache-dir, not a command's default,
+	// gave cacheDir.
+	cacheDirFlag bool
+	twin         bool
+	rate         float64
+	cacheDir     string
+	output       string
+	timeout      time.Duration
 }
 
 // check refuses bad global flags before anything is sent.
@@ -133,11 +137,13 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 	}
 	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version)}
 	if g.cacheDir != "" {
-		cache, err := gamedata.NewDiskCache(g.cacheDir)
+		cache, err := f.diskCache()
 		if err != nil {
 			return nil, err
 		}
-		opts = append(opts, gamedata.WithCache(cache))
+		if cache != nil {
+			opts = append(opts, gamedata.WithCache(cache))
+		}
 	}
 	base := g.baseURL
 	if g.twin || base == "" {
@@ -154,6 +160,24 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 	}
 	f.client = c
 	return c, nil
+}
+
+// diskCache is the cache in the directory the flags name. One that
+// cannot be kept there is the user's flag to fix when --cache-dir gave
+// it; when it is a command's default (sync's, under the home directory,
+// which may not exist), the command runs without one and says so once.
+func (f *factory) diskCache() (gamedata.Cache, error) {
+	dir := f.global.cacheDir
+	cache, err := gamedata.NewDiskCache(dir)
+	if err == nil {
+		return cache, nil
+	}
+	cause := strings.TrimPrefix(err.Error(), "gamedata: NewDiskCache: ")
+	if f.global.cacheDirFlag {
+		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", safe(dir), safe(cause))
+	}
+	say(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", safe(cause))
+	return nil, nil
 }
 
 // reached is the base URL the command's client reached for: "" for the

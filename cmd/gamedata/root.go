@@ -116,6 +116,9 @@ which run until interrupted, exit 0.`,
 			if fl := cmd.Flag("base-url"); fl != nil {
 				f.global.baseURLFlag = fl.Changed
 			}
+			if fl := cmd.Flag("cache-dir"); fl != nil {
+				f.global.cacheDirFlag = fl.Changed
+			}
 			var err error
 			f.tx, err = newTransform(cmd, f.global.output, f.io, time.Now)
 			return err
