@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
 
@@ -60,8 +61,8 @@ func (g *globals) check() error {
 	default:
 		return usagef("-o %q: want json, ndjson, csv or table", g.output)
 	}
-	if g.rate < 0 {
-		return usagef("--rate %v: want 0 (no limit) or more", g.rate)
+	if g.rate < 0 || math.IsNaN(g.rate) || math.IsInf(g.rate, 0) {
+		return usagef("--rate %v: want a number of requests a second, or 0 for no limit", g.rate)
 	}
 	if g.timeout < 0 {
 		return usagef("--timeout %v: want 0 (no limit) or more", g.timeout)

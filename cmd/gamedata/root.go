@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -62,7 +63,6 @@ func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 	}
 	say(stderr, "%s", err.Error())
 	if isUsage(err) {
-		fmt.Fprintln(stderr, `Run "gamedata help" for usage.`)
 		return 2
 	}
 	return 1
@@ -125,6 +125,7 @@ which run until interrupted, exit 0.`,
 		},
 	}
 	root.SetVersionTemplate("gamedata version {{.Version}}\n")
+	root.SetHelpCommand(newCmdHelp())
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	g := &f.global
@@ -138,6 +139,23 @@ which run until interrupted, exit 0.`,
 		" for get, search, activity, analytics, chart, and list and orgs without --all; no limit for list --all, orgs --all, export, sync and watch)")
 	root.AddCommand(cmds...)
 	return root
+}
+
+// newCmdHelp is the help command: cobra's, except that a command it does
+// not know is bad usage, not the root's help and success.
+func newCmdHelp() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "Say what a command does and the flags it takes",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return usagef("help %s: no such command; \"gamedata help\" lists them", safe(strings.Join(args, " ")))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
 }
 
 // suggestedCacheDir is where --cache-dir's help suggests keeping the

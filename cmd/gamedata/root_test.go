@@ -53,12 +53,22 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"export", "--resume"}, 2, "--resume needs --out"},
 		{[]string{"chart", "activity"}, 2, "--term"},
 		{[]string{"get", "package", "game/no-such-game"}, 1, "no package game/no-such-game on the service (404)"},
+		{[]string{"--rate", "NaN", "list"}, 2, "--rate NaN"},
+		{[]string{"--rate", "Inf", "list"}, 2, "--rate +Inf"},
+		{[]string{"--rate", "-1", "list"}, 2, "--rate -1"},
+		{[]string{"help", "nosuch"}, 2, `help nosuch: no such command`},
+		{[]string{"help", "get", "extra"}, 2, `help get extra: no such command`},
 	} {
-		code, _, errOut := cli(t, twin.URL, tt.args...)
+		before := len(twin.Requests())
+		code, out, errOut := cli(t, twin.URL, tt.args...)
 		assert.Equal(t, tt.code, code, "%v: %s", tt.args, errOut)
-		first := strings.SplitN(errOut, "\n", 2)[0]
-		assert.Contains(t, first, tt.says, "%v", tt.args)
-		assert.True(t, strings.HasPrefix(first, "gamedata: "), first)
+		assert.True(t, strings.HasPrefix(errOut, "gamedata: "), errOut)
+		assert.Contains(t, errOut, tt.says, "%v", tt.args)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%v: one line: %q", tt.args, errOut)
+		if tt.code == 2 {
+			assert.Empty(t, out, "%v", tt.args)
+			assert.Len(t, twin.Requests(), before, "%v: refused before any request", tt.args)
+		}
 	}
 }
 
@@ -98,9 +108,6 @@ func TestOnePrefix(t *testing.T) {
 		code, _, errOut := cli(t, tt.base, tt.args...)
 		assert.NotEqual(t, 0, code, "%v", tt.args)
 		for _, l := range strings.Split(strings.TrimRight(errOut, "\n"), "\n") {
-			if strings.HasPrefix(l, "Run ") {
-				continue
-			}
 			assert.True(t, strings.HasPrefix(l, "gamedata: "), "%v: %q", tt.args, l)
 			assert.Equal(t, 1, strings.Count(l, "gamedata:")+strings.Count(l, "gamedata list:"), "%v: %q", tt.args, l)
 		}
