@@ -58,10 +58,22 @@ func listRun(ctx context.Context, opts *listOptions) error {
 	// more, which the cache answers with a 304.
 	p, err := c.Dashboard.List(ctx, dir)
 	if err != nil {
-		return err
+		return pastTheEnd(ctx, err, "list", opts.List.Page, func(ctx context.Context) (gamedata.Pagination, error) {
+			first := *dir
+			first.Page = 1
+			p, err := c.Dashboard.List(ctx, &first)
+			if err != nil {
+				return gamedata.Pagination{}, err
+			}
+			return p.Pagination, nil
+		})
 	}
 	sayServed(opts.common, "list", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.List.Sort,
 		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	return printDirectory(ctx, opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir),
+	err = printDirectory(ctx, opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir),
 		func(e gamedata.DashboardEntry) gamedata.Fields { return e.Fields })
+	if err == nil {
+		sayMorePages(opts.common, opts.directoryFlags, "list", p.Pagination)
+	}
+	return err
 }

@@ -44,10 +44,22 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 	}
 	p, err := c.Organizations.List(ctx, &opts.List)
 	if err != nil {
-		return err
+		return pastTheEnd(ctx, err, "orgs", opts.List.Page, func(ctx context.Context) (gamedata.Pagination, error) {
+			first := opts.List
+			first.Page = 1
+			p, err := c.Organizations.List(ctx, &first)
+			if err != nil {
+				return gamedata.Pagination{}, err
+			}
+			return p.Pagination, nil
+		})
 	}
 	sayServed(opts.common, "orgs", servedNotices(askedDirectory{sort: opts.List.Sort,
 		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	return printDirectory(ctx, opts.common, opts.directoryFlags, organizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List),
+	err = printDirectory(ctx, opts.common, opts.directoryFlags, organizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List),
 		func(o gamedata.Organization) gamedata.Fields { return o.Fields })
+	if err == nil {
+		sayMorePages(opts.common, opts.directoryFlags, "orgs", p.Pagination)
+	}
+	return err
 }
