@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"iter"
-	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -24,7 +23,7 @@ func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f.IntVar(&d.List.Page, "page", 1, "the page, from 1")
 	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
-	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: the documented ones and the numeric members found)")
+	f.StringSliceVar(&d.Fields, "fields", nil, "the members to print, comma-separated: columns for csv and table (default: the documented ones and the numeric members found), members for json and ndjson (default: every one)")
 	transformFlags(cmd)
 }
 
@@ -44,14 +43,6 @@ func (d *directoryFlags) batch() int {
 		return d.List.PageSize
 	}
 	return page
-}
-
-// checkFieldsFormat refuses --fields with an output that has no columns.
-func checkFieldsFormat(c common, fields []string) error {
-	if len(fields) > 0 && c.Transform == nil && (c.Format == "json" || c.Format == "ndjson") {
-		return usagef("--fields %s names the columns of -o csv and -o table; -o %s writes every member (pick members with --jq)", strings.Join(fields, ","), c.Format)
-	}
-	return nil
 }
 
 // walkWriter is the writer of a walk of every page: it holds a page at

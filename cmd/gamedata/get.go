@@ -53,13 +53,10 @@ otherwise.`,
 			default:
 				return usagef("get %q: want package, server or org", args[0])
 			}
-			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
-				return err
-			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
-	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated (default: every one)")
+	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated, in every format (default: every one)")
 	transformFlags(cmd)
 	return cmd
 }
@@ -94,8 +91,9 @@ func getRun(ctx context.Context, opts *getOptions) error {
 	return printOne(ctx, opts.common, f, known, opts.Fields)
 }
 
-// printOne writes one record: as a JSON document for json (indented on a
-// terminal) and through --jq or --template, as a header and a row for
+// printOne writes one record, only the members fields names when it
+// names some: as a JSON document for json (indented on a terminal) and
+// through --jq or --template (which see every member), as a header and a row for
 // csv (every member, in the record's order, unless fields names some),
 // and a member a line otherwise.
 func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []string) error {
@@ -103,6 +101,15 @@ func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []
 	case c.Transform != nil:
 		return c.Transform.apply(ctx, f.JSON())
 	case c.Format == "json":
+		if fields != nil {
+			if err := checkFields(fields, known, []gamedata.Fields{f}); err != nil {
+				return err
+			}
+			var err error
+			if f, err = selectMembers(f, fields); err != nil {
+				return err
+			}
+		}
 		line, err := jsonLine(f)
 		if err != nil {
 			return err

@@ -36,9 +36,6 @@ CSV and table columns: ` + columnsHelp(packageColumns) + ` for packages,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
-			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
-				return err
-			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}

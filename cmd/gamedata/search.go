@@ -38,9 +38,6 @@ found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says o
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
-			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
-				return err
-			}
 			if len(args) == 1 {
 				opts.Query = args[0]
 			}

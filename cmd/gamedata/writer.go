@@ -62,8 +62,12 @@ func newWriter(o output) writer {
 	switch {
 	case o.tx != nil:
 		return &transformWriter{ctx: o.ctx, tx: o.tx}
+	case o.format == "json" && o.columns != nil:
+		return &selectedMembers{w: &jsonWriter{w: o.w, indent: o.indent}, fields: o.columns, known: o.known}
 	case o.format == "json":
 		return &jsonWriter{w: o.w, indent: o.indent}
+	case o.format == "ndjson" && o.columns != nil:
+		return &selectedMembers{w: &ndjsonWriter{w: o.w}, fields: o.columns, known: o.known}
 	case o.format == "ndjson":
 		return &ndjsonWriter{w: o.w}
 	}
