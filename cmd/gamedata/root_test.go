@@ -57,6 +57,9 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"--rate", "Inf", "list"}, 2, "--rate +Inf"},
 		{[]string{"--rate", "-1", "list"}, 2, "--rate -1"},
 		{[]string{"help", "nosuch"}, 2, `help nosuch: no such command`},
+		{[]string{"search"}, 2, "search: want a QUERY, such as: gamedata search miner"},
+		{[]string{"search", " "}, 2, "search: want a QUERY"},
+		{[]string{"search", "a", "b"}, 2, "search: want one QUERY (quote a query of several words), got 2"},
 		{[]string{"help", "get", "extra"}, 2, `help get extra: no such command`},
 	} {
 		before := len(twin.Requests())
