@@ -1,6 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -58,4 +64,24 @@ func TestNoHomeRunsWithoutCache(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(errOut, "no HTTP cache"), errOut)
 	assert.Contains(t, errOut, "no HTTP cache this run: mkdir "+file+": not a directory (give --cache-dir")
 	assert.NoFileExists(t, filepath.Join(file, "home"))
+}
+
+// The twin the command starts for a person is set to the wall clock, so
+// that its data reaches today; a test's own twin keeps its fixed clock.
+func TestOwnTwinIsNow(t *testing.T) {
+	t.Parallel()
+	now := gamedatatest.NewServer(gamedatatest.WithSize(1, 0, 0)).Catalog().Now.Add(400*time.Hour + 7*time.Second)
+	var stdout, stderr bytes.Buffer
+	f := newFactory(&stdout, &stderr)
+	f.now = func() time.Time { return now }
+	code := runWith(context.Background(), f, []string{"--twin", "--rate", "0", "activity", "-o", "json"})
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, now, f.twin.Catalog().Now)
+	var points []struct {
+		Time time.Time `json:"time"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &points), "%.200s", stdout.String())
+	require.NotEmpty(t, points)
+	last := points[len(points)-1].Time
+	assert.WithinDuration(t, now, last, 24*time.Hour, "the history ends at the twin's now, not at its reference time")
 }
