@@ -126,6 +126,7 @@ which run until interrupted, exit 0.`,
 	}
 	root.SetVersionTemplate("gamedata version {{.Version}}\n")
 	root.SetHelpCommand(newCmdHelp())
+	wrapHelp(root, f.io)
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	g := &f.global
