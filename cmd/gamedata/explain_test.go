@@ -67,9 +67,10 @@ func TestExplainLeavesOtherErrors(t *testing.T) {
 }
 
 // A 404 that the base URL causes blames --base-url, not the record: a
-// base that ends in /api (every path is then /api/api/…), or a directory
-// or a search the service would always have. A later page's 404 may be a
-// page out of range, and a record's 404 the record's.
+// base that ends in /api (every path is then /api/api/…), a directory or
+// a search the service would always have, or a record whose directory is
+// not found either (every call is a 404). A later page's 404 may be a
+// page out of range, and a record's 404 alone is the record's.
 func TestNotFoundBlamesTheBaseURL(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
@@ -85,7 +86,9 @@ func TestNotFoundBlamesTheBaseURL(t *testing.T) {
 		{"/api", []string{"orgs"}, apiSuffix},
 		{"/v2", []string{"list"}, "has no /api/dashboard (404), which every one of its calls uses; check --base-url"},
 		{"/v2", []string{"search", ident}, "has no /api/search (404), which every one of its calls uses; check --base-url"},
-		{"/v2", []string{"get", "package", "game/" + ident}, "no package game/" + ident + " on the service (404)"},
+		{"/v2", []string{"get", "package", "game/" + ident}, "has no /api/dashboard (404), which every one of its calls uses; check --base-url"},
+		{"/v2", []string{"get", "org", "x"}, "has no /api/dashboard (404), which every one of its calls uses; check --base-url"},
+		{"", []string{"get", "package", "game/no-such"}, "no package game/no-such on the service (404)"},
 	} {
 		code, _, errOut := cli(t, twin.URL+tt.base, tt.args...)
 		assert.Equal(t, 1, code, "%s %v", tt.base, tt.args)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -72,23 +73,38 @@ func getRun(ctx context.Context, opts *getOptions) error {
 	case "package":
 		p, err := c.Packages.Get(ctx, opts.Kind, opts.Ident)
 		if err != nil {
-			return err
+			return notOnTheService(ctx, c, err)
 		}
 		f, known = p.Fields, packageColumns
 	case "server":
 		s, err := c.Servers.Get(ctx, opts.ID)
 		if err != nil {
-			return err
+			return notOnTheService(ctx, c, err)
 		}
 		f, known = s.Fields, serverColumns
 	default:
 		o, err := c.Organizations.Get(ctx, opts.Ident)
 		if err != nil {
-			return err
+			return notOnTheService(ctx, c, err)
 		}
 		f, known = o.Fields, organizationColumns
 	}
 	return printOne(ctx, opts.common, f, known, opts.Fields)
+}
+
+// notOnTheService is err, a failed read of one record, unless the
+// service's directory is not found either: then every call is a 404, the
+// base URL is at fault, not the record, and the directory's error (which
+// explain says so of) is returned instead.
+func notOnTheService(ctx context.Context, c *gamedata.Client, err error) error {
+	if !errors.Is(err, gamedata.ErrNotFound) {
+		return err
+	}
+	_, derr := c.Dashboard.List(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: 1}})
+	if errors.Is(derr, gamedata.ErrNotFound) {
+		return derr
+	}
+	return err
 }
 
 // printOne writes one record, only the members fields names when it
