@@ -286,3 +286,58 @@ func TestSyncRefusesNewerSchema(t *testing.T) {
 	require.NoError(t, db.QueryRow(`PRAGMA journal_mode`).Scan(&mode))
 	assert.Equal(t, "delete", mode)
 }
+
+// A service that cannot be reached is said as every command says it,
+// after the run's summary; the run stops at the first request instead of
+// failing every item, and records that failure.
+func TestSyncUnreachableService(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "x.sqlite")
+	// Port 0 can never be listened on: refused every time.
+	code, out, errOut := cli(t, "http://127.0.0.1:0", "sync", "--db", path, "--no-cache")
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	require.Len(t, lines, 2, errOut)
+	assert.Regexp(t, `^gamedata: sync: run 1 failed in \S+: 0 entries \(0 new, 0 changed, 0 gone\), walk incomplete, 0 details, 0 reports, 0 activity points; 0 rows added, 0 changed; \d+ requests; 1 failed$`, lines[0],
+		"the page failed, and nothing after it was tried")
+	assert.Regexp(t, `^gamedata: could not reach the service at http://127\.0\.0\.1:0: dial tcp .*connection refused; check --base-url and the network$`, lines[1])
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	var stage, item string
+	require.NoError(t, db.QueryRow(`SELECT stage, item FROM failures`).Scan(&stage, &item))
+	assert.Equal(t, []string{"directory", "page 1"}, []string{stage, item})
+}
+
+// A kind the service does not know is answered with its default
+// directory: sync says so and writes nothing, neither into a new
+// database nor over one that holds the kind it was answered with.
+func TestSyncKindTheServiceDoesNotKnow(t *testing.T) {
+	t.Parallel()
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(12, 3, 3), gamedatatest.WithHistoryPoints(4))
+	defer twin.Close()
+	dir := t.TempDir()
+	for _, typo := range []string{"gmae", "servers"} {
+		t.Run(typo, func(t *testing.T) {
+			path := filepath.Join(dir, typo+".sqlite")
+			code, _, errOut := cli(t, twin.URL, "sync", "--db", path, "--no-cache", "--range", "24h")
+			require.Equal(t, 0, code, errOut)
+			db, err := sql.Open("sqlite", path)
+			require.NoError(t, err)
+			defer db.Close()
+			before := rowCounts(t, db)
+			var listings string
+			require.NoError(t, db.QueryRow(`SELECT GROUP_CONCAT(DISTINCT listing) FROM directory`).Scan(&listings))
+
+			code, out, errOut := cli(t, twin.URL, "sync", "--db", path, "--no-cache", "--kind", typo)
+			assert.Equal(t, 1, code)
+			assert.Empty(t, out)
+			assert.Regexp(t, `^gamedata: sync: the service served "\w+"/"[^"]+" for --kind "`+typo+`": it does not know the kind "`+typo+`", and answers an unknown kind with its default directory; nothing was written: check --kind\n$`, errOut)
+			assert.Equal(t, before, rowCounts(t, db), "nothing written, no run recorded")
+			var after string
+			require.NoError(t, db.QueryRow(`SELECT GROUP_CONCAT(DISTINCT listing) FROM directory`).Scan(&after))
+			assert.Equal(t, listings, after)
+		})
+	}
+}
