@@ -239,6 +239,11 @@ func (x *runner) walk(dir pulled) (bool, error) {
 		x.sum.New += c.New
 		x.sum.Changed += c.Changed
 		batch = batch[:0]
+		for _, r := range c.Refused {
+			if err := x.fail(StageDirectory, keyName(r.Key), r.Err); err != nil {
+				return err
+			}
+		}
 		x.progress(StageDirectory, x.sum.Entries, -1)
 		return nil
 	}

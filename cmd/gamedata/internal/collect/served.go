@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 )
 
 // servedKind says whether the service served e for a directory of kind:
@@ -32,6 +33,15 @@ func entryName(e gamedata.DashboardEntry) string {
 		return "server " + strconv.Quote(e.ID)
 	}
 	return strconv.Quote(e.Kind) + "/" + strconv.Quote(e.Ident)
+}
+
+// keyName names an entry the store refused, quoted so that a NUL or
+// invalid UTF-8 in it is said, not lost.
+func keyName(k store.Key) string {
+	if k.ID != "" {
+		return "server " + strconv.Quote(k.ID)
+	}
+	return strconv.Quote(k.Kind) + "/" + strconv.Quote(k.Ident)
 }
 
 // unreachable reports whether err says that the service cannot be

@@ -48,7 +48,8 @@ func (s *DB) FinishRun(ctx context.Context, r *Run, outcome Outcome, at time.Tim
 
 // RecordFailure records an item the run could not get after its
 // retries: its stage (directory, details, reports, activity), its name
-// and the error, which the run then skips.
+// (clipped to what an index holds) and the error, which the run then
+// skips.
 func (s *DB) RecordFailure(ctx context.Context, r *Run, stage, item, message string, at time.Time) error {
 	if r == nil {
 		return errNoRun
@@ -56,7 +57,7 @@ func (s *DB) RecordFailure(ctx context.Context, r *Run, stage, item, message str
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO failures (run_id, stage, item, error, at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (run_id, stage, item) DO UPDATE SET error = excluded.error, at = excluded.at`),
-			r.ID, clean(stage), clean(item), clean(message), unix(at)); err != nil {
+			r.ID, clean(stage), clean(Clip(item)), clean(message), unix(at)); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET failures = failures + 1, requests = ? WHERE run_id = ?`), r.Requests, r.ID)
