@@ -3,8 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -105,7 +108,8 @@ func syncCacheDir(io *iostreams) string {
 
 // syncRun runs once and says how it went, on a terminal and in a pipe.
 func syncRun(ctx context.Context, opts *syncOptions) error {
-	c, err := opts.Client()
+	counter := &bodyCounter{next: http.DefaultTransport}
+	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: counter}))
 	if err != nil {
 		return err
 	}
@@ -114,7 +118,7 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 		return fmt.Errorf("sync: %w", err)
 	}
 	defer db.Close()
-	o := collect.Options{Kind: opts.Kind, Range: opts.Range, DetailsEvery: opts.DetailsEvery, HistoryEvery: opts.HistoryEvery, Concurrency: 4}
+	o := collect.Options{Kind: opts.Kind, Range: opts.Range, DetailsEvery: opts.DetailsEvery, HistoryEvery: opts.HistoryEvery, Concurrency: 4, BytesRead: counter.n.Load}
 	var bar *syncBar
 	if opts.IO.errTTY {
 		bar = newSyncBar(opts.IO.errOut)
@@ -131,4 +135,32 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 		return withKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
 	}
 	return nil
+}
+
+// bodyCounter is a transport that counts the bytes of the response
+// bodies read through it: what a run read from the network (a 304 reads
+// none), for its summary and the runs table.
+type bodyCounter struct {
+	next http.RoundTripper
+	n    atomic.Int64
+}
+
+func (b *bodyCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := b.next.RoundTrip(r)
+	if resp != nil && resp.Body != nil {
+		resp.Body = &countedBody{ReadCloser: resp.Body, n: &b.n}
+	}
+	return resp, err
+}
+
+// countedBody adds the bytes read from a body to n.
+type countedBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (c *countedBody) Read(p []byte) (int, error) {
+	k, err := c.ReadCloser.Read(p)
+	c.n.Add(int64(k))
+	return k, err
 }

@@ -35,7 +35,7 @@ func rowCounts(t *testing.T, db *sql.DB) map[string]int {
 }
 
 // summaryLine is the one line every run prints on stderr.
-var summaryLine = regexp.MustCompile(`^gamedata: sync: run (\d+) (ok|failed|interrupted) in \S+: (\d+) entries \((\d+) new, (\d+) changed, (\d+) gone\), (\d+) details, (\d+) reports, (\d+) activity points; \d+ rows added, \d+ changed; (\d+) requests; (\d+) failed$`)
+var summaryLine = regexp.MustCompile(`^gamedata: sync: run (\d+) (ok|failed|interrupted) in \S+: (\d+) entries \((\d+) new, (\d+) changed, (\d+) gone\), (\d+) details, (\d+) reports, (\d+) activity points; \d+ rows added, \d+ changed; (\d+) requests, (\d+) bytes read; (\d+) failed$`)
 
 // A sync records the directory, the records, the reports and the
 // activity, and says so in one line on stderr, in a pipe too; a run over
@@ -61,7 +61,8 @@ func TestSync(t *testing.T) {
 	}
 	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	n := strconv.Itoa(games)
-	assert.Equal(t, []string{"1", "ok", n, n, "0", "0", n, n}, runSync()[:8])
+	first1 := runSync()
+	assert.Equal(t, []string{"1", "ok", n, n, "0", "0", n, n}, first1[:8])
 	db, err := sql.Open("sqlite", path)
 	require.NoError(t, err)
 	defer db.Close()
@@ -86,6 +87,12 @@ func TestSync(t *testing.T) {
 	second := runSync()
 	assert.Equal(t, []string{"2", "ok", n, "0", "0", "0", "0", "0"}, second[:8])
 	assert.Equal(t, "2", second[9], "a page and the activity")
+	assert.Equal(t, "0", second[10], "304s read no body")
+	var bytes1, bytes2 string
+	require.NoError(t, db.QueryRow(`SELECT CAST(bytes_read AS TEXT) FROM runs WHERE run_id = 1`).Scan(&bytes1))
+	require.NoError(t, db.QueryRow(`SELECT CAST(bytes_read AS TEXT) FROM runs WHERE run_id = 2`).Scan(&bytes2))
+	assert.Equal(t, []string{first1[10], "0"}, []string{bytes1, bytes2}, "the runs table says what the summary said")
+	assert.Greater(t, atoi(t, bytes1), 1000, "the first run read the bodies")
 	assert.Len(t, twin.Requests()[before:], 2)
 	for _, r := range twin.Requests()[before:] {
 		assert.Equal(t, http.StatusNotModified, r.Status, "answered from the cache: %s", r.Path)
@@ -118,7 +125,7 @@ func TestSyncFailedItemExits1(t *testing.T) {
 	require.Len(t, lines, 2, errOut)
 	m := summaryLine.FindStringSubmatch(lines[0])
 	require.NotNil(t, m, lines[0])
-	assert.Equal(t, []string{"failed", "1"}, []string{m[2], m[11]})
+	assert.Equal(t, []string{"failed", "1"}, []string{m[2], m[12]})
 	assert.Positive(t, atoi(t, m[9]), "the activity was synced after the failure")
 	assert.Equal(t, "gamedata: sync: 1 item(s) failed after their retries: see the failures table (run 1); the next run fetches them again", lines[1])
 }
@@ -299,7 +306,7 @@ func TestSyncUnreachableService(t *testing.T) {
 	assert.Empty(t, out)
 	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
 	require.Len(t, lines, 2, errOut)
-	assert.Regexp(t, `^gamedata: sync: run 1 failed in \S+: 0 entries \(0 new, 0 changed, 0 gone\), walk incomplete, 0 details, 0 reports, 0 activity points; 0 rows added, 0 changed; \d+ requests; 1 failed$`, lines[0],
+	assert.Regexp(t, `^gamedata: sync: run 1 failed in \S+: 0 entries \(0 new, 0 changed, 0 gone\), walk incomplete, 0 details, 0 reports, 0 activity points; 0 rows added, 0 changed; \d+ requests, 0 bytes read; 1 failed$`, lines[0],
 		"the page failed, and nothing after it was tried")
 	assert.Regexp(t, `^gamedata: could not reach the service at http://127\.0\.0\.1:0: dial tcp .*connection refused; check --base-url and the network$`, lines[1])
 	db, err := sql.Open("sqlite", path)

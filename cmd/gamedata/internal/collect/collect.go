@@ -43,6 +43,10 @@ type Options struct {
 	// Progress, when set, is called as the run goes, from the run's
 	// goroutine.
 	Progress func(Progress)
+	// BytesRead, when set, says how many bytes of responses the client
+	// has read so far; the run records its own share. Unset, the bytes
+	// are not counted, and the runs table holds NULL.
+	BytesRead func() int64
 }
 
 // Stages of a run, in order.
@@ -76,6 +80,7 @@ type runner struct {
 	o         Options
 	r         *store.Run
 	base      int64 // the client's requests before the run
+	baseBytes int64 // the bytes read before the run
 	sum       Summary
 	// down is the first failure that said the service cannot be reached:
 	// the run records it and stops, rather than fail every item left.
@@ -96,6 +101,9 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 		o.Concurrency = 1
 	}
 	x := &runner{ctx: ctx, wctx: context.WithoutCancel(ctx), c: c, db: db, o: o, base: c.Stats().Requests}
+	if o.BytesRead != nil {
+		x.baseBytes = o.BytesRead()
+	}
 	start := o.Now()
 	// The directory's first entry is read before anything is written: a
 	// kind the service does not know is answered with another, and a run
@@ -169,6 +177,10 @@ func (x *runner) stages(now time.Time, dir pulled) error {
 func (x *runner) count() {
 	x.r.Requests = x.c.Stats().Requests - x.base
 	x.sum.Requests = x.r.Requests
+	if x.o.BytesRead != nil {
+		n := x.o.BytesRead() - x.baseBytes
+		x.r.BytesRead, x.sum.BytesRead = &n, &n
+	}
 	x.sum.Added, x.sum.ChangedRows = x.r.Added, x.r.Changed
 }
 

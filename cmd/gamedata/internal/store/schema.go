@@ -58,6 +58,10 @@ var migrations = []string{
 		raw TEXT NOT NULL, synced_at TEXT NOT NULL);`,
 
 	schemaV2,
+
+	// Version 3 records the bytes of the responses a run read; NULL for
+	// a run before it.
+	`ALTER TABLE runs ADD COLUMN bytes_read BIGINT;`,
 }
 
 const schemaV2 = `

@@ -114,6 +114,9 @@ type Run struct {
 	StartedAt time.Time
 	// Requests is the number of requests the run has made so far.
 	Requests int64
+	// BytesRead is the bytes of the responses the run has read so far,
+	// nil when they are not counted (recorded as NULL).
+	BytesRead *int64
 	// Added and Changed count rows inserted and rows changed in place.
 	Added, Changed int64
 	// Failures counts the items recorded as failed.
