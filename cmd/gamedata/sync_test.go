@@ -348,3 +348,29 @@ func TestSyncKindTheServiceDoesNotKnow(t *testing.T) {
 		})
 	}
 }
+
+// Text columns hold the text as sent, escape sequences included (the
+// README says so, and that sqlite3 and psql print them raw); only a NUL
+// byte, which PostgreSQL's text cannot hold, becomes U+FFFD.
+func TestSyncKeepsTextAsSent(t *testing.T) {
+	t.Parallel()
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(2, 1, 1), gamedatatest.WithHistoryPoints(4))
+	defer twin.Close()
+	const title = "\x1b]0;owned\x07\x1b[31mRed\u202eTitle"
+	require.NoError(t, twin.AddPackage("game", "esc", title))
+	require.NoError(t, twin.AddPackage("game", "nul", "a\x00b"))
+	path := filepath.Join(t.TempDir(), "g.sqlite")
+	code, _, errOut := cli(t, twin.URL, "sync", "--db", path, "--no-cache", "--range", "24h")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, errOut, "\x1b", "stderr is still sanitized")
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	for _, table := range []string{"directory", "packages"} {
+		var got string
+		require.NoError(t, db.QueryRow(`SELECT title FROM `+table+` WHERE ident = 'esc'`).Scan(&got))
+		assert.Equal(t, title, got, table)
+		require.NoError(t, db.QueryRow(`SELECT title FROM `+table+` WHERE ident = 'nul'`).Scan(&got))
+		assert.Equal(t, "a\ufffdb", got, table)
+	}
+}
