@@ -65,7 +65,7 @@ a column; it is migrated forward by version, never dropped, in one
 transaction, so several syncs started at once on a new database all
 succeed; a database of a newer schema is refused and left as it was.
 sync has no time bound unless --timeout gives one.`,
-		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db games.sqlite --kind server --range 24h",
+		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db 'host=localhost user=gamedata dbname=games'\n  gamedata sync --db games.sqlite --kind server --range 24h",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch _, err := dsn.Parse(opts.DB); {

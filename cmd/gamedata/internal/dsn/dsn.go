@@ -143,9 +143,6 @@ func appendSecret(secrets []string, s string) []string {
 	return append(secrets, s)
 }
 
-// String is the --db value fit for a message: no password in it.
-func (d DB) String() string { return Redact(d.Conn) }
-
 // Redact returns text fit for a message: every place it quotes the
 // connection string as given says it without its secrets, and every
 // secret the connection may use (a password from the string, the

@@ -183,12 +183,6 @@ func connect(conn string) (*DB, error) {
 // explain is err said as an *Error that names the database.
 func (s *DB) explain(err error) error { return explain(s.conn, err, s.opened) }
 
-// IsPostgres reports whether conn names a PostgreSQL database.
-func IsPostgres(conn string) bool {
-	c, err := dsn.Parse(conn)
-	return err == nil && c.Kind == dsn.Postgres
-}
-
 // Close closes the database.
 func (s *DB) Close() error { return s.db.Close() }
 
