@@ -84,6 +84,8 @@ func Parse(s string) (DB, error) {
 	switch {
 	case s == "":
 		return DB{}, refuse("--db is empty: %s", Accepted)
+	case keyword.MatchString(s) && !namesServer(s):
+		return DB{}, refuse("--db %s: reads as a keyword/value string, but names no host, hostaddr, port, dbname, user or service; %s (for a file whose name has =, begin it with ./)", Redact(s), Accepted)
 	case isPostgresURL(s) || keyword.MatchString(s):
 		return parsePostgres(s)
 	case scheme.MatchString(s):
@@ -98,6 +100,23 @@ func Parse(s string) (DB, error) {
 func isPostgresURL(s string) bool {
 	m := scheme.FindStringSubmatch(s)
 	return m != nil && (m[1] == "postgres" || m[1] == "postgresql") // as pgx reads them
+}
+
+// namesServer reports whether a keyword/value string says which server
+// or database it means: pgx takes any other keyword as a setting, so
+// "data=x.sqlite" would otherwise be a connection to the default server.
+func namesServer(s string) bool {
+	pairs, ok := keywordPairs(s)
+	if !ok {
+		return true // pgx says what does not parse
+	}
+	for _, p := range pairs {
+		switch strings.ToLower(p[0]) {
+		case "host", "hostaddr", "port", "dbname", "user", "service":
+			return true
+		}
+	}
+	return false
 }
 
 // parsePostgres reads a PostgreSQL URL or keyword/value string as pgx

@@ -43,6 +43,7 @@ func TestParse(t *testing.T) {
 		"file:x.sqlite",
 		"POSTGRES://gd:S3cret@h/games",
 		"mysql:host=y;password=S3cret",
+		"data=2026.sqlite password=S3cret",
 		"http://gd:S3cret@y/z?password=S3cret",
 		"host=y password='S3cret",
 		"postgres://gd:S3cret@h:notaport/db",
