@@ -1,4 +1,4 @@
-package gamedatatest
+package catalog
 
 import (
 	"cmp"
@@ -15,11 +15,11 @@ import (
 // same seed serve identical bytes whatever the wall clock says.
 var referenceTime = time.Date(2026, time.November, 20, 10, 0, 0, 0, time.UTC)
 
-// Streams of the seeded PCG generators; the data, the faults and the
-// reordering each draw from their own stream so one never shifts another.
+// Streams of the seeded PCG generators; the data, the reordering and the
+// histories each draw from their own stream so one never shifts another
+// (the twin's faults draw from a fourth, 0x6661756c74000002).
 const (
 	streamData    = 0x6461746100000001
-	streamFaults  = 0x6661756c74000002
 	streamReorder = 0x72656f7264000003
 	streamHistory = 0x6869737400000004
 )
@@ -75,9 +75,10 @@ type org struct {
 	level                             float64 // the sum of its packages' levels when generated
 }
 
-// snapshot is one immutable state of the catalogue. Reordering makes a new
-// snapshot; handlers and Catalog read whichever one was current.
-type snapshot struct {
+// Snapshot is one immutable state of the catalogue. A change (Reordered,
+// Advance, UpdatePackage, AddPackage, RemovePackage) makes a new one and
+// leaves the old as it was, so a reader holding it needs no lock.
+type Snapshot struct {
 	seed          int64
 	origin        time.Time // referenceTime: where generated history ends
 	now           time.Time // origin moved on by Advance
@@ -202,20 +203,28 @@ func round(v float64, digits int) float64 {
 	return math.Round(v*p) / p
 }
 
-// generate builds the catalogue for cfg. It is deterministic in cfg: the
+// Config says what catalogue Generate builds.
+type Config struct {
+	Seed                             int64
+	Packages, Servers, Organizations int  // sizes, at least 0
+	HistoryPoints                    int  // points in every activity range; 0 for the natural resolution
+	Awkward                          bool // add the packages with awkward idents
+}
+
+// Generate builds the catalogue for cfg. It is deterministic in cfg: the
 // parts below draw from one generator in a fixed order.
-func generate(cfg *config) *snapshot {
-	r := rand.New(rand.NewPCG(uint64(cfg.seed), streamData))
+func Generate(cfg Config) *Snapshot {
+	r := rand.New(rand.NewPCG(uint64(cfg.Seed), streamData))
 	now := referenceTime
-	s := &snapshot{seed: cfg.seed, origin: now, now: now, modified: now, historyPoints: cfg.historyPoints}
-	s.orgs = generateOrgs(r, now, cfg.organizations)
-	s.pkgs = generatePackages(r, cfg.seed, now, cfg.packages, s.orgs)
-	if cfg.awkward {
+	s := &Snapshot{seed: cfg.Seed, origin: now, now: now, modified: now, historyPoints: cfg.HistoryPoints}
+	s.orgs = generateOrgs(r, now, cfg.Organizations)
+	s.pkgs = generatePackages(r, cfg.Seed, now, cfg.Packages, s.orgs)
+	if cfg.Awkward {
 		for i, ident := range awkwardIdents {
-			s.pkgs = append(s.pkgs, newPackage(r, cfg.seed, now, "game", ident, "Awkward "+strconv.Itoa(i+1)))
+			s.pkgs = append(s.pkgs, newPackage(r, cfg.Seed, now, "game", ident, "Awkward "+strconv.Itoa(i+1)))
 		}
 	}
-	s.srvs = generateServers(r, now, min(cfg.servers, maxServers), s.pkgs)
+	s.srvs = generateServers(r, now, min(cfg.Servers, maxServers), s.pkgs)
 	for i := range s.pkgs {
 		if s.pkgs[i].servers > 0 && r.IntN(4) > 0 {
 			s.pkgs[i].online = true
@@ -524,7 +533,7 @@ func (p *pkg) setPlayers(m metric) {
 	}
 }
 
-func (s *snapshot) index() {
+func (s *Snapshot) index() {
 	s.pkgIndex = make(map[pkgKey]int, len(s.pkgs))
 	for i, p := range s.pkgs {
 		s.pkgIndex[pkgKey{p.kind, p.ident}] = i
@@ -539,10 +548,10 @@ func (s *snapshot) index() {
 	}
 }
 
-// reordered returns a copy of s in which the players of some packages and
+// Reordered returns a copy of s in which the players of some packages and
 // servers have moved, so that the players-sorted order differs. step makes
 // each reordering distinct and reproducible.
-func (s *snapshot) reordered(step uint64) *snapshot {
+func (s *Snapshot) Reordered(step uint64) *Snapshot {
 	r := rand.New(rand.NewPCG(uint64(s.seed)^step, streamReorder))
 	n := *s
 	n.modified = later(n.now, n.modified.Add(time.Second))

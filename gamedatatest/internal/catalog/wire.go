@@ -1,4 +1,4 @@
-package gamedatatest
+package catalog
 
 import (
 	"bytes"
@@ -6,7 +6,8 @@ import (
 	"strconv"
 )
 
-// The wire format: the body of every answer of the twin, as Go types.
+// The wire format: the body of every answer of the twin but its errors and
+// redirects, as Go types.
 //
 // Members are declared in the order the twin writes them, sorted by name
 // (the order encoding/json gave the maps the bodies were first built
@@ -16,21 +17,6 @@ import (
 // with omitempty or omitzero is absent when nil: a record's members that
 // its directory entry does not carry. Times are RFC 3339 in UTC, to the
 // second; counts are integers, players float64.
-
-// errorJSON is the body of every error: 404, 405, 429 and an injected
-// status fault.
-type errorJSON struct {
-	Error string `json:"error"`
-}
-
-// redirectJSON is the body of a 302 from a page beyond a directory's last
-// to the last.
-type redirectJSON struct {
-	Error    string `json:"error"` // "page out of range"
-	LastPage int    `json:"lastPage"`
-	Location string `json:"location"` // the Location header
-	Page     int    `json:"page"`     // the page asked for
-}
 
 // dashboardPage is the body of /api/dashboard.
 type dashboardPage struct {
