@@ -396,3 +396,68 @@ func (s *Snapshot) orgReport(o *org) organizationReport {
 		Summary:  summary,
 	}
 }
+
+// activityJSON is the body of /api/activity-history:
+//
+//	{"range":"7d","points":[[ms,players,current,start,end,aggregated,partial],…],"partialCoverage":[ms,…]}
+//
+// in that order. A point is seven numbers: its time in Unix ms; its players
+// (null when unavailable, fractional for an average); 1 for the last point,
+// the current one, else 0; the interval start and end in Unix ms of an
+// average, both null for a snapshot; 1 for an average, 0 for a snapshot;
+// 1 for partial coverage. partialCoverage lists the times of the points
+// marked listed. It is written by hand, not by encoding/json: the range
+// all holds 35,040 points.
+type activityJSON struct {
+	Range  string
+	Points []point // the last is the current one
+}
+
+// encode writes a's body. It appends to one buffer rather than writing
+// strings, which would allocate one for every number of every point.
+func (a activityJSON) encode() []byte {
+	b := make([]byte, 0, len(a.Points)*64)
+	b = append(b, `{"range":`...)
+	b = strconv.AppendQuote(b, a.Range)
+	b = append(b, `,"points":[`...)
+	for i, p := range a.Points {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, p.ms, 10)
+		b = append(b, ',')
+		if p.players.ok {
+			b = strconv.AppendFloat(b, p.players.v, 'f', -1, 64)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, []string{",0,", ",1,"}[boolInt(i == len(a.Points)-1)]...)
+		if p.aggregated {
+			b = strconv.AppendInt(b, p.ms, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, p.endMS, 10)
+			b = append(b, ",1,"...)
+		} else {
+			b = append(b, "null,null,0,"...)
+		}
+		b = append(b, []string{"0]", "1]"}[boolInt(p.partial)]...)
+	}
+	b = append(b, `],"partialCoverage":[`...)
+	sep := ""
+	for _, p := range a.Points {
+		if p.listed {
+			b = append(b, sep...)
+			b = strconv.AppendInt(b, p.ms, 10)
+			sep = ","
+		}
+	}
+	return append(b, "]}\n"...)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

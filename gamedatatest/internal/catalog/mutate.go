@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -105,15 +104,4 @@ func (s *Snapshot) change(f func(*Snapshot) error) (*Snapshot, error) {
 	}
 	n.modified = later(n.now, n.modified.Add(time.Second))
 	return &n, nil
-}
-
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
-func byIdentKind(a, b pkg) int {
-	return cmp.Or(cmp.Compare(a.ident, b.ident), cmp.Compare(a.kind, b.kind))
 }
