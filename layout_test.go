@@ -16,12 +16,12 @@ import (
 )
 
 // TestFilesDoNotLeanOnEachOther holds the layout of the root package, of
-// gamedatatest and of the command, with every package under them: no two
-// of a package's files reference each other both ways, except, in the
-// root, client.go, the request path, with a file of the API that calls it
-// and that it serves (one that declares methods of a service or of the
-// Client). A helper used by a file that it itself uses lives in the wrong
-// file.
+// cachetest, gamedatatest and the command, with every package under them:
+// no two of a package's files reference each other both ways, except, in
+// the root, client.go, the request path, with a file of the API that
+// calls it and that it serves (one that declares methods of a service or
+// of the Client). A helper used by a file that it itself uses lives in the
+// wrong file.
 //
 // The references are those go/types resolves in the package's non-test
 // files, type-checked on their own: an import is an empty package, so the
@@ -32,8 +32,10 @@ import (
 // which Go does not allow.
 func TestFilesDoNotLeanOnEachOther(t *testing.T) {
 	t.Parallel()
-	dirs := append([]string{"."}, packageDirs(t, "gamedatatest")...)
-	dirs = append(dirs, packageDirs(t, filepath.Join("cmd", "gamedata"))...)
+	dirs := []string{"."}
+	for _, root := range []string{"cachetest", "gamedatatest", filepath.Join("cmd", "gamedata")} {
+		dirs = append(dirs, packageDirs(t, root)...)
+	}
 	for _, dir := range dirs {
 		t.Run(filepath.ToSlash(dir), func(t *testing.T) {
 			t.Parallel()
