@@ -79,13 +79,15 @@ func TestNewClientRefusesBadOptions(t *testing.T) {
 
 func TestBasePathPrefixAndHeaders(t *testing.T) {
 	t.Parallel()
-	srv, log := fixtureServer(t, "/deep/prefix", map[string]string{"/api/packages/game/space-miner": "package.json"})
-	for _, base := range []string{srv.URL + "/deep/prefix", srv.URL + "/deep/prefix/"} {
-		c := newTestClient(t, base, WithUserAgent("my-tool/1.0"))
+	rt, log := replay(t, "http://fixtures.invalid/deep/prefix/")
+	for _, base := range []string{"http://fixtures.invalid/deep/prefix", "http://fixtures.invalid/deep/prefix/"} {
+		c := newTestClient(t, base, WithUserAgent("my-tool/1.0"), WithHTTPClient(&http.Client{Transport: rt}))
 		_, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
 		require.NoError(t, err, base)
 	}
+	require.Equal(t, 2, log.len())
 	for _, r := range log.all() {
+		assert.Equal(t, "/deep/prefix/api/packages/game/space-miner", r.URL.EscapedPath())
 		assert.Equal(t, "my-tool/1.0", r.Header.Get("User-Agent"))
 		assert.Equal(t, "application/json", r.Header.Get("Accept"))
 		assert.Empty(t, r.Header.Get("Authorization"), "the client sends no credential")
@@ -94,21 +96,21 @@ func TestBasePathPrefixAndHeaders(t *testing.T) {
 
 func TestDefaultUserAgent(t *testing.T) {
 	t.Parallel()
-	srv, log := fixtureServer(t, "", map[string]string{"/api/servers/203.0.113.7:27015": "server.json"})
-	_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "203.0.113.7:27015")
+	rt, log := replay(t, replayBase)
+	_, err := newTestClient(t, replayBase, WithHTTPClient(&http.Client{Transport: rt})).Servers.Get(context.Background(), "203.0.113.7:27015")
 	require.NoError(t, err)
 	assert.Equal(t, "gamedata-go/"+Version, log.all()[0].Header.Get("User-Agent"))
 }
 
 func TestUsesTheGivenHTTPClientTransport(t *testing.T) {
 	t.Parallel()
-	srv, _ := fixtureServer(t, "", map[string]string{"/api/servers/203.0.113.7:27015": "server.json"})
+	rt, _ := replay(t, replayBase)
 	var seen int
 	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		seen++
-		return http.DefaultTransport.RoundTrip(r)
+		return rt.RoundTrip(r)
 	})}
-	_, err := newTestClient(t, srv.URL, WithHTTPClient(hc)).Servers.Get(context.Background(), "203.0.113.7:27015")
+	_, err := newTestClient(t, replayBase, WithHTTPClient(hc)).Servers.Get(context.Background(), "203.0.113.7:27015")
 	require.NoError(t, err)
 	assert.Equal(t, 1, seen)
 }
