@@ -60,6 +60,22 @@ func newServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, *requestLog)
 	return srv, log
 }
 
+// newTwin starts a small twin (three packages, one server, one
+// organization) with opts, closed when the test ends, and returns it with
+// its server's id.
+func newTwin(t *testing.T, opts ...gamedatatest.Option) (*gamedatatest.Server, string) {
+	t.Helper()
+	twin := gamedatatest.NewServer(append([]gamedatatest.Option{gamedatatest.WithSize(3, 1, 1)}, opts...)...)
+	t.Cleanup(twin.Close)
+	return twin, twin.Catalog().Servers[0].ID
+}
+
+// faults is fault injection of kind, on every request unless attempts
+// limits it to the first attempts of each URL.
+func faults(kind gamedatatest.Fault, attempts int) gamedatatest.Option {
+	return gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{kind}, Attempts: attempts})
+}
+
 // replay returns a transport that answers requests under base from the
 // fixtures of testdata/, with internal/fixture's replayer, and the log of
 // the requests it was given. A request that no fixture answers fails the
@@ -114,7 +130,8 @@ func mustURL(t *testing.T, raw string) *url.URL {
 }
 
 // flaky answers the first failures requests with status and header, then
-// serves a server record.
+// serves a server record: for the statuses and Retry-After values the
+// twin's faults do not send (4xx, 501, 504, an HTTP date, garbage).
 func flaky(failures int, status int, header http.Header) (http.HandlerFunc, *atomic.Int32) {
 	var n atomic.Int32
 	return func(w http.ResponseWriter, r *http.Request) {
