@@ -261,6 +261,7 @@ func TestAllGuards(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// By hand: the twin honours page.
 			srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 				p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 				w.Write([]byte(tt.serve(p)))
@@ -394,6 +395,8 @@ func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
 		"2": `{"items":[{"kind":"game","ident":"b"},{"kind":"game","ident":"d"}],"pagination":{"page":2,"hasNext":true}}`,
 		"3": `{"items":[{"id":"203.0.113.7:27015"},{"kind":"game","ident":"a"}],"pagination":{"page":3,"hasNext":false}}`,
 	}
+	// By hand: the twin shifts its order (ReorderEvery) but not to a
+	// chosen boundary, and never lists a server among packages.
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(bodies[r.URL.Query().Get("page")]))
 	})
