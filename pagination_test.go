@@ -36,16 +36,6 @@ func identsOf(entries []gamedatatest.Entry) []string {
 	return out
 }
 
-// idents is n distinct package idents, for the hostile directories the
-// twin cannot be.
-func idents(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = fmt.Sprintf("g%03d", i)
-	}
-	return out
-}
-
 func collect(seq func(func(DashboardEntry, error) bool)) ([]string, error) {
 	var got []string
 	for e, err := range seq {
