@@ -7,6 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"golang.org/x/time/rate"
+
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 )
@@ -34,7 +36,8 @@ func damaged(t *testing.T, c gamedata.Cache) {
 		gamedatatest.WithCachePolicy(gamedatatest.FamilyPackage, gamedatatest.CachePolicy{CacheControl: "max-age=86400"}))
 	t.Cleanup(twin.Close)
 	rec := &recorder{Cache: c}
-	client, err := gamedata.NewClient(twin.URL, gamedata.WithCache(rec))
+	// No client-side rate limit: the check waits on nothing but the twin.
+	client, err := gamedata.NewClient(twin.URL, gamedata.WithCache(rec), gamedata.WithRateLimit(rate.Inf, 0), gamedata.WithAdaptiveRate(false))
 	if err != nil {
 		t.Fatal(err)
 	}
