@@ -3,44 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"io"
+	"strings"
 	"sync"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 // maxHeldLine is the most of one line a template's output holds before it
 // is written: a template that never ends a line is still written as it
 // goes.
 const maxHeldLine = 64 << 10
-
-// applyTemplate runs the template on v under ctx. text/template knows no
-// context, so it runs on its own goroutine: when ctx ends first the
-// command ends at once, and the template's next write fails, which stops
-// it (one that loops without writing is left to the process's exit).
-func (t *transform) applyTemplate(ctx context.Context, v any) error {
-	out := &templateOut{ctx: ctx, w: t.out}
-	done := make(chan error, 1)
-	go func() {
-		err := t.tmpl.Execute(out, v)
-		if err == nil {
-			_, err = io.WriteString(out, t.run.render()) // rows tablerow left without tablerender
-		}
-		if err == nil {
-			err = out.flush()
-		}
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			return fmt.Errorf("--template: %w", err)
-		}
-		return nil
-	case <-ctx.Done():
-		out.abandon()
-		return fmt.Errorf("--template: %w", ctx.Err())
-	}
-}
 
 // templateOut is where a template writes: each whole line goes to w
 // through the sanitizer as it comes, so a template that prints without
@@ -100,4 +74,21 @@ func (o *templateOut) abandon() {
 	o.mu.Lock()
 	o.abandoned = true
 	o.mu.Unlock()
+}
+
+// shownLines is s through the sanitizer a line at a time, and within a
+// line a tab-separated field at a time: the service's text is shown
+// inert, and the lines and tabs a jq expression or a template wrote stay.
+func shownLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, line := range lines {
+		fields := strings.Split(line, "\t")
+		for j, f := range fields {
+			if !sanitize.Unchanged(f) {
+				fields[j] = gamedata.NewUntrusted(f).String()
+			}
+		}
+		lines[i] = strings.Join(fields, "\t")
+	}
+	return strings.Join(lines, "\n")
 }

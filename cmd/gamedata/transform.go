@@ -7,12 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/template"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/internal/sanitize"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
@@ -146,23 +144,6 @@ func jqLine(r any, indent bool) (string, error) {
 	return string(b) + "\n", nil
 }
 
-// shownLines is s through the sanitizer a line at a time, and within a
-// line a tab-separated field at a time: the service's text is shown
-// inert, and the lines and tabs a jq expression or a template wrote stay.
-func shownLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		fields := strings.Split(line, "\t")
-		for j, f := range fields {
-			if !sanitize.Unchanged(f) {
-				fields[j] = gamedata.NewUntrusted(f).String()
-			}
-		}
-		lines[i] = strings.Join(fields, "\t")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // transformWriter holds the records a command prints, then prints them
 // through its transform as one JSON array, as -o json would: a jq
 // expression sees the whole list, as in gh.
@@ -190,4 +171,33 @@ func (w *transformWriter) close() error {
 	}
 	w.records.WriteByte(']')
 	return w.tx.apply(w.ctx, w.records.Bytes())
+}
+
+// applyTemplate runs the template on v under ctx. text/template knows no
+// context, so it runs on its own goroutine: when ctx ends first the
+// command ends at once, and the template's next write fails, which stops
+// it (one that loops without writing is left to the process's exit).
+func (t *transform) applyTemplate(ctx context.Context, v any) error {
+	out := &templateOut{ctx: ctx, w: t.out}
+	done := make(chan error, 1)
+	go func() {
+		err := t.tmpl.Execute(out, v)
+		if err == nil {
+			_, err = io.WriteString(out, t.run.render()) // rows tablerow left without tablerender
+		}
+		if err == nil {
+			err = out.flush()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("--template: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		out.abandon()
+		return fmt.Errorf("--template: %w", ctx.Err())
+	}
 }

@@ -99,7 +99,7 @@ type change struct {
 
 func watchRun(ctx context.Context, opts *watchOptions) error {
 	if opts.Format == "table" && opts.Transform == nil {
-		say(opts.IO.errOut, "%s", watchHeader(opts))
+		say(opts.IO.errOut, "%s", watchHeader(opts.Kind, opts.Refs, opts.Every))
 	}
 	status := directoryStatus(opts.IO.errOut, opts.Kind)
 	if len(opts.Refs) > 0 {

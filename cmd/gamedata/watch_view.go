@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/gamedata-go/gamedata"
 )
@@ -15,18 +16,17 @@ const maxChangedShown = 4
 
 // watchHeader is the line that says on a terminal what a watch polls and
 // how often, before its first change comes.
-func watchHeader(opts *watchOptions) string {
-	every := opts.Every.String()
-	if len(opts.Refs) > 0 {
-		names := make([]string, len(opts.Refs))
-		for i, r := range opts.Refs {
+func watchHeader(kind string, refs []gamedata.PackageRef, every time.Duration) string {
+	if len(refs) > 0 {
+		names := make([]string, len(refs))
+		for i, r := range refs {
 			names[i] = safe(r.Kind + "/" + r.Ident)
 		}
 		return fmt.Sprintf("watch: watching %s every %s, a line a change; Ctrl-C to stop", plural(len(names), "package")+" ("+strings.Join(names, ", ")+")", every)
 	}
 	what := "the directory"
-	if opts.Kind != "" {
-		what = "the " + safe(opts.Kind) + " directory"
+	if kind != "" {
+		what = "the " + safe(kind) + " directory"
 	}
 	return fmt.Sprintf("watch: watching %s every %s, a line a change (the first poll lists every entry as added); Ctrl-C to stop", what, every)
 }

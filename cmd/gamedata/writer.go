@@ -200,3 +200,36 @@ func (c *chosenColumns) close() error {
 	}
 	return c.w.close()
 }
+
+// selectedMembers is a JSON or NDJSON writer of the members --fields
+// names, checked, as CSV and table columns are, against the documented
+// ones and those of the first record.
+type selectedMembers struct {
+	w       writer
+	fields  []string
+	known   []string
+	checked bool
+}
+
+func (s *selectedMembers) write(f gamedata.Fields) error {
+	if !s.checked {
+		s.checked = true
+		if err := checkFields(s.fields, s.known, []gamedata.Fields{f}); err != nil {
+			return err
+		}
+	}
+	sel, err := selectMembers(f, s.fields)
+	if err != nil {
+		return err
+	}
+	return s.w.write(sel)
+}
+
+func (s *selectedMembers) close() error {
+	if !s.checked {
+		if err := checkFields(s.fields, s.known, nil); err != nil {
+			return err
+		}
+	}
+	return s.w.close()
+}
