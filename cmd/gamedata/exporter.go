@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -52,11 +53,11 @@ func (o *exporterOptions) config() (exporter.Config, error) {
 // the chain, so the exit status it means holds.
 type redactedError struct{ err error }
 
-func (e redactedError) Error() string { return exporter.RedactURLs(e.err.Error()) }
+func (e redactedError) Error() string { return redact.URLs(e.err.Error()) }
 
 func (e redactedError) Unwrap() error { return e.err }
 
-func redact(err error) error {
+func redactErr(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -119,10 +120,10 @@ bound unless --timeout gives one.`,
 			opts.common = f.common(cmd, 0)
 			cfg, err := opts.config()
 			if err != nil {
-				return redact(err)
+				return redactErr(err)
 			}
 			opts.Config = cfg
-			return redact(execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) }))
+			return redactErr(execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) }))
 		},
 	}
 	fl := cmd.Flags()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/spf13/cobra"
 	"golang.org/x/time/rate"
@@ -157,7 +158,7 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 		// not a gap.
 		f.twin.Advance(f.now().Sub(f.twin.Catalog().Now))
 		base = f.twin.URL
-		say(f.io.errOut, "%s", twinNotice(g, base))
+		say(f.io.errOut, "%s", redact.URLs(twinNotice(g, base)))
 	}
 	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {

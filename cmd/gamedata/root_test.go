@@ -128,6 +128,20 @@ func TestTwinWins(t *testing.T) {
 	assert.Len(t, ndjson(t, stdout.String()), 1)
 }
 
+// The base URL --twin passed over is said without the secrets it may
+// carry: its user information and its query values.
+func TestTwinNoticeSaysNoSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "KvSecret7"
+	for _, base := range []string{"http://gd:" + secret + "@127.0.0.1:9/", "http://127.0.0.1:9/?token=" + secret} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"--base-url", base, "--twin", "list", "--page-size", "1"}, &stdout, &stderr)
+		require.Equal(t, 0, code, stderr.String())
+		assert.Contains(t, stderr.String(), "not --base-url http://", base)
+		assert.NotContains(t, stderr.String()+stdout.String(), secret, base)
+	}
+}
+
 // overlong is a service whose every answer is a body longer than its
 // Content-Length: a raw listener, since net/http's server refuses to
 // write past the length it declared.
