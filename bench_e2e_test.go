@@ -22,6 +22,9 @@ import (
 // Run them with: go test -run '^$' -bench . -count 5 .
 // BENCHMARKS.md reports the ratios.
 
+// staticServer serves body, a fixture, to every request: the baselines
+// decode the same bytes, which the twin, whose records are its own, does
+// not serve.
 func staticServer(b *testing.B, body []byte) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -103,6 +106,7 @@ func BenchmarkPackageGet(b *testing.B) {
 	// A fresh cache hit, to compare with "sdk", a loopback request of the
 	// same record.
 	b.Run("cached", func(b *testing.B) {
+		// By hand, as staticServer: the same bytes, storable for an hour.
 		cacheable := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("Cache-Control", "max-age=3600")

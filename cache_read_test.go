@@ -34,7 +34,8 @@ func cacheTwin(t *testing.T, p gamedatatest.CachePolicy, edit func(http.Handler)
 }
 
 // editHeaders returns an edit for cacheTwin that adds the header pairs
-// set to every answer and removes the headers named in drop.
+// set to every answer and removes the headers named in drop: caching
+// headers the twin's policies do not send.
 func editHeaders(drop []string, set ...string) func(http.Handler) http.Handler {
 	return func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -79,13 +79,15 @@ func TestNewClientRefusesBadOptions(t *testing.T) {
 
 func TestBasePathPrefixAndHeaders(t *testing.T) {
 	t.Parallel()
-	srv, log := fixtureServer(t, "/deep/prefix", map[string]string{"/api/packages/game/space-miner": "package.json"})
-	for _, base := range []string{srv.URL + "/deep/prefix", srv.URL + "/deep/prefix/"} {
-		c := newTestClient(t, base, WithUserAgent("my-tool/1.0"))
+	rt, log := replay(t, "http://fixtures.invalid/deep/prefix/")
+	for _, base := range []string{"http://fixtures.invalid/deep/prefix", "http://fixtures.invalid/deep/prefix/"} {
+		c := newTestClient(t, base, WithUserAgent("my-tool/1.0"), WithHTTPClient(&http.Client{Transport: rt}))
 		_, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
 		require.NoError(t, err, base)
 	}
+	require.Equal(t, 2, log.len())
 	for _, r := range log.all() {
+		assert.Equal(t, "/deep/prefix/api/packages/game/space-miner", r.URL.EscapedPath())
 		assert.Equal(t, "my-tool/1.0", r.Header.Get("User-Agent"))
 		assert.Equal(t, "application/json", r.Header.Get("Accept"))
 		assert.Empty(t, r.Header.Get("Authorization"), "the client sends no credential")
@@ -94,21 +96,21 @@ func TestBasePathPrefixAndHeaders(t *testing.T) {
 
 func TestDefaultUserAgent(t *testing.T) {
 	t.Parallel()
-	srv, log := fixtureServer(t, "", map[string]string{"/api/servers/203.0.113.7:27015": "server.json"})
-	_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "203.0.113.7:27015")
+	rt, log := replay(t, replayBase)
+	_, err := newTestClient(t, replayBase, WithHTTPClient(&http.Client{Transport: rt})).Servers.Get(context.Background(), "203.0.113.7:27015")
 	require.NoError(t, err)
 	assert.Equal(t, "gamedata-go/"+Version, log.all()[0].Header.Get("User-Agent"))
 }
 
 func TestUsesTheGivenHTTPClientTransport(t *testing.T) {
 	t.Parallel()
-	srv, _ := fixtureServer(t, "", map[string]string{"/api/servers/203.0.113.7:27015": "server.json"})
+	rt, _ := replay(t, replayBase)
 	var seen int
 	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		seen++
-		return http.DefaultTransport.RoundTrip(r)
+		return rt.RoundTrip(r)
 	})}
-	_, err := newTestClient(t, srv.URL, WithHTTPClient(hc)).Servers.Get(context.Background(), "203.0.113.7:27015")
+	_, err := newTestClient(t, replayBase, WithHTTPClient(hc)).Servers.Get(context.Background(), "203.0.113.7:27015")
 	require.NoError(t, err)
 	assert.Equal(t, 1, seen)
 }
@@ -118,17 +120,10 @@ func TestLoggerIsSilentUnlessGiven(t *testing.T) {
 	silent := newTestClient(t, "https://example.com")
 	assert.Nil(t, silent.makeCall().retry.Logger, "retryablehttp logs nothing only when its Logger is nil")
 
-	fails := 0
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if fails++; fails == 1 {
-			w.WriteHeader(http.StatusBadGateway)
-			return
-		}
-		w.Write([]byte(`{"id":"x"}`))
-	})
+	twin, id := newTwin(t, faults(gamedatatest.Fault502, 1))
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	_, err := newTestClient(t, srv.URL, WithLogger(logger)).Servers.Get(context.Background(), "x")
+	_, err := newTestClient(t, twin.URL, WithLogger(logger)).Servers.Get(context.Background(), id)
 	require.NoError(t, err)
 	assert.Contains(t, buf.String(), "retrying request")
 }
@@ -173,16 +168,15 @@ func TestNotRetried(t *testing.T) {
 
 func TestLastErrorCarriesStatusAndBody(t *testing.T) {
 	t.Parallel()
-	h, n := flaky(100, http.StatusServiceUnavailable, nil)
-	srv, _ := newServer(t, h)
-	_, err := newTestClient(t, srv.URL, WithRetryMax(2)).Servers.Get(context.Background(), "s1")
+	twin, id := newTwin(t, faults(gamedatatest.Fault503, 0))
+	_, err := newTestClient(t, twin.URL, WithRetryMax(2)).Servers.Get(context.Background(), id)
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 503, apiErr.StatusCode)
-	assert.Equal(t, `{"error":"try later"}`, string(apiErr.Body), "the body survives the last retry")
+	assert.Equal(t, `{"error":"injected fault: Service Unavailable"}`+"\n", string(apiErr.Body), "the body survives the last retry")
 	assert.Equal(t, http.MethodGet, apiErr.Method)
-	assert.Equal(t, srv.URL+"/api/servers/s1", apiErr.URL)
-	assert.Equal(t, int32(3), n.Load(), "one try and two retries")
+	assert.Equal(t, twin.URL+"/api/servers/"+id, apiErr.URL)
+	assert.Len(t, twin.Requests(), 3, "one try and two retries")
 	assert.Contains(t, err.Error(), "503 Service Unavailable")
 }
 
@@ -281,46 +275,42 @@ func TestClassify(t *testing.T) {
 
 func TestNetworkErrorsAreRetried(t *testing.T) {
 	t.Parallel()
-	fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultReset}, Attempts: 2})
-	srv := httptest.NewServer(fi)
-	t.Cleanup(srv.Close)
-	_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+	twin, id := newTwin(t, faults(gamedatatest.FaultReset, 2))
+	_, err := newTestClient(t, twin.URL).Servers.Get(context.Background(), id)
 	require.NoError(t, err)
-	assert.Len(t, fi.Requests(), 3)
+	assert.Len(t, twin.Requests(), 3)
 }
 
 func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
 	t.Parallel()
-	h, n := flaky(1, http.StatusBadGateway, nil)
-	srv, _ := newServer(t, h)
+	twin, id := newTwin(t, faults(gamedatatest.Fault502, 1))
 	// One token, and the next one an hour away, past the deadline: the
 	// retry can only be sent if it skips the limiter, which refuses it at
 	// once instead of waiting.
-	c := newTestClient(t, srv.URL, WithRateLimit(rate.Every(time.Hour), 1))
+	c := newTestClient(t, twin.URL, WithRateLimit(rate.Every(time.Hour), 1))
 	ctx, cancel := context.WithTimeout(context.Background(), deadlockGuard)
 	defer cancel()
-	_, err := c.Servers.Get(ctx, "s1")
+	_, err := c.Servers.Get(ctx, id)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
-	assert.Equal(t, int32(1), n.Load(), "the retry waited on the limiter")
+	assert.Len(t, twin.Requests(), 1, "the retry waited on the limiter")
 }
 
 func TestCancellationEndsWaitsAtOnce(t *testing.T) {
 	t.Parallel()
-	h, n := flaky(100, http.StatusServiceUnavailable, http.Header{"Retry-After": {"3600"}})
-	srv, _ := newServer(t, h)
+	twin, id := newTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, RetryAfter: time.Hour}))
 	waiting := make(retrySignal, 1)
-	c := newTestClient(t, srv.URL, WithBackoff(time.Second, 2*time.Hour), WithLogger(slog.New(waiting)))
+	c := newTestClient(t, twin.URL, WithBackoff(time.Second, 2*time.Hour), WithLogger(slog.New(waiting)))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Servers.Get(ctx, "s1")
+		_, err := c.Servers.Get(ctx, id)
 		done <- err
 	}()
 	await(t, waiting, "the client to wait the hour Retry-After asks for")
 	cancel()
 	err := await(t, done, "the call kept waiting for Retry-After after its context was cancelled")
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.Equal(t, int32(1), n.Load(), "no retry")
+	assert.Len(t, twin.Requests(), 1, "no retry")
 }
 
 // retrySignal is a slog.Handler that tells when the client is about to
@@ -369,11 +359,6 @@ func TestReadBodyWithoutContentLength(t *testing.T) {
 	}
 }
 
-// serverRecord serves a server record, long enough to be cut in half.
-var serverRecord = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-	w.Write([]byte(`{"id":"s1","players":5810,"title":"` + strings.Repeat("x", 200) + `"}`))
-})
-
 // A body cut before its framing says it ends (the twin's cuts: short of
 // its Content-Length, a chunked body without its last chunk, a gzip body
 // without its trailer) is a transport fault: it is retried, and after the
@@ -383,17 +368,14 @@ func TestCutBodiesAreRetried(t *testing.T) {
 	for _, cut := range []gamedatatest.Fault{gamedatatest.FaultTruncate, gamedatatest.FaultChunkedCut, gamedatatest.FaultGzipCut} {
 		t.Run(cut.String(), func(t *testing.T) {
 			t.Parallel()
-			once := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{cut}, Attempts: 1})
-			srv := httptest.NewServer(once)
-			t.Cleanup(srv.Close)
-			s, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+			once, id := newTwin(t, faults(cut, 1))
+			s, err := newTestClient(t, once.URL).Servers.Get(context.Background(), id)
 			require.NoError(t, err)
-			assert.Equal(t, "s1", s.ID)
+			assert.Equal(t, id, s.ID)
 			assert.Len(t, once.Requests(), 2)
 
-			always := httptest.NewServer(gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{cut}}))
-			t.Cleanup(always.Close)
-			_, err = newTestClient(t, always.URL, WithRetryMax(2)).Servers.Get(context.Background(), "s1")
+			always, _ := newTwin(t, faults(cut, 0))
+			_, err = newTestClient(t, always.URL, WithRetryMax(2)).Servers.Get(context.Background(), id)
 			assert.ErrorIs(t, err, io.ErrUnexpectedEOF)
 			var de *DecodeError
 			assert.False(t, errors.As(err, &de), "a cut body is not bad data: %v", err)
@@ -406,11 +388,9 @@ func TestCutBodiesAreRetried(t *testing.T) {
 // once, and wrap the last cause.
 func TestErrorsAfterRetries(t *testing.T) {
 	t.Parallel()
-	h, _ := flaky(100, http.StatusServiceUnavailable, nil)
-	unavailable, _ := newServer(t, h)
-	reset := httptest.NewServer(gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultReset}}))
-	t.Cleanup(reset.Close)
-	notFound, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
+	unavailable, _ := newTwin(t, faults(gamedatatest.Fault503, 0))
+	reset, _ := newTwin(t, faults(gamedatatest.FaultReset, 0))
+	notFound, _ := newTwin(t) // it has no server s1
 	for _, tt := range []struct {
 		name, url string
 		want      error
@@ -445,7 +425,8 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 	t.Parallel()
 	for _, stall := range []gamedatatest.Fault{gamedatatest.FaultStallHeaders, gamedatatest.FaultStallBody} {
 		ft := newFakeClock()
-		fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{stall}, Attempts: 1})
+		twin, id := newTwin(t)
+		fi := gamedatatest.InjectFaults(twin.Handler(), gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{stall}, Attempts: 1})
 		h, stalled := stallSignals(t, fi, stall)
 		srv := httptest.NewServer(h)
 		t.Cleanup(srv.Close)
@@ -458,9 +439,9 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 			// has now been silent for the whole default stall timeout.
 			ft.advance(30 * time.Second)
 		}()
-		s, err := c.Servers.Get(context.Background(), "s1")
+		s, err := c.Servers.Get(context.Background(), id)
 		require.NoError(t, err, stall)
-		assert.Equal(t, "s1", s.ID)
+		assert.Equal(t, id, s.ID)
 		assert.Len(t, fi.Requests(), 2, stall)
 	}
 }
@@ -468,7 +449,8 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 func TestStallAfterTheLastTry(t *testing.T) {
 	t.Parallel()
 	ft := newFakeClock()
-	fi := gamedatatest.InjectFaults(serverRecord, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultStallHeaders}})
+	twin, id := newTwin(t)
+	fi := gamedatatest.InjectFaults(twin.Handler(), gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultStallHeaders}})
 	h, stalled := stallSignals(t, fi, gamedatatest.FaultStallHeaders)
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -478,7 +460,7 @@ func TestStallAfterTheLastTry(t *testing.T) {
 		<-stalled
 		ft.advance(time.Minute)
 	}()
-	_, err := c.Servers.Get(context.Background(), "s1")
+	_, err := c.Servers.Get(context.Background(), id)
 	assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
 	assert.ErrorContains(t, err, "connection stalled: nothing received for 1m0s")
 }
@@ -535,15 +517,17 @@ func TestWithStallTimeoutRefusesNegative(t *testing.T) {
 
 func TestResponseSizeLimit(t *testing.T) {
 	t.Parallel()
-	big := `{"id":"s1","pad":"` + strings.Repeat("x", 2000) + `"}`
+	twin, id := newTwin(t)
+	body := twin.Catalog().Server(id)
 	tests := []struct {
 		name    string
 		handler http.HandlerFunc
 	}{
-		{"with Content-Length", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(big)) }},
+		{"with Content-Length", twin.Handler().ServeHTTP},
+		// By hand: the twin always declares a Content-Length.
 		{"chunked", func(w http.ResponseWriter, r *http.Request) {
-			for i := 0; i < len(big); i += 100 {
-				w.Write([]byte(big[i:min(i+100, len(big))]))
+			for i := 0; i < len(body); i += 100 {
+				w.Write(body[i:min(i+100, len(body))])
 				w.(http.Flusher).Flush()
 			}
 		}},
@@ -552,13 +536,13 @@ func TestResponseSizeLimit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv, log := newServer(t, tt.handler)
-			_, err := newTestClient(t, srv.URL, WithMaxResponseBytes(1000)).Servers.Get(context.Background(), "s1")
+			_, err := newTestClient(t, srv.URL, WithMaxResponseBytes(int64(len(body)-1))).Servers.Get(context.Background(), id)
 			assert.ErrorIs(t, err, ErrResponseTooLarge)
 			assert.Equal(t, 1, log.len(), "a body too large is not retried")
 
-			s, err := newTestClient(t, srv.URL, WithMaxResponseBytes(int64(len(big)))).Servers.Get(context.Background(), "s1")
+			s, err := newTestClient(t, srv.URL, WithMaxResponseBytes(int64(len(body)))).Servers.Get(context.Background(), id)
 			require.NoError(t, err, "a body exactly at the limit is fine")
-			assert.Equal(t, "s1", s.ID)
+			assert.Equal(t, id, s.ID)
 		})
 	}
 }
@@ -577,6 +561,7 @@ func TestBadBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// By hand: the twin serves only records.
 			srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(tt.body)) })
 			_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
 			var de *DecodeError
@@ -613,14 +598,14 @@ func TestZeroClientRefusesEveryCall(t *testing.T) {
 // anything.
 func TestNilContextIsRefusedByEveryCall(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
-	c := newTestClient(t, srv.URL)
+	twin, _ := newTwin(t)
+	c := newTestClient(t, twin.URL)
 	for name, err := range callEveryMethod(t, c, nil) {
 		if name != "Stats" {
 			assert.ErrorContains(t, err, "nil context", name)
 		}
 	}
-	assert.Zero(t, log.len(), "nothing was sent")
+	assert.Empty(t, twin.Requests(), "nothing was sent")
 }
 
 // callEveryMethod calls every exported method of c and of its services,
@@ -713,8 +698,8 @@ func reported(t *testing.T, method string, results []reflect.Value) error {
 // message still names the argument; no request is sent.
 func TestRefusalsBeforeSendingAreInvalidArguments(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
-	c := newTestClient(t, srv.URL)
+	twin, _ := newTwin(t)
+	c := newTestClient(t, twin.URL)
 	ctx := context.Background()
 	for _, tt := range []struct {
 		name string
@@ -742,8 +727,8 @@ func TestRefusalsBeforeSendingAreInvalidArguments(t *testing.T) {
 		}, "concurrency 0"},
 		//lint:ignore SA1012 the test passes a nil context on purpose
 		{"nil context", func() error { _, err := c.Servers.Get(nil, "s1"); return err }, "nil context"}, //nolint:staticcheck
-		{"option", func() error { _, err := NewClient(srv.URL, WithRetryMax(-1)); return err }, "WithRetryMax: -1 retries"},
-		{"stall option", func() error { _, err := NewClient(srv.URL, WithStallTimeout(-1)); return err }, "WithStallTimeout"},
+		{"option", func() error { _, err := NewClient(twin.URL, WithRetryMax(-1)); return err }, "WithRetryMax: -1 retries"},
+		{"stall option", func() error { _, err := NewClient(twin.URL, WithStallTimeout(-1)); return err }, "WithStallTimeout"},
 		{"base URL", func() error { _, err := NewClient("localhost:8080"); return err }, "base URL"},
 	} {
 		err := tt.err()
@@ -751,14 +736,15 @@ func TestRefusalsBeforeSendingAreInvalidArguments(t *testing.T) {
 		assert.ErrorContains(t, err, tt.says, tt.name)
 		assert.Equal(t, 1, strings.Count(fmt.Sprint(err), "gamedata:"), "%s: %v", tt.name, err)
 	}
-	assert.Zero(t, log.len(), "nothing was sent")
+	assert.Empty(t, twin.Requests(), "nothing was sent")
 }
 
 func TestPathSegmentsStayWhole(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`{}`))
-	})
+	// The twin under /base: a request that dropped the prefix would not
+	// reach it, and none of these identifiers is in its catalogue.
+	twin, _ := newTwin(t)
+	srv, log := newServer(t, http.StripPrefix("/base", twin.Handler()).ServeHTTP)
 	c := newTestClient(t, srv.URL+"/base")
 	ctx := context.Background()
 	tests := []struct {
@@ -774,7 +760,8 @@ func TestPathSegmentsStayWhole(t *testing.T) {
 		{"kind with a slash", func() error { _, err := c.Analytics.Package(ctx, "g/ame", "x"); return err }, "/base/api/analytics/packages/g%2Fame/x"},
 	}
 	for i, tt := range tests {
-		require.NoError(t, tt.call(), tt.name)
+		require.ErrorIs(t, tt.call(), ErrNotFound, tt.name)
+		require.Len(t, twin.Requests(), i+1, "%s: the twin was asked", tt.name)
 		reqs := log.all()
 		require.Len(t, reqs, i+1)
 		assert.Equal(t, tt.want, reqs[i].URL.EscapedPath(), tt.name)
@@ -783,8 +770,8 @@ func TestPathSegmentsStayWhole(t *testing.T) {
 
 func TestEmptyAndDotIdentifiersAreRefusedBeforeSending(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
-	c := newTestClient(t, srv.URL)
+	twin, _ := newTwin(t)
+	c := newTestClient(t, twin.URL)
 	ctx := context.Background()
 	for _, bad := range []string{"", ".", ".."} {
 		_, err := c.Packages.Get(ctx, KindGame, bad)
@@ -800,15 +787,15 @@ func TestEmptyAndDotIdentifiersAreRefusedBeforeSending(t *testing.T) {
 		_, err = c.Analytics.Organization(ctx, bad)
 		assert.Error(t, err, "analytics organization %q", bad)
 	}
-	assert.Zero(t, log.len(), "nothing was sent")
+	assert.Empty(t, twin.Requests(), "nothing was sent")
 }
 
 // SERVICE.md does not make q required: a nil or empty query is sent
 // without q, and the service decides what it returns.
 func TestSearchWithoutAQuerySendsNoQ(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{"packages":[]}`)) })
-	c := newTestClient(t, srv.URL)
+	twin, _ := newTwin(t)
+	c := newTestClient(t, twin.URL)
 	ctx := context.Background()
 	_, err := c.Search(ctx, nil)
 	require.NoError(t, err)
@@ -818,12 +805,12 @@ func TestSearchWithoutAQuerySendsNoQ(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.Search(ctx, &SearchOptions{Query: "space"})
 	require.NoError(t, err)
-	reqs := log.all()
+	reqs := twin.Requests()
 	require.Len(t, reqs, 4)
 	for _, r := range reqs[:3] {
-		assert.False(t, r.URL.Query().Has("q"), "%s", r.URL)
+		assert.False(t, r.Query.Has("q"), "%s?%s", r.Path, r.Query.Encode())
 	}
-	assert.Equal(t, "space", reqs[3].URL.Query().Get("q"))
+	assert.Equal(t, "space", reqs[3].Query.Get("q"))
 }
 
 // The limiter allows at most burst + r·t requests in any window of t: a

@@ -3,6 +3,7 @@ package gamedata
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ import (
 )
 
 // The base URL carries a path prefix in every test here, so a method that
-// drops it asks for a route the fixture server does not know and fails.
+// drops it asks for a route the replayer does not know and fails.
 const prefix = "/v0/data"
 
 var fixtureRoutes = map[string]string{
@@ -33,10 +34,12 @@ var fixtureRoutes = map[string]string{
 	"/openapi.json":                              "openapi.json",
 }
 
+// fixtureClient returns a client of the fixtures of testdata/, replayed
+// under replayBase, and the log of its requests.
 func fixtureClient(t *testing.T) (*Client, *requestLog) {
 	t.Helper()
-	srv, log := fixtureServer(t, prefix, fixtureRoutes)
-	return newTestClient(t, srv.URL+prefix+"/"), log
+	rt, log := replay(t, replayBase)
+	return newTestClient(t, replayBase, WithHTTPClient(&http.Client{Transport: rt})), log
 }
 
 func TestDashboardList(t *testing.T) {

@@ -119,6 +119,7 @@ func TestServiceChosenNamesAreQuoted(t *testing.T) {
 // only quoted.
 func TestWalkErrorQuotesTheArraysName(t *testing.T) {
 	t.Parallel()
+	// By hand: the twin names its array items.
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(`{"` + hostileJSON + `":[{"title":"?"}],"pagination":{"hasNext":false}}`))
 	})
@@ -179,6 +180,7 @@ func TestErrorMessagesAreSanitized(t *testing.T) {
 // sanitized.
 func TestRedirectTargetInErrorsIsSanitized(t *testing.T) {
 	t.Parallel()
+	// By hand: the twin's redirects name the request's own URL.
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Location", "/api/dashboard?page=1&x=\u009b2J\u202eevil\u200b")
 		w.WriteHeader(http.StatusFound)

@@ -16,6 +16,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
 )
 
 // detailServer serves /api/packages/game/NAME and /api/servers/NAME, and
@@ -23,7 +25,8 @@ import (
 // until every signal after[name] lists has fired: "sent:N" once the
 // answer for N is sent, "arrived:N" once the request for N has arrived.
 // So later items finish first with no sleep. It records the highest
-// number of requests in flight at once.
+// number of requests in flight at once. It is written by hand because the
+// twin answers each request as it comes, in no order a test can choose.
 func detailServer(t *testing.T, after map[string][]string) (string, *atomic.Int32) {
 	var inFlight, peak atomic.Int32
 	var sent signals
@@ -149,6 +152,8 @@ func TestGetManyYieldsItemErrorsAndGoesOn(t *testing.T) {
 func TestGetManyBreakCancels(t *testing.T) {
 	t.Parallel()
 	arrived, cancelled := make(chan struct{}, 100), make(chan struct{}, 100)
+	// By hand: the test must see each request's context end, which the
+	// twin's stall ends on but does not report as it happens.
 	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasSuffix(r.URL.Path, "/s0") {
 			w.Write([]byte(`{"id":"s0"}`))
@@ -222,16 +227,11 @@ func TestDashboardEntryPackageRef(t *testing.T) {
 // and must still come out in input order, each once.
 func TestGetManyBeyondTheWindow(t *testing.T) {
 	t.Parallel()
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		name := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
-		fmt.Fprintf(w, `{"id":%q}`, name)
-	})
-	c := newTestClient(t, srv.URL)
 	n := 3*fanOutWindow(1) + 7
-	ids := make([]string, n)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("s%d", i)
-	}
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(0, n, 0))
+	t.Cleanup(twin.Close)
+	c := newTestClient(t, twin.URL)
+	ids := serverIDs(twin.Catalog().Servers)
 	var got []string
 	for s, err := range c.Servers.GetMany(context.Background(), ids, 1) {
 		require.NoError(t, err)
@@ -248,25 +248,23 @@ func TestGetManyAccountsForEveryItemWhenItsContextEnds(t *testing.T) {
 	const items, served, concurrency = 300, 100, 8
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// The requests after the first served stall until the client goes
+	// away.
 	var n atomic.Int32
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		switch i := n.Add(1); {
-		case i <= served:
-			name := r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:]
-			fmt.Fprintf(w, `{"id":%q}`, name)
-			return
-		case i == served+concurrency:
-			// Every worker now waits here, so every request before
-			// these has been answered and read.
-			cancel()
-		}
-		<-r.Context().Done()
-	})
-	c := newTestClient(t, srv.URL, WithStallTimeout(0))
-	ids := make([]string, items)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("s%d", i)
-	}
+	after := func(*http.Request) bool { return n.Add(1) > served }
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(0, items, 0),
+		gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultStallHeaders}, Match: after}))
+	t.Cleanup(twin.Close)
+	go func() {
+		// Once every worker waits on a stalled request, every request
+		// before these has been answered and read.
+		wait, stop := context.WithTimeout(context.Background(), deadlockGuard)
+		defer stop()
+		assert.NoError(t, twin.WaitRequests(wait, served+concurrency))
+		cancel()
+	}()
+	c := newTestClient(t, twin.URL, WithStallTimeout(0))
+	ids := serverIDs(twin.Catalog().Servers)
 	var records, failures int
 	i := 0
 	for s, err := range c.Servers.GetMany(ctx, ids, concurrency) {
@@ -285,4 +283,13 @@ func TestGetManyAccountsForEveryItemWhenItsContextEnds(t *testing.T) {
 	assert.Equal(t, items, i, "one pair for every item")
 	assert.Equal(t, served, records, "every record read before the end is yielded")
 	assert.Equal(t, items-served, failures)
+}
+
+// serverIDs are the ids of entries, in order.
+func serverIDs(entries []gamedatatest.Entry) []string {
+	ids := make([]string, len(entries))
+	for i, e := range entries {
+		ids[i] = e.ID
+	}
+	return ids
 }

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/internal/fixture"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
 )
@@ -58,32 +60,37 @@ func newServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, *requestLog)
 	return srv, log
 }
 
-// fixtureServer serves files of testdata/ by route. A route is the escaped
-// path under prefix, then "?" and the encoded query when there is one. A
-// request for any other route fails the test: the SDK asked for something
-// the test did not expect.
-func fixtureServer(t *testing.T, prefix string, routes map[string]string) (*httptest.Server, *requestLog) {
+// newTwin starts a small twin (three packages, one server, one
+// organization) with opts, closed when the test ends, and returns it with
+// its server's id.
+func newTwin(t *testing.T, opts ...gamedatatest.Option) (*gamedatatest.Server, string) {
 	t.Helper()
-	return newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		key := strings.TrimPrefix(r.URL.EscapedPath(), prefix)
-		if q := r.URL.Query().Encode(); q != "" {
-			key += "?" + q
-		}
-		name, ok := routes[key]
-		if !ok || !strings.HasPrefix(r.URL.EscapedPath(), prefix) {
-			t.Errorf("unexpected request %s %s", r.Method, r.URL)
-			http.Error(w, `{"error":"no fixture"}`, http.StatusNotFound)
-			return
-		}
-		body, err := os.ReadFile(filepath.Join("testdata", name))
-		if err != nil {
-			t.Errorf("fixture %s: %v", name, err)
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(body)
-	})
+	twin := gamedatatest.NewServer(append([]gamedatatest.Option{gamedatatest.WithSize(3, 1, 1)}, opts...)...)
+	t.Cleanup(twin.Close)
+	return twin, twin.Catalog().Servers[0].ID
+}
+
+// faults is fault injection of kind, on every request unless attempts
+// limits it to the first attempts of each URL.
+func faults(kind gamedatatest.Fault, attempts int) gamedatatest.Option {
+	return gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{kind}, Attempts: attempts})
+}
+
+// replay returns a transport that answers requests under base from the
+// fixtures of testdata/, with internal/fixture's replayer, and the log of
+// the requests it was given. A request that no fixture answers fails the
+// test: the SDK asked for something the test did not expect, such as a
+// path without base's prefix.
+func replay(t *testing.T, base string) (http.RoundTripper, *requestLog) {
+	t.Helper()
+	rep, err := fixture.NewReplayer("testdata", base)
+	require.NoError(t, err)
+	t.Cleanup(func() { assert.Empty(t, rep.Misses(), "requests no fixture answers") })
+	log := &requestLog{}
+	return roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		log.add(r)
+		return rep.RoundTrip(r)
+	}), log
 }
 
 // testBackoffMax is the longest backoff of a newTestClient.
@@ -123,7 +130,8 @@ func mustURL(t *testing.T, raw string) *url.URL {
 }
 
 // flaky answers the first failures requests with status and header, then
-// serves a server record.
+// serves a server record: for the statuses and Retry-After values the
+// twin's faults do not send (4xx, 501, 504, an HTTP date, garbage).
 func flaky(failures int, status int, header http.Header) (http.HandlerFunc, *atomic.Int32) {
 	var n atomic.Int32
 	return func(w http.ResponseWriter, r *http.Request) {

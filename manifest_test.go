@@ -82,6 +82,9 @@ func TestManifest(t *testing.T) {
 	seen := map[string]map[string]bool{} // path → params
 	calls := map[string][]string{}       // path → calls
 	var current string
+	// By hand: every call, placeholders and all, must get a record back
+	// (a watch of a package the twin answers 404 would wait for it
+	// forever), and every request must be seen with the call that sent it.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()

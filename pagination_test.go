@@ -2,7 +2,6 @@ package gamedata
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
@@ -21,36 +19,20 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// directoryHandler serves idents as game entries, size to a page, one-based, with
-// an out-of-range page redirected to the last page as the service may do.
-func directoryHandler(idents []string, size int) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		page, err := strconv.Atoi(r.URL.Query().Get("page"))
-		if err != nil || page < 1 {
-			page = 1
-		}
-		last := max(1, (len(idents)+size-1)/size)
-		if page > last {
-			q := r.URL.Query()
-			q.Set("page", strconv.Itoa(last))
-			http.Redirect(w, r, r.URL.Path+"?"+q.Encode(), http.StatusFound)
-			return
-		}
-		items := []map[string]string{}
-		for _, id := range idents[min((page-1)*size, len(idents)):min(page*size, len(idents))] {
-			items = append(items, map[string]string{"kind": "game", "ident": id})
-		}
-		json.NewEncoder(w).Encode(map[string]any{
-			"items":      items,
-			"pagination": map[string]any{"page": page, "hasNext": page < last},
-		})
-	}
+// twinDirectory starts a twin whose dashboard lists n packages, and returns
+// it with their idents in the dashboard's default order, the order a walk
+// yields them in.
+func twinDirectory(t *testing.T, n int, opts ...gamedatatest.Option) (*gamedatatest.Server, []string) {
+	t.Helper()
+	twin := gamedatatest.NewServer(append([]gamedatatest.Option{gamedatatest.WithSize(n, 0, n)}, opts...)...)
+	t.Cleanup(twin.Close)
+	return twin, identsOf(twin.Catalog().Packages)
 }
 
-func idents(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = fmt.Sprintf("g%03d", i)
+func identsOf(entries []gamedatatest.Entry) []string {
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = e.Ident
 	}
 	return out
 }
@@ -68,21 +50,22 @@ func collect(seq func(func(DashboardEntry, error) bool)) ([]string, error) {
 
 func TestListSendsPageExplicitly(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directoryHandler(idents(3), 10))
-	c := newTestClient(t, srv.URL)
+	twin, _ := twinDirectory(t, 3)
+	c := newTestClient(t, twin.URL)
 	_, err := c.Dashboard.List(context.Background(), nil)
 	require.NoError(t, err)
 	_, err = c.Organizations.List(context.Background(), &ListOptions{Page: 0})
 	require.NoError(t, err)
-	for _, r := range log.all() {
-		assert.Equal(t, "1", r.URL.Query().Get("page"), r.URL.String())
+	require.Len(t, twin.Requests(), 2)
+	for _, r := range twin.Requests() {
+		assert.Equal(t, "1", r.Query.Get("page"), "%s?%s", r.Path, r.Query.Encode())
 	}
 }
 
 func TestListRefusesBadPagingBeforeSending(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directoryHandler(idents(3), 10))
-	c := newTestClient(t, srv.URL)
+	twin, _ := twinDirectory(t, 3)
+	c := newTestClient(t, twin.URL)
 	ctx := context.Background()
 	for _, tt := range []struct{ page, size int }{{0, 101}, {0, -1}, {-1, 10}, {1, 1000}} {
 		_, err := c.Dashboard.List(ctx, &DashboardOptions{ListOptions: ListOptions{Page: tt.page, PageSize: tt.size}})
@@ -96,19 +79,19 @@ func TestListRefusesBadPagingBeforeSending(t *testing.T) {
 	}
 	_, err := c.Dashboard.List(ctx, &DashboardOptions{ListOptions: ListOptions{PageSize: 100}})
 	require.NoError(t, err, "100 is the documented maximum")
-	assert.Equal(t, 1, log.len(), "only the valid request was sent")
+	assert.Len(t, twin.Requests(), 1, "only the valid request was sent")
 }
 
 func TestQueryEncoding(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directoryHandler(idents(3), 10))
-	c := newTestClient(t, srv.URL)
+	twin, _ := twinDirectory(t, 3)
+	c := newTestClient(t, twin.URL)
 	_, err := c.Dashboard.List(context.Background(), &DashboardOptions{
 		Kind:        KindGame,
 		ListOptions: ListOptions{Sort: "players", Page: 2, PageSize: 50, Filters: []string{"online", "org:acme"}, Params: url.Values{"lang": {"en"}}},
 	})
 	require.ErrorIs(t, err, ErrPageOutOfRange, "page 2 of 1 redirects")
-	q := log.all()[0].URL.Query()
+	q := twin.Requests()[0].Query
 	assert.Equal(t, url.Values{
 		"kind": {"game"}, "sort": {"players"}, "page": {"2"}, "pageSize": {"50"},
 		"filter": {"online", "org:acme"}, "lang": {"en"},
@@ -118,50 +101,42 @@ func TestQueryEncoding(t *testing.T) {
 	assert.ErrorContains(t, err, `"page"`, "Params may not send a parameter twice")
 	_, err = c.Activity.History(context.Background(), &ActivityOptions{Range: Range7d, Params: url.Values{"range": {"30d"}}})
 	assert.Error(t, err)
-	assert.Equal(t, 1, log.len())
+	assert.Len(t, twin.Requests(), 1)
 }
 
 func TestAllYieldsEveryItemOnceInOrder(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{0, 1, 9, 10, 11, 95} {
-		srv, log := newServer(t, directoryHandler(idents(n), 10))
-		c := newTestClient(t, srv.URL)
+		twin, all := twinDirectory(t, n)
+		c := newTestClient(t, twin.URL)
 		got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil))
 		require.NoError(t, err, "n=%d", n)
 		if n == 0 {
 			assert.Empty(t, got)
 		} else {
-			assert.Equal(t, idents(n), got, "n=%d", n)
+			assert.Equal(t, all, got, "n=%d", n)
 		}
-		assert.Equal(t, max(1, (n+9)/10), log.len(), "n=%d: one request a page", n)
+		assert.Len(t, twin.Requests(), max(1, (n+9)/10), "n=%d: one request a page", n)
 	}
 }
 
 func TestAllStopsOnErrorAndResumes(t *testing.T) {
 	t.Parallel()
-	all := idents(45)
-	failing := true
-	dir := directoryHandler(all, 10)
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if failing && r.URL.Query().Get("page") == "3" {
-			http.Error(w, `{"error":"gone fishing"}`, http.StatusBadRequest)
-			return
-		}
-		dir(w, r)
-	})
-	c := newTestClient(t, srv.URL)
+	page3 := func(r *http.Request) bool { return r.URL.Query().Get("page") == "3" }
+	twin, all := twinDirectory(t, 45, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault500}, Match: page3}))
+	c := newTestClient(t, twin.URL, WithRetryMax(0))
 	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil))
 	var pe *PageError
 	require.ErrorAs(t, err, &pe)
 	assert.Equal(t, 3, pe.Page)
 	var apiErr *APIError
 	require.ErrorAs(t, err, &apiErr)
-	assert.Equal(t, http.StatusBadRequest, apiErr.StatusCode)
+	assert.Equal(t, http.StatusInternalServerError, apiErr.StatusCode)
 	assert.Equal(t, all[:20], got)
 	assert.Equal(t, 1, strings.Count(err.Error(), "gamedata:"), "the prefix is said once: %v", err)
-	assert.Equal(t, 1, strings.Count(err.Error(), "GET "+srv.URL+"/api/dashboard?page=3"), "the request is named once: %v", err)
+	assert.Equal(t, 1, strings.Count(err.Error(), "GET "+twin.URL+"/api/dashboard?page=3"), "the request is named once: %v", err)
 
-	failing = false
+	twin.SetFaults(gamedatatest.Faults{})
 	rest, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10, Page: pe.Page}}, nil))
 	require.NoError(t, err)
 	assert.Equal(t, all, append(got, rest...), "nothing lost, nothing repeated")
@@ -169,26 +144,28 @@ func TestAllStopsOnErrorAndResumes(t *testing.T) {
 
 func TestAllBreakStopsFetching(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directoryHandler(idents(50), 10))
-	c := newTestClient(t, srv.URL, WithPrefetch(0))
-	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
+	twin, _ := twinDirectory(t, 50)
+	c := newTestClient(t, twin.URL, WithPrefetch(0))
+	n := 0
+	for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
 		require.NoError(t, err)
-		if e.Ident == "g012" {
+		if n++; n == 13 { // the third entry of page 2
 			break
 		}
 	}
-	assert.Equal(t, 2, log.len())
+	assert.Len(t, twin.Requests(), 2)
 }
 
 func TestRedirectedPageIsNeverAnotherPagesData(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directoryHandler(idents(25), 10))
-	c := newTestClient(t, srv.URL)
+	twin, _ := twinDirectory(t, 25)
+	c := newTestClient(t, twin.URL)
 
 	page, err := c.Dashboard.List(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: 7, PageSize: 10}})
 	assert.Nil(t, page)
 	require.ErrorIs(t, err, ErrPageOutOfRange)
-	require.Equal(t, 1, log.len(), "the redirect to page 3 is not followed")
+	require.Len(t, twin.Requests(), 1, "the redirect to page 3 is not followed")
+	require.Equal(t, http.StatusFound, twin.Requests()[0].Status)
 
 	_, err = c.Organizations.List(context.Background(), &ListOptions{Page: 4, PageSize: 10})
 	assert.ErrorIs(t, err, ErrPageOutOfRange)
@@ -202,20 +179,22 @@ func TestRedirectedPageIsNeverAnotherPagesData(t *testing.T) {
 
 func TestAllEndsWhenTheDirectoryShrinks(t *testing.T) {
 	t.Parallel()
-	all := idents(30)
-	calls := 0
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		calls++
-		if calls == 1 {
-			directoryHandler(all, 10)(w, r)
-			return
+	twin, all := twinDirectory(t, 30)
+	c := newTestClient(t, twin.URL, WithPrefetch(0))
+	var got []string
+	for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
+		require.NoError(t, err)
+		if len(got) == 0 { // page 1 is in; the directory shrinks before page 2 is asked for
+			for _, e := range twin.Catalog().Packages[10:] {
+				require.NoError(t, twin.RemovePackage(e.Kind, e.Ident))
+			}
 		}
-		directoryHandler(all[:10], 10)(w, r) // shrank: page 2 now redirects to page 1
-	})
-	c := newTestClient(t, srv.URL)
-	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil))
-	require.NoError(t, err)
+		got = append(got, e.Ident)
+	}
 	assert.Equal(t, all[:10], got, "page 1's data is not yielded again as page 2")
+	reqs := twin.Requests()
+	require.Len(t, reqs, 2)
+	assert.Equal(t, http.StatusFound, reqs[1].Status, "page 2 now redirects to page 1")
 }
 
 func TestAllGuards(t *testing.T) {
@@ -273,6 +252,7 @@ func TestAllGuards(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// By hand: the twin honours page.
 			srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 				p, _ := strconv.Atoi(r.URL.Query().Get("page"))
 				w.Write([]byte(tt.serve(p)))
@@ -348,45 +328,37 @@ func TestDecodePageNamesTheItem(t *testing.T) {
 }
 
 // With prefetch, page 2 is asked for while the caller still works on
-// page 1's first entry; without, only once the caller is done with page 1.
-// The server notes how many entries the caller had finished when page 2
-// arrived.
+// page 1's first entry; without, only once the caller is done with page 1:
+// the twin's log holds one request through page 1's last entry.
 func TestPrefetchOverlapsTheNextPage(t *testing.T) {
 	t.Parallel()
-	dir := directoryHandler(idents(30), 10)
 	for _, prefetch := range []int{0, 1} {
-		var finished atomic.Int32
-		page2 := make(chan int32, 1)
-		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Query().Get("page") == "2" {
-				page2 <- finished.Load()
-			}
-			dir(w, r)
-		})
-		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
+		twin, all := twinDirectory(t, 30)
+		c := newTestClient(t, twin.URL, WithPrefetch(prefetch))
 		var got []string
-		finishedAtPage2 := int32(-1)
 		for e, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
 			require.NoError(t, err)
-			if e.Ident == "g000" && prefetch > 0 {
-				finishedAtPage2 = await(t, page2, "page 2 asked for while page 1 is worked on")
+			switch {
+			case len(got) == 0 && prefetch > 0:
+				ctx, cancel := context.WithTimeout(context.Background(), deadlockGuard)
+				require.NoError(t, twin.WaitRequests(ctx, 2), "page 2 asked for while page 1's first entry is worked on")
+				cancel()
+			case len(got) < 10 && prefetch == 0:
+				assert.Len(t, twin.Requests(), 1, "entry %d: page 2 asked for before the caller is done with page 1", len(got))
 			}
 			got = append(got, e.Ident)
-			finished.Add(1)
 		}
-		if prefetch == 0 {
-			finishedAtPage2 = <-page2 // the walk is over: page 2 came long ago
-		}
-		want := map[int]int32{0: 10, 1: 0}[prefetch]
-		assert.Equal(t, want, finishedAtPage2, "prefetch %d: entries finished when page 2 was asked for", prefetch)
-		assert.Equal(t, idents(30), got, "prefetch %d", prefetch)
+		assert.Equal(t, all, got, "prefetch %d", prefetch)
 	}
 }
 
 func TestBreakCancelsPrefetchedPages(t *testing.T) {
 	t.Parallel()
-	dir := directoryHandler(idents(30), 10)
+	twin, _ := twinDirectory(t, 30)
 	arrived, cancelled := make(chan struct{}), make(chan struct{})
+	// A hand handler in front of the twin: the test must see page 2's
+	// request context end, which the twin's stall fault ends on but does
+	// not report as it happens.
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("page") == "2" {
 			close(arrived)
@@ -394,7 +366,7 @@ func TestBreakCancelsPrefetchedPages(t *testing.T) {
 			close(cancelled)
 			return
 		}
-		dir(w, r)
+		twin.Handler().ServeHTTP(w, r)
 	})
 	c := newTestClient(t, srv.URL, WithPrefetch(1))
 	for _, err := range c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
@@ -414,6 +386,8 @@ func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
 		"2": `{"items":[{"kind":"game","ident":"b"},{"kind":"game","ident":"d"}],"pagination":{"page":2,"hasNext":true}}`,
 		"3": `{"items":[{"id":"203.0.113.7:27015"},{"kind":"game","ident":"a"}],"pagination":{"page":3,"hasNext":false}}`,
 	}
+	// By hand: the twin shifts its order (ReorderEvery) but not to a
+	// chosen boundary, and never lists a server among packages.
 	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(bodies[r.URL.Query().Get("page")]))
 	})
@@ -430,8 +404,8 @@ func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
 
 func TestOneWalkSequenceIteratedTwiceAtOnce(t *testing.T) {
 	t.Parallel()
-	srv, _ := newServer(t, directoryHandler(idents(35), 10))
-	c := newTestClient(t, srv.URL)
+	twin, all := twinDirectory(t, 35)
+	c := newTestClient(t, twin.URL)
 	seq := c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil)
 	results := make(chan []string, 2)
 	for range 2 {
@@ -441,24 +415,19 @@ func TestOneWalkSequenceIteratedTwiceAtOnce(t *testing.T) {
 			results <- got
 		}()
 	}
-	assert.Equal(t, idents(35), <-results)
-	assert.Equal(t, idents(35), <-results)
+	assert.Equal(t, all, <-results)
+	assert.Equal(t, all, <-results)
 }
 
 // A walk whose context ends names the request it could not make, whether
 // the page was on the wire or not yet asked for.
 func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 	t.Parallel()
-	dir := directoryHandler(idents(45), 10)
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("page") == "1" {
-			dir(w, r)
-			return
-		}
-		<-r.Context().Done()
-	})
+	// Every page but the first stalls until the client goes away.
+	notFirst := func(r *http.Request) bool { return r.URL.Query().Get("page") != "1" }
+	twin, _ := twinDirectory(t, 45, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultStallHeaders}, Match: notFirst}))
 	for _, prefetch := range []int{0, 1, 3} {
-		c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
+		c := newTestClient(t, twin.URL, WithPrefetch(prefetch))
 		ctx, cancel := context.WithCancel(context.Background())
 		var err error
 		for _, e := range c.Dashboard.All(ctx, &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}, nil) {
@@ -473,7 +442,7 @@ func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 		require.ErrorAs(t, err, &pe, "prefetch %d", prefetch)
 		assert.Equal(t, 2, pe.Page)
 		assert.ErrorIs(t, err, context.Canceled)
-		assert.Contains(t, err.Error(), "GET "+srv.URL+"/api/dashboard?page=2", "prefetch %d", prefetch)
+		assert.Contains(t, err.Error(), "GET "+twin.URL+"/api/dashboard?page=2", "prefetch %d", prefetch)
 	}
 }
 
@@ -482,29 +451,26 @@ func TestAllDeadlineErrorNamesTheRequest(t *testing.T) {
 // is retried as a transport fault, never taken as the page.
 func TestAllRecoversPagesCutMidBody(t *testing.T) {
 	t.Parallel()
-	all := idents(3000)
-	fi := gamedatatest.InjectFaults(directoryHandler(all, 100), gamedatatest.Faults{Rate: 0.3, Kinds: []gamedatatest.Fault{gamedatatest.FaultChunkedCut}, Seed: 7})
-	srv := httptest.NewServer(fi)
-	t.Cleanup(srv.Close)
-	c := newTestClient(t, srv.URL, WithRetryMax(10))
+	twin, all := twinDirectory(t, 3000, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 0.3, Kinds: []gamedatatest.Fault{gamedatatest.FaultChunkedCut}, Seed: 7}))
+	c := newTestClient(t, twin.URL, WithRetryMax(10))
 	got, err := collect(c.Dashboard.All(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 100}}, nil))
 	require.NoError(t, err)
 	assert.Equal(t, all, got, "every entry exactly once, in order")
 	cuts := 0
-	for _, r := range fi.Requests() {
+	for _, r := range twin.Requests() {
 		if r.Fault != 0 {
 			cuts++
 		}
 	}
-	t.Logf("%d requests, %d cut mid-body", len(fi.Requests()), cuts)
+	t.Logf("%d requests, %d cut mid-body", len(twin.Requests()), cuts)
 	assert.Positive(t, cuts)
 }
 
 // endless is a hostile directory that never ends: every page holds size
 // entries never seen before and says hasNext, with the members extra
-// beside hasNext in its pagination.
-func endless(size int, extra string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+// beside hasNext in its pagination. The twin is a directory that ends.
+func endless(size int, extra string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 		var b strings.Builder
 		b.WriteString(`{"items":[`)
@@ -516,7 +482,7 @@ func endless(size int, extra string) http.HandlerFunc {
 		}
 		fmt.Fprintf(&b, `],"pagination":{"page":%d,"hasNext":true%s}}`, page, extra)
 		w.Write([]byte(b.String()))
-	}
+	})
 }
 
 // A walk ends with ErrWalkUnbounded, at the page that crossed the bound
@@ -524,9 +490,10 @@ func endless(size int, extra string) http.HandlerFunc {
 // said of itself or past MaxItems, or serves pages larger than asked for.
 func TestWalkBounds(t *testing.T) {
 	t.Parallel()
+	exact, all := twinDirectory(t, 30)
 	tests := []struct {
 		name     string
-		serve    http.HandlerFunc
+		serve    http.Handler
 		opts     walkOpts
 		wantErr  error
 		wantPage int // the page of the error; its entries are not yielded
@@ -540,20 +507,21 @@ func TestWalkBounds(t *testing.T) {
 		{"a page of the contract's size", endless(100, `,"totalPages":2`), walkOpts{ListOptions{}, 0}, ErrWalkUnbounded, 4},
 		{
 			// The directory grew by a page while the walk ran, and said
-			// so late or not at all: one page of slack.
+			// so late or not at all: one page of slack. A hand handler:
+			// the twin's pagination always tells the truth.
 			name: "one page past what it said is allowed",
-			serve: func(w http.ResponseWriter, r *http.Request) {
+			serve: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 				fmt.Fprintf(w, `{"items":[{"kind":"game","ident":"g%d"}],"pagination":{"page":%d,"hasNext":%t,"totalPages":2,"total":2}}`, page, page, page < 3)
-			},
+			}),
 			opts: walkOpts{ListOptions{PageSize: 1}, 0},
 		},
-		{"MaxItems exactly the directory's size", directoryHandler(idents(30), 10), walkOpts{ListOptions{PageSize: 10}, 30}, nil, 0},
+		{"MaxItems exactly the directory's size", exact.Handler(), walkOpts{ListOptions{PageSize: 10}, len(all)}, nil, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv, log := newServer(t, tt.serve)
+			srv, log := newServer(t, tt.serve.ServeHTTP)
 			for _, prefetch := range []int{0, 3} {
 				c := newTestClient(t, srv.URL, WithPrefetch(prefetch))
 				var stats WalkStats
@@ -588,8 +556,8 @@ type walkOpts struct {
 // and repeating nothing.
 func TestWalkPastMaxItemsResumes(t *testing.T) {
 	t.Parallel()
-	srv, _ := newServer(t, directoryHandler(idents(95), 10))
-	c := newTestClient(t, srv.URL)
+	twin, want := twinDirectory(t, 95)
+	c := newTestClient(t, twin.URL)
 	opts := &DashboardOptions{ListOptions: ListOptions{PageSize: 10}}
 	var all []string
 	for {
@@ -604,14 +572,14 @@ func TestWalkPastMaxItemsResumes(t *testing.T) {
 		assert.Contains(t, err.Error(), "raise MaxItems")
 		opts.Page = pe.Page
 	}
-	assert.Equal(t, idents(95), all)
+	assert.Equal(t, want, all)
 	assert.Equal(t, 9, opts.Page, "stopped at pages 5 and 9")
 }
 
 func TestWalkRefusesANegativeMaxItems(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, directoryHandler(idents(3), 10))
-	c := newTestClient(t, srv.URL)
+	twin, _ := twinDirectory(t, 3)
+	c := newTestClient(t, twin.URL)
 	n := 0
 	for _, err := range c.Organizations.All(context.Background(), nil, &WalkOptions{MaxItems: -1}) {
 		var pe *PageError
@@ -620,7 +588,7 @@ func TestWalkRefusesANegativeMaxItems(t *testing.T) {
 		n++
 	}
 	assert.Equal(t, 1, n)
-	assert.Zero(t, log.len())
+	assert.Empty(t, twin.Requests())
 }
 
 // The default bound lets a 100,000-entry directory through, in pages of

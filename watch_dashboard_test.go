@@ -63,18 +63,17 @@ func TestDashboardWatch(t *testing.T) {
 }
 
 func TestDashboardWatchReportsUpdates(t *testing.T) {
-	var body string
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(body))
-	})
-	c := cachingClient(t, srv.URL, newFakeClock())
-	body = `{"items":[{"kind":"game","ident":"a","players":1},{"id":"s1"}],"pagination":{"hasNext":false}}`
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(2, 0, 1))
+	t.Cleanup(twin.Close)
+	c := cachingClient(t, twin.URL, newFakeClock())
+	first := twin.Catalog().Packages[0]
+	players := first.Players.Value + 1
 	var got []Change[DashboardEntry]
 	for ch, err := range c.Dashboard.Watch(context.Background(), nil, time.Minute) {
 		require.NoError(t, err)
 		got = append(got, ch)
 		if len(got) == 2 {
-			body = `{"items":[{"kind":"game","ident":"a","players":2},{"id":"s1"}],"pagination":{"hasNext":false}}`
+			require.NoError(t, twin.UpdatePackage(first.Kind, first.Ident, gamedatatest.PackageUpdate{Players: &players}))
 		}
 		if len(got) == 3 {
 			break
@@ -82,8 +81,9 @@ func TestDashboardWatchReportsUpdates(t *testing.T) {
 	}
 	require.Len(t, got, 3)
 	assert.Equal(t, Updated, got[2].Op)
-	assert.JSONEq(t, `{"kind":"game","ident":"a","players":1}`, string(got[2].Old.JSON()))
-	assert.JSONEq(t, `{"kind":"game","ident":"a","players":2}`, string(got[2].New.JSON()))
+	assert.JSONEq(t, string(first.JSON()), string(got[2].Old.JSON()))
+	assert.JSONEq(t, string(twin.Catalog().Packages[0].JSON()), string(got[2].New.JSON()))
+	assert.NotEqual(t, string(got[2].Old.JSON()), string(got[2].New.JSON()))
 }
 
 // A round whose walk did not end on hasNext false diffs nothing. Here the

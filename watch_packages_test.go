@@ -196,12 +196,10 @@ func TestPackagesWatchGoesOnAfterAFailedPoll(t *testing.T) {
 	var requests atomic.Int32
 	twin.SetFaults(gamedatatest.Faults{
 		Rate:  1,
+		Kinds: []gamedatatest.Fault{gamedatatest.Fault500},
 		Match: func(*http.Request) bool { return requests.Add(1) == 2 },
-		Answer: func(w http.ResponseWriter, _ *http.Request, _ gamedatatest.Response) {
-			http.Error(w, `{"error":"bad"}`, http.StatusBadRequest)
-		},
 	})
-	c := cachingClient(t, twin.URL, newFakeClock())
+	c := cachingClient(t, twin.URL, newFakeClock(), WithRetryMax(0))
 	var ops []string
 	for ch, err := range c.Packages.Watch(context.Background(), refs, time.Minute) {
 		if err != nil {

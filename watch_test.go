@@ -3,7 +3,6 @@ package gamedata
 import (
 	"context"
 	"errors"
-	"net/http"
 	"testing"
 	"time"
 
@@ -131,8 +130,8 @@ func TestFullReadGuard(t *testing.T) {
 }
 
 func TestWatchRefusesBadArguments(t *testing.T) {
-	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {})
-	c := newTestClient(t, srv.URL)
+	twin, _ := newTwin(t)
+	c := newTestClient(t, twin.URL)
 	ctx := context.Background()
 	var nilContext context.Context
 	errs := func(seq func(func(Change[*Package], error) bool)) (out []error) {
@@ -161,7 +160,7 @@ func TestWatchRefusesBadArguments(t *testing.T) {
 	for range c.Packages.Watch(ctx, nil, time.Second) {
 		t.Error("an empty watch yields nothing")
 	}
-	assert.Zero(t, log.len())
+	assert.Empty(t, twin.Requests())
 }
 
 // A Client that NewClient did not make yields the same error from a

@@ -9,32 +9,6 @@ import (
 	"time"
 )
 
-// Family names a family of endpoints that share a caching policy.
-type Family string
-
-// The endpoint families.
-const (
-	FamilyDashboard             Family = "dashboard"              // /api/dashboard
-	FamilySearch                Family = "search"                 // /api/search
-	FamilyPackage               Family = "package"                // /api/packages/{kind}/{ident}
-	FamilyServer                Family = "server"                 // /api/servers/{id}
-	FamilyOrganization          Family = "organization"           // /api/organizations/{ident}
-	FamilyOrganizations         Family = "organizations"          // /api/organizations
-	FamilyActivity              Family = "activity"               // /api/activity-history
-	FamilyAnalyticsSearch       Family = "analytics-search"       // /api/analytics/packages
-	FamilyAnalyticsPackage      Family = "analytics-package"      // /api/analytics/packages/{kind}/{ident}
-	FamilyAnalyticsOrganization Family = "analytics-organization" // /api/analytics/organizations/{ident}
-	FamilyOpenAPI               Family = "openapi"                // /openapi.json
-)
-
-// Families returns every endpoint family.
-func Families() []Family {
-	return []Family{
-		FamilyDashboard, FamilySearch, FamilyPackage, FamilyServer, FamilyOrganization, FamilyOrganizations,
-		FamilyActivity, FamilyAnalyticsSearch, FamilyAnalyticsPackage, FamilyAnalyticsOrganization, FamilyOpenAPI,
-	}
-}
-
 // CachePolicy is what the twin tells clients about caching the 200
 // answers of one endpoint family.
 //
@@ -57,26 +31,6 @@ type CachePolicy struct {
 // DefaultCachePolicy is the policy of every family unless WithCachePolicy
 // or Server.SetCachePolicy says otherwise.
 var DefaultCachePolicy = CachePolicy{CacheControl: "no-cache"}
-
-// WithCachePolicy starts the server with policy p for family f; see
-// Server.SetCachePolicy.
-func WithCachePolicy(f Family, p CachePolicy) Option {
-	return func(c *config) {
-		if c.caching == nil {
-			c.caching = map[Family]CachePolicy{}
-		}
-		c.caching[f] = p
-	}
-}
-
-// SetCachePolicy sets the caching policy of family f. With validators, a
-// 200 answer carries a strong ETag derived from its body bytes and a
-// Last-Modified (the last change to the twin's data); a request whose
-// If-None-Match names that ETag (or "*"), or without If-None-Match whose
-// If-Modified-Since is not before Last-Modified, is answered 304 with no
-// body, logged with Status 304 and Bytes 0. Faults are drawn before, so a
-// conditional request can still meet one.
-func (s *Server) SetCachePolicy(f Family, p CachePolicy) { s.h.caching.set(f, p) }
 
 // cachePolicies holds the policy of each family.
 type cachePolicies struct {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"net/url"
 	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
 )
 
 // Catalog is the data a Server held when Catalog was called: the ground
@@ -28,15 +30,41 @@ type Catalog struct {
 	// order (ident).
 	Organizations []OrganizationEntry
 
-	snap *snapshot
+	snap *catalog.Snapshot
 }
 
-func newCatalog(s *snapshot) *Catalog {
-	c := &Catalog{Now: s.now, snap: s}
+func newCatalog(s *catalog.Snapshot) *Catalog {
+	c := &Catalog{Now: s.Now(), snap: s}
 	c.Packages = c.Entries(nil)
 	c.Servers = c.Entries(url.Values{"kind": {"server"}})
 	c.Organizations = c.OrganizationEntries(nil)
 	return c
+}
+
+// Entries returns every entry /api/dashboard serves for query across all
+// its pages, in order, with kind, sort and filter applied as the endpoint
+// applies them; page and pageSize are ignored. A nil or empty query gives
+// every package in default order (Packages); {"kind": {"server"}} gives the
+// dedicated servers (Servers).
+func (c *Catalog) Entries(query url.Values) []Entry {
+	entries := c.snap.Entries(query)
+	out := make([]Entry, len(entries))
+	for i, e := range entries {
+		out[i] = entryOf(e)
+	}
+	return out
+}
+
+// OrganizationEntries returns every entry /api/organizations serves for
+// query across all its pages, in order, with sort and filter applied as the
+// endpoint applies them; page and pageSize are ignored.
+func (c *Catalog) OrganizationEntries(query url.Values) []OrganizationEntry {
+	entries := c.snap.OrganizationEntries(query)
+	out := make([]OrganizationEntry, len(entries))
+	for i, o := range entries {
+		out[i] = organizationEntryOf(o)
+	}
+	return out
 }
 
 // The bodies below are byte for byte what the twin serves with status 200,
@@ -44,41 +72,29 @@ func newCatalog(s *snapshot) *Catalog {
 
 // Package returns the body of /api/packages/{kind}/{ident}, or nil when
 // there is no such package.
-func (c *Catalog) Package(kind, ident string) json.RawMessage {
-	return body(c.snap.packageRecord(kind, ident))
-}
+func (c *Catalog) Package(kind, ident string) json.RawMessage { return c.snap.Package(kind, ident) }
 
 // Server returns the body of /api/servers/{id}, or nil.
-func (c *Catalog) Server(id string) json.RawMessage { return body(c.snap.serverRecord(id)) }
+func (c *Catalog) Server(id string) json.RawMessage { return c.snap.Server(id) }
 
 // Organization returns the body of /api/organizations/{ident}, or nil.
-func (c *Catalog) Organization(ident string) json.RawMessage {
-	return body(c.snap.orgRecord(ident))
-}
+func (c *Catalog) Organization(ident string) json.RawMessage { return c.snap.Organization(ident) }
 
 // PackageReport returns the body of /api/analytics/packages/{kind}/{ident},
 // or nil.
 func (c *Catalog) PackageReport(kind, ident string) json.RawMessage {
-	return body(c.snap.packageAnalytics(kind, ident))
+	return c.snap.PackageReport(kind, ident)
 }
 
 // OrganizationReport returns the body of
 // /api/analytics/organizations/{ident}, or nil.
 func (c *Catalog) OrganizationReport(ident string) json.RawMessage {
-	return body(c.snap.orgAnalytics(ident))
+	return c.snap.OrganizationReport(ident)
 }
 
 // ActivityHistory returns the body of /api/activity-history?range=rng
 // (an unknown range is normalized to 7d).
-func (c *Catalog) ActivityHistory(rng string) json.RawMessage { return c.snap.activity(rng) }
+func (c *Catalog) ActivityHistory(rng string) json.RawMessage { return c.snap.Activity(rng) }
 
 // Search returns the body of /api/search?q=query.
-func (c *Catalog) Search(query string) json.RawMessage { return encode(c.snap.search(query)) }
-
-// body is v as the twin serves it, or nil for no record.
-func body[T any](v *T) json.RawMessage {
-	if v == nil {
-		return nil
-	}
-	return encode(v)
-}
+func (c *Catalog) Search(query string) json.RawMessage { return c.snap.Search(query) }

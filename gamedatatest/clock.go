@@ -19,6 +19,3 @@ func (wallClock) Timer(d time.Duration) (<-chan time.Time, func() bool) {
 	t := time.NewTimer(d)
 	return t.C, t.Stop
 }
-
-// withClock runs the server's rate limit and latency on c.
-func withClock(c clock) Option { return func(cfg *config) { cfg.clock = c } }

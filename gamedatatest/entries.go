@@ -2,8 +2,9 @@ package gamedatatest
 
 import (
 	"encoding/json"
-	"net/url"
 	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
 )
 
 // Metric is a number the service may send as null ("unavailable", never
@@ -12,8 +13,6 @@ type Metric struct {
 	Value float64
 	Valid bool // false for null
 }
-
-func (m metric) typed() Metric { return Metric{Value: m.v, Valid: m.ok} }
 
 // Entry is one entry of /api/dashboard, typed: a package, or a dedicated
 // server when Kind is "server". JSON returns it exactly as served.
@@ -61,37 +60,22 @@ func (o OrganizationEntry) JSON() json.RawMessage { return o.raw }
 // MarshalJSON returns the entry as the twin serves it.
 func (o OrganizationEntry) MarshalJSON() ([]byte, error) { return o.raw, nil }
 
-// Entries returns every entry /api/dashboard serves for query across all
-// its pages, in order, with kind, sort and filter applied as the endpoint
-// applies them; page and pageSize are ignored. A nil or empty query gives
-// every package in default order (Packages); {"kind": {"server"}} gives the
-// dedicated servers (Servers).
-func (c *Catalog) Entries(query url.Values) []Entry {
-	return each(c.snap.dashboardRows(parseDirQuery(query, dashboardSorts, dashboardFilter, true)), row.typed)
+// entryOf is e as the public type.
+func entryOf(e catalog.Entry) Entry {
+	return Entry{Kind: e.Kind, Ident: e.Ident, ID: e.ID, Name: e.Name, Organization: e.Organization,
+		Players: metricOf(e.Players), Online: e.Online, Updated: e.Updated, raw: e.JSON}
 }
 
-// OrganizationEntries returns every entry /api/organizations serves for
-// query across all its pages, in order, with sort and filter applied as the
-// endpoint applies them; page and pageSize are ignored.
-func (c *Catalog) OrganizationEntries(query url.Values) []OrganizationEntry {
-	return each(c.snap.orgRows(parseDirQuery(query, orgSorts, orgFilter, false)), (*org).typed)
+// organizationEntryOf is o as the public type.
+func organizationEntryOf(o catalog.OrganizationEntry) OrganizationEntry {
+	return OrganizationEntry{Ident: o.Ident, Name: o.Name, Description: o.Description, Website: o.Website,
+		Packages: o.Packages, Verified: o.Verified, raw: o.JSON}
 }
 
-func (o *org) typed() OrganizationEntry {
-	return OrganizationEntry{Ident: o.ident, Name: o.name, Description: o.description, Website: o.website,
-		Packages: len(o.packages), Verified: o.verified, raw: trimmed(encode(o.entry()))}
-}
-
-func (r row) typed() Entry {
-	raw := trimmed(encode(r.entry()))
-	if p := r.p; p != nil {
-		return Entry{Kind: p.kind, Ident: p.ident, Name: p.title, Organization: p.org,
-			Players: p.players.typed(), Online: p.online, Updated: p.updatedAt, raw: raw}
+// metricOf is a member of the wire as a Metric: nil for null.
+func metricOf(v *float64) Metric {
+	if v == nil {
+		return Metric{}
 	}
-	v := r.s
-	return Entry{Kind: "server", ID: v.id, Name: v.name, Organization: v.org,
-		Players: v.players.typed(), Online: v.online, Updated: v.lastSeen, raw: raw}
+	return Metric{Value: *v, Valid: true}
 }
-
-// trimmed drops the newline encode ends with.
-func trimmed(b []byte) json.RawMessage { return b[:len(b)-1] }

@@ -181,6 +181,10 @@ func newFaultDraw(f Faults, seed int64) *faultDraw {
 	return d
 }
 
+// streamFaults is the stream of the faults' seeded PCG generator, apart
+// from the catalogue's streams so that one never shifts the other.
+const streamFaults = 0x6661756c74000002
+
 // draw decides the fault of one request; 0 means none. The caller holds
 // the injector's lock.
 func (d *faultDraw) draw(r *http.Request) Fault {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
 	"github.com/stretchr/testify/require"
 )
 
@@ -138,3 +139,37 @@ func closeWithin(t *testing.T, s *Server, what string) {
 		t.Fatal(what)
 	}
 }
+
+// The definitions below are the package catalog's, as its documentation
+// (doc.go, WithAwkwardIdents) states them, for tests that check the twin
+// against them.
+
+const day = 24 * time.Hour
+
+// activityRanges are the accepted activity-history ranges.
+var activityRanges = []string{"24h", "7d", "30d", "90d", "1y", "all"}
+
+// awkwardIdents are the idents WithAwkwardIdents adds.
+var awkwardIdents = catalog.AwkwardIdents()
+
+// pkgKey identifies a package.
+type pkgKey struct{ kind, ident string }
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// referenceTime is the twin's clock before any Advance (Catalog.Now).
+var referenceTime = time.Date(2026, time.November, 20, 10, 0, 0, 0, time.UTC)
+
+// searchLimit caps each list of a search answer.
+const searchLimit = 25
+
+// maxServers is the cap WithSize puts on the servers.
+const maxServers = 16764
+
+// stamp is t as the twin writes a time.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }

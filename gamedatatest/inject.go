@@ -166,18 +166,3 @@ func (fi *FaultInjector) stall(r *http.Request, d time.Duration) bool {
 	}
 	return false
 }
-
-// write sends a whole reply; a 304 has headers only.
-func (rep reply) write(w http.ResponseWriter) {
-	for k, v := range rep.header {
-		w.Header()[k] = v
-	}
-	if rep.status == http.StatusNotModified {
-		w.WriteHeader(rep.status)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
-	w.WriteHeader(rep.status)
-	w.Write(rep.body)
-}

@@ -153,23 +153,23 @@ func readFigures(c *Catalog, advanced bool) (*figures, error) {
 		return nil, err
 	}
 	f.week = week.Points
-	for _, h := range historyRanges {
+	for _, h := range activityRanges {
 		// Only the last point is read: decoding the 35,040 points of
 		// "all" for every catalogue would make the test slow.
-		body := c.ActivityHistory(h.name)
+		body := c.ActivityHistory(h)
 		end := bytes.LastIndex(body, []byte(`]],"partialCoverage"`))
 		start := bytes.LastIndexByte(body[:max(end, 0)], '[')
 		if end < 0 || start < 0 {
-			return nil, fmt.Errorf("%s: no points in %.100s", h.name, body)
+			return nil, fmt.Errorf("%s: no points in %.100s", h, body)
 		}
 		var last activityPoint
 		if err := json.Unmarshal(body[start:end+1], &last); err != nil {
-			return nil, fmt.Errorf("%s: %w", h.name, err)
+			return nil, fmt.Errorf("%s: %w", h, err)
 		}
 		if len(last) != 7 || last[2] == nil || *last[2] != 1 {
-			return nil, fmt.Errorf("%s: the last point %s is not the current one", h.name, body[start:end+1])
+			return nil, fmt.Errorf("%s: the last point %s is not the current one", h, body[start:end+1])
 		}
-		f.current[h.name] = last[1]
+		f.current[h] = last[1]
 	}
 	return f, nil
 }
@@ -334,14 +334,14 @@ func TestPlatformIsItsGames(t *testing.T) {
 				games += *p.Players
 			}
 		}
-		for _, h := range historyRanges {
-			current := f.current[h.name]
-			require.NotNil(t, current, "%s: the current point is known", h.name)
+		for _, h := range activityRanges {
+			current := f.current[h]
+			require.NotNil(t, current, "%s: the current point is known", h)
 			if f.advanced {
 				assert.True(t, *current >= games/3 && *current <= 3*games,
-					"%s: %v players now, the games' add up to %v", h.name, *current, games)
+					"%s: %v players now, the games' add up to %v", h, *current, games)
 			} else {
-				assert.Equal(t, games, *current, "%s: the current point is the games' players", h.name)
+				assert.Equal(t, games, *current, "%s: the current point is the games' players", h)
 			}
 		}
 	})

@@ -1,13 +1,9 @@
 package gamedatatest
 
 import (
-	"cmp"
-
-	"fmt"
-	"math"
-	"math/rand/v2"
-	"slices"
 	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
 )
 
 // PackageUpdate is a change to one package of the catalogue; the zero
@@ -32,35 +28,15 @@ func (s *Server) Advance(d time.Duration) {
 	if d <= 0 {
 		return
 	}
-	s.h.mutate(func(n *snapshot) error {
-		n.now = n.now.Add(d)
-		return nil
-	})
+	s.h.mutate(func(n *catalog.Snapshot) (*catalog.Snapshot, error) { return n.Advance(d), nil })
 }
 
 // UpdatePackage changes the package kind/ident as u says and sets its
 // updatedAt to the twin's clock. It returns an error when there is no such
 // package.
 func (s *Server) UpdatePackage(kind, ident string, u PackageUpdate) error {
-	return s.h.mutate(func(n *snapshot) error {
-		i, ok := n.pkgIndex[pkgKey{kind, ident}]
-		if !ok {
-			return fmt.Errorf("gamedatatest: no package %s/%s", kind, ident)
-		}
-		n.pkgs = slices.Clone(n.pkgs)
-		p := &n.pkgs[i]
-		if u.Title != "" {
-			p.title, p.plain = u.Title, u.Title
-		}
-		if u.Players != nil {
-			players := known(*u.Players)
-			if math.IsNaN(*u.Players) {
-				players = metric{}
-			}
-			p.setPlayers(players)
-		}
-		p.updatedAt = n.now
-		return nil
+	return s.h.mutate(func(n *catalog.Snapshot) (*catalog.Snapshot, error) {
+		return n.UpdatePackage(kind, ident, u.Title, u.Players)
 	})
 }
 
@@ -69,20 +45,8 @@ func (s *Server) UpdatePackage(kind, ident string, u PackageUpdate) error {
 // the twin's clock, and no organization. It returns an error for another
 // kind, an empty ident, or a package that exists.
 func (s *Server) AddPackage(kind, ident, title string) error {
-	if !slices.Contains(packageKinds, kind) || ident == "" {
-		return fmt.Errorf("gamedatatest: cannot add package %q/%q: want kind game, mod or tool and an ident", kind, ident)
-	}
-	return s.h.mutate(func(n *snapshot) error {
-		if _, ok := n.pkgIndex[pkgKey{kind, ident}]; ok {
-			return fmt.Errorf("gamedatatest: package %s/%s exists", kind, ident)
-		}
-		r := rand.New(rand.NewPCG(hash64(n.seed, "added", kind, ident), streamData))
-		p := newPackage(r, n.seed, n.now, kind, ident, title)
-		p.createdAt, p.updatedAt = n.now, n.now
-		i, _ := slices.BinarySearchFunc(n.pkgs, p, byIdentKind)
-		n.pkgs = slices.Insert(slices.Clone(n.pkgs), i, p)
-		n.index()
-		return nil
+	return s.h.mutate(func(n *catalog.Snapshot) (*catalog.Snapshot, error) {
+		return n.AddPackage(kind, ident, title)
 	})
 }
 
@@ -91,44 +55,20 @@ func (s *Server) AddPackage(kind, ident, title string) error {
 // answer 404. Servers that ran it keep their reference. It returns an error
 // when there is no such package.
 func (s *Server) RemovePackage(kind, ident string) error {
-	return s.h.mutate(func(n *snapshot) error {
-		i, ok := n.pkgIndex[pkgKey{kind, ident}]
-		if !ok {
-			return fmt.Errorf("gamedatatest: no package %s/%s", kind, ident)
-		}
-		if org := n.pkgs[i].org; org != "" {
-			n.orgs = slices.Clone(n.orgs)
-			o := &n.orgs[n.orgIndex[org]]
-			o.packages = slices.DeleteFunc(slices.Clone(o.packages), func(k pkgKey) bool { return k == pkgKey{kind, ident} })
-		}
-		n.pkgs = slices.Delete(slices.Clone(n.pkgs), i, i+1)
-		n.index()
-		return nil
+	return s.h.mutate(func(n *catalog.Snapshot) (*catalog.Snapshot, error) {
+		return n.RemovePackage(kind, ident)
 	})
 }
 
-// mutate applies change to a copy of the current snapshot and makes the
-// copy current, unless change fails. Every change moves Last-Modified on
-// by at least a second, so that If-Modified-Since sees it.
-func (h *handler) mutate(change func(*snapshot) error) error {
+// mutate makes what change makes of the current snapshot current, unless
+// change fails; changes are serialized so that none is lost.
+func (h *handler) mutate(change func(*catalog.Snapshot) (*catalog.Snapshot, error)) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	n := *h.snap.Load()
-	if err := change(&n); err != nil {
+	n, err := change(h.snap.Load())
+	if err != nil {
 		return err
 	}
-	n.modified = later(n.now, n.modified.Add(time.Second))
-	h.snap.Store(&n)
+	h.snap.Store(n)
 	return nil
-}
-
-func later(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
-func byIdentKind(a, b pkg) int {
-	return cmp.Or(cmp.Compare(a.ident, b.ident), cmp.Compare(a.kind, b.kind))
 }

@@ -9,16 +9,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-)
 
-// DefaultSeed is the seed of a server made without WithSeed.
-const DefaultSeed int64 = 20261120
-
-// Default catalogue sizes, used unless WithSize says otherwise.
-const (
-	DefaultPackages      = 250
-	DefaultServers       = 120
-	DefaultOrganizations = 30
+	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // Server is a running in-process twin of the service, listening on a local
@@ -31,68 +24,6 @@ type Server struct {
 	ts *httptest.Server
 	h  *handler
 }
-
-// Option configures a Server made by NewServer.
-type Option func(*config)
-
-type config struct {
-	seed                             int64
-	packages, servers, organizations int
-	latency                          time.Duration
-	faults                           Faults
-	perSecond                        float64
-	burst                            int
-	historyPoints                    int
-	awkward                          bool
-	caching                          map[Family]CachePolicy
-	clock                            clock
-}
-
-// WithSeed sets the seed the catalogue (and, unless Faults.Seed is set, the
-// fault injection) is generated from. Servers with the same seed and sizes
-// serve identical data.
-func WithSeed(seed int64) Option { return func(c *config) { c.seed = seed } }
-
-// WithSize sets the number of packages, dedicated servers and organizations
-// in the catalogue. Negative numbers count as zero; servers are capped at the
-// number of distinct ids the documentation address ranges allow (16764).
-func WithSize(packages, servers, organizations int) Option {
-	return func(c *config) {
-		c.packages, c.servers, c.organizations = max(packages, 0), max(servers, 0), max(organizations, 0)
-	}
-}
-
-// WithLatency adds d to every response, before anything is written. A
-// request whose context ends meanwhile is answered at once.
-func WithLatency(d time.Duration) Option { return func(c *config) { c.latency = max(d, 0) } }
-
-// WithFaults starts the server with fault injection f; see Server.SetFaults.
-func WithFaults(f Faults) Option { return func(c *config) { c.faults = f } }
-
-// WithRateLimit starts the server with a rate limit; see Server.SetRateLimit.
-func WithRateLimit(perSecond float64, burst int) Option {
-	return func(c *config) { c.perSecond, c.burst = perSecond, burst }
-}
-
-// WithHistoryPoints makes every activity-history range answer exactly n
-// points spread over the range, instead of its natural resolution (1440 for
-// 24h up to 35040 for all), for benchmarks and tests of large bodies. n <= 0
-// keeps the natural resolution.
-func WithHistoryPoints(n int) Option { return func(c *config) { c.historyPoints = max(n, 0) } }
-
-// WithAwkwardIdents adds game packages whose idents need escaping in a URL
-// path: "a/b", "with space", "100%", "q?x=1", "frag#1", "..", "plus+sign"
-// and "ünïcode", because real directories hold idents like these. A client
-// that does not escape path segments fails to fetch them. The ".." package
-// is listed in the directory and the twin answers /api/packages/game/..
-// (or %2E%2E) with it, but a correct client does not ask: a path segment
-// of "..", escaped or not, is a dot segment that URL resolution, clients
-// and proxies remove (RFC 3986, section 5.2.4), so the request would reach
-// another path on a real service. The gamedata SDK refuses it before
-// sending, with an error that wraps
-// gamedata.ErrInvalidArgument. A program that walks the directory should
-// skip such an entry and say why.
-func WithAwkwardIdents() Option { return func(c *config) { c.awkward = true } }
 
 // NewServer starts a twin of the service on a local address with an
 // httptest.Server. The caller must call Close when done.
@@ -169,6 +100,15 @@ func (s *Server) SetRateLimit(perSecond float64, burst int) {
 // same faults. Faults.Seed 0 uses the server's seed.
 func (s *Server) SetFaults(f Faults) { s.h.faults.Set(f) }
 
+// SetCachePolicy sets the caching policy of family f. With validators, a
+// 200 answer carries a strong ETag derived from its body bytes and a
+// Last-Modified (the last change to the twin's data); a request whose
+// If-None-Match names that ETag (or "*"), or without If-None-Match whose
+// If-Modified-Since is not before Last-Modified, is answered 304 with no
+// body, logged with Status 304 and Bytes 0. Faults are drawn before, so a
+// conditional request can still meet one.
+func (s *Server) SetCachePolicy(f Family, p CachePolicy) { s.h.caching.set(f, p) }
+
 // ReorderEvery makes the dashboard shift: after every n dashboard requests,
 // the players of some packages and servers change, so the players-sorted
 // order moves between pages of a walk. Every request reaching
@@ -187,7 +127,7 @@ type handler struct {
 	clock   clock
 	done    chan struct{}
 
-	snap atomic.Pointer[snapshot]
+	snap atomic.Pointer[catalog.Snapshot]
 
 	mu           sync.Mutex // serializes changes of snap
 	reorderEvery int
@@ -203,7 +143,10 @@ type handler struct {
 
 func newHandler(cfg *config) *handler {
 	h := &handler{latency: cfg.latency, clock: cfg.clock, done: make(chan struct{})}
-	h.snap.Store(generate(cfg))
+	h.snap.Store(catalog.Generate(catalog.Config{
+		Seed: cfg.seed, Packages: cfg.packages, Servers: cfg.servers, Organizations: cfg.organizations,
+		HistoryPoints: cfg.historyPoints, Awkward: cfg.awkward,
+	}))
 	h.faults = newFaultInjector(http.HandlerFunc(h.serve), cfg.faults, cfg.seed)
 	h.limit.set(cfg.perSecond, cfg.burst, h.clock.Now())
 	for f, p := range cfg.caching {
@@ -224,7 +167,7 @@ func (h *handler) countDirectoryRequest() {
 	if h.dirCount > h.reorderEvery {
 		h.dirCount = 1
 		h.reorderStep++
-		h.snap.Store(h.snap.Load().reordered(h.reorderStep))
+		h.snap.Store(h.snap.Load().Reordered(h.reorderStep))
 	}
 }
 
@@ -256,4 +199,24 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 		rep = h.caching.conditional(r, h.route(r))
 	}
 	rep.write(w)
+}
+
+// route answers a GET. A dashboard request is counted for ReorderEvery
+// before it reads the catalogue, so a shift it causes applies to it.
+func (h *handler) route(r *http.Request) reply {
+	m, args, ok := manifest.Match(r.URL.EscapedPath())
+	e, answered := endpoints[m.Path]
+	if !ok || !answered {
+		return notFound
+	}
+	if e.family == FamilyDashboard {
+		h.countDirectoryRequest()
+	}
+	s := h.snap.Load()
+	rep := e.serve(s, r, args)
+	rep.family = e.family
+	if rep.modified.IsZero() {
+		rep.modified = s.Modified()
+	}
+	return rep
 }

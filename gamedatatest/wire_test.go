@@ -14,13 +14,24 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestWireMembersSorted checks what wire.go says of every struct it
-// declares: its members are declared sorted by name, the order the twin
-// has always written them in.
+// TestWireMembersSorted checks what the files of the wire format say of
+// every struct they declare: its members are declared sorted by name, the
+// order the twin has always written them in.
 func TestWireMembersSorted(t *testing.T) {
 	t.Parallel()
-	f, err := parser.ParseFile(token.NewFileSet(), "wire.go", nil, 0)
-	require.NoError(t, err)
+	structs := 0
+	for _, name := range []string{"internal/catalog/wire.go", "reply.go"} {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		require.NoError(t, err)
+		structs += sortedMembers(t, f)
+	}
+	assert.Greater(t, structs, 10, "the structs of the wire format")
+}
+
+// sortedMembers checks the JSON structs of f and returns how many there
+// are.
+func sortedMembers(t *testing.T, f *ast.File) int {
+	t.Helper()
 	structs := 0
 	ast.Inspect(f, func(n ast.Node) bool {
 		spec, ok := n.(*ast.TypeSpec)
@@ -45,5 +56,5 @@ func TestWireMembersSorted(t *testing.T) {
 		assert.True(t, slices.IsSorted(names), "%s: members %v, want them sorted", spec.Name.Name, names)
 		return false
 	})
-	assert.Greater(t, structs, 10, "the structs of wire.go")
+	return structs
 }

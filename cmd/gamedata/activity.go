@@ -61,7 +61,7 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 		}
 		records = append(records, f)
 	}
-	return printAll(opts.common, records, activityColumns, nil)
+	return printAll(ctx, opts.common, records, activityColumns, nil)
 }
 
 // point is an activity point as a row: times in RFC 3339, players null

@@ -92,7 +92,7 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 		if err != nil {
 			return err
 		}
-		return printAll(opts.common, records, searchColumns, nil)
+		return printAll(ctx, opts.common, records, searchColumns, nil)
 	case "package":
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {
@@ -107,10 +107,10 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 		whole, history, summaries = r.Fields, r.History, r.Summaries
 	}
 	if opts.Range != "" {
-		return printSummary(opts.common, summaries, opts.Range)
+		return printSummary(ctx, opts.common, summaries, opts.Range)
 	}
 	if opts.Format == "json" || opts.Transform != nil {
-		return printOne(opts.common, whole, nil, nil)
+		return printOne(ctx, opts.common, whole, nil, nil)
 	}
 	records := make([]gamedata.Fields, len(history))
 	for i, h := range history {
@@ -118,7 +118,7 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 			return err
 		}
 	}
-	return printAll(opts.common, records, historyColumns, nil)
+	return printAll(ctx, opts.common, records, historyColumns, nil)
 }
 
 // utcCapturedAt is a history entry for a CSV file or a table: its
@@ -134,7 +134,7 @@ func utcCapturedAt(h gamedata.HistoryEntry) (gamedata.Fields, error) {
 
 // printSummary prints the summary of range name, a record with its range
 // first; a range the report lacks is refused with those it has.
-func printSummary(c common, summaries gamedata.Summaries, name string) error {
+func printSummary(ctx context.Context, c common, summaries gamedata.Summaries, name string) error {
 	s, ok := summaries.Range(name)
 	if !ok {
 		var have []string
@@ -152,7 +152,7 @@ func printSummary(c common, summaries gamedata.Summaries, name string) error {
 		return err
 	}
 	if c.Format == "json" || c.Transform != nil {
-		return printOne(c, f, nil, nil)
+		return printOne(ctx, c, f, nil, nil)
 	}
-	return printAll(c, []gamedata.Fields{f}, summaryColumns, nil)
+	return printAll(ctx, c, []gamedata.Fields{f}, summaryColumns, nil)
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"iter"
-	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -23,7 +23,7 @@ func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f.IntVar(&d.List.Page, "page", 1, "the page, from 1")
 	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
-	f.StringSliceVar(&d.Fields, "fields", nil, "columns for csv and table, comma-separated (default: the documented ones and the numeric members found)")
+	f.StringSliceVar(&d.Fields, "fields", nil, "the members to print, comma-separated: columns for csv and table (default: the documented ones and the numeric members found), members for json and ndjson (default: every one)")
 	transformFlags(cmd)
 }
 
@@ -45,19 +45,11 @@ func (d *directoryFlags) batch() int {
 	return page
 }
 
-// checkFieldsFormat refuses --fields with an output that has no columns.
-func checkFieldsFormat(c common, fields []string) error {
-	if len(fields) > 0 && c.Transform == nil && (c.Format == "json" || c.Format == "ndjson") {
-		return usagef("--fields %s names the columns of -o csv and -o table; -o %s writes every member (pick members with --jq)", strings.Join(fields, ","), c.Format)
-	}
-	return nil
-}
-
 // walkWriter is the writer of a walk of every page: it holds a page at
 // most, writes every known column, and says on stderr what it must
 // leave out.
-func walkWriter(c common, d directoryFlags, known []string, command string) writer {
-	o := c.output(known, d.Fields, d.batch())
+func walkWriter(ctx context.Context, c common, d directoryFlags, known []string, command string) writer {
+	o := c.output(ctx, known, d.Fields, d.batch())
 	o.stream = true
 	o.notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
 	return newWriter(o)
@@ -67,15 +59,15 @@ func walkWriter(c common, d directoryFlags, known []string, command string) writ
 // first, its first page, or with --all every record of walk as it comes,
 // a page held at most. A walk that fails keeps what it printed, each
 // record whole.
-func printDirectory[T any](c common, d directoryFlags, known []string, command string, first []T, walk iter.Seq2[T, error], fields func(T) gamedata.Fields) error {
+func printDirectory[T any](ctx context.Context, c common, d directoryFlags, known []string, command string, first []T, walk iter.Seq2[T, error], fields func(T) gamedata.Fields) error {
 	if !d.All {
 		records := make([]gamedata.Fields, len(first))
 		for i, e := range first {
 			records[i] = fields(e)
 		}
-		return printAll(c, records, known, d.Fields)
+		return printAll(ctx, c, records, known, d.Fields)
 	}
-	w := walkWriter(c, d, known, command)
+	w := walkWriter(ctx, c, d, known, command)
 	n := 0
 	for e, err := range walk {
 		if err == nil {

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
@@ -33,6 +34,9 @@ func explain(err error, base string) error {
 	}
 	var apiErr *gamedata.APIError
 	if errors.As(err, &apiErr) && errors.Is(err, gamedata.ErrNotFound) {
+		if msg, ok := wrongBase(apiErr.URL, base); ok {
+			return &explained{msg: msg, err: err}
+		}
 		if msg, ok := notFound(apiErr.URL); ok {
 			return &explained{msg: msg, err: err}
 		}
@@ -66,6 +70,51 @@ var records = []record{
 	{[]string{"organizations"}, 1, "organization", "check the ident", "gamedata search"},
 	{[]string{"analytics", "packages"}, 2, "analytics for package", "check the kind and ident", "gamedata analytics search"},
 	{[]string{"analytics", "organizations"}, 1, "analytics for organization", "check the ident", "gamedata analytics search"},
+}
+
+// wrongBase says that a 404 for rawURL is the base URL's fault, not a
+// record's: the base ends in /api, so every path is /api/api/…, or the
+// request reads no one record but a directory's first page, a search or
+// the activity history, which a service always has; false otherwise (a
+// later page may be out of range).
+func wrongBase(rawURL, base string) (string, bool) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", false
+	}
+	root := serviceRoot(u, base)
+	if strings.Contains(u.EscapedPath(), "/api/api/") {
+		return "--base-url should be the service's root (it ends in /api, and every path starts /api/): try --base-url " + root, true
+	}
+	seg, ok := apiSegments(rawURL)
+	if page, _ := strconv.Atoi(u.Query().Get("page")); !ok || isRecord(seg) || page > 1 {
+		return "", false
+	}
+	if base == "" {
+		base = u.Scheme + "://" + u.Host
+	}
+	return "the service at " + safe(base) + " has no " + safe("/api/"+strings.Join(seg, "/")) + " (404), which every one of its calls uses; " +
+		"check --base-url: it should be the service's root, the part before /api/", true
+}
+
+// serviceRoot is what --base-url should have been for a request to u that
+// went to /api/api/…: base without its /api, or u's up to it.
+func serviceRoot(u *url.URL, base string) string {
+	if base != "" {
+		return safe(strings.TrimSuffix(strings.TrimRight(base, "/"), "/api"))
+	}
+	path := u.EscapedPath()
+	return safe(u.Scheme + "://" + u.Host + path[:strings.Index(path, "/api/api/")])
+}
+
+// isRecord reports whether the path segments after /api/ read one record.
+func isRecord(seg []string) bool {
+	for _, r := range records {
+		if len(seg) == len(r.fixed)+r.names && slices.Equal(seg[:len(r.fixed)], r.fixed) {
+			return true
+		}
+	}
+	return false
 }
 
 // notFound says that the record the request for rawURL reads is not on

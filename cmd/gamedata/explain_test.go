@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"net"
+	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/gamedata-go/gamedata"
@@ -63,3 +65,37 @@ func TestExplainLeavesOtherErrors(t *testing.T) {
 	assert.Same(t, error(err), explain(err, "http://h"))
 	assert.NoError(t, explain(nil, "http://h"))
 }
+
+// A 404 that the base URL causes blames --base-url, not the record: a
+// base that ends in /api (every path is then /api/api/…), a directory or
+// a search the service would always have, or a record whose directory is
+// not found either (every call is a 404). A later page's 404 may be a
+// page out of range, and a record's 404 alone is the record's.
+func TestNotFoundBlamesTheBaseURL(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	ident := twin.Catalog().Entries(url.Values{"kind": {"game"}})[0].Ident
+	for _, tt := range []struct {
+		base string
+		args []string
+		says string
+	}{
+		{"/api", []string{"get", "package", "game/" + ident}, apiSuffix},
+		{"/api/", []string{"list"}, apiSuffix},
+		{"/api", []string{"search", ident}, apiSuffix},
+		{"/api", []string{"orgs"}, apiSuffix},
+		{"/v2", []string{"list"}, "has no /api/dashboard (404), which every one of its calls uses; check --base-url"},
+		{"/v2", []string{"search", ident}, "has no /api/search (404), which every one of its calls uses; check --base-url"},
+		{"/v2", []string{"get", "package", "game/" + ident}, "has no /api/dashboard (404), which every one of its calls uses; check --base-url"},
+		{"/v2", []string{"get", "org", "x"}, "has no /api/dashboard (404), which every one of its calls uses; check --base-url"},
+		{"", []string{"get", "package", "game/no-such"}, "no package game/no-such on the service (404)"},
+	} {
+		code, _, errOut := cli(t, twin.URL+tt.base, tt.args...)
+		assert.Equal(t, 1, code, "%s %v", tt.base, tt.args)
+		says := strings.ReplaceAll(tt.says, "ROOT", twin.URL)
+		assert.Contains(t, errOut, says, "%s %v", tt.base, tt.args)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
+	}
+}
+
+const apiSuffix = "gamedata: --base-url should be the service's root (it ends in /api, and every path starts /api/): try --base-url ROOT\n"

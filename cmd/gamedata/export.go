@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/spf13/cobra"
@@ -33,7 +35,8 @@ func newCmdExport(f *factory, runF func(context.Context, *exportOptions) error) 
 		Short: "Export every entry of a directory with its detail record, to CSV or NDJSON",
 		Long: `Export every entry of the directory (--kind game by default) with its
 detail record, fetched concurrently within the rate limit a page at a
-time as the directory is read, as CSV or NDJSON (-o; NDJSON by default).
+time as the directory is read, as CSV or NDJSON (-o; by default CSV for
+an --out that ends in .csv, as chart takes its format, NDJSON otherwise).
 A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
 columns are the identity columns (kind and ident, or id for servers),
 always, then those --fields names, or by default the documented ones
@@ -71,7 +74,7 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 			opts.common = f.common(cmd, 0)
 			switch opts.Format = f.global.output; opts.Format {
 			case "":
-				opts.Format = "ndjson"
+				opts.Format = formatOf(opts.Out)
 			case "csv", "ndjson":
 			default:
 				return usagef("export -o %q: want csv or ndjson", opts.Format)
@@ -97,6 +100,15 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 	fl.BoolVar(&opts.Resume, "resume", false, "continue the cut export in --out, without repeating a row")
 	fl.IntVar(&opts.Concurrency, "concurrency", 4, "detail records fetched at once (the rate limit still holds)")
 	return cmd
+}
+
+// formatOf is export's format when -o gives none: CSV for a file named
+// .csv (in any case), NDJSON otherwise.
+func formatOf(out string) string {
+	if strings.EqualFold(filepath.Ext(out), ".csv") {
+		return "csv"
+	}
+	return "ndjson"
 }
 
 func exportRun(ctx context.Context, opts *exportOptions) error {

@@ -174,7 +174,7 @@ func TestExportResumeRefuses(t *testing.T) {
 		{"--fields on a file that had none", []string{"--fields", "title", "-o", "csv", "--out", whole}, "resume with --fields kind,ident,title,players,playersPeak"},
 		{"another kind", []string{"--kind", "mod", "--fields", "title,players", "-o", "csv", "--out", games}, "resume with --kind game"},
 		{"servers", []string{"--kind", "server", "-o", "csv", "--out", games}, "it has no id column"},
-		{"CSV as NDJSON", []string{"--out", games}, "this is not NDJSON; if it is CSV, resume with -o csv"},
+		{"CSV as NDJSON", []string{"-o", "ndjson", "--out", games}, "this is not NDJSON; if it is CSV, resume with -o csv"},
 		{"NDJSON as CSV", []string{"-o", "csv", "--out", lines}, "resume with -o ndjson"},
 		{"no identity columns", []string{"--fields", "title,players", "-o", "csv", "--out", noIdentity}, "it has no kind or ident column"},
 	} {

@@ -156,7 +156,8 @@ func TestExportBarTotal(t *testing.T) {
 	assert.Len(t, ndjson(t, stdout.String()), games)
 }
 
-// export writes NDJSON unless -o says csv, and refuses what it cannot do
+// export writes NDJSON unless -o says csv or --out names a .csv file, as
+// chart takes its format from --out, and refuses what it cannot do
 // before it runs.
 func TestExportOptions(t *testing.T) {
 	t.Parallel()
@@ -166,6 +167,21 @@ func TestExportOptions(t *testing.T) {
 	assert.Equal(t, "ndjson", o.Format, "NDJSON even on a terminal")
 	assert.Equal(t, "game", o.Kind)
 	assert.Equal(t, 4, o.Concurrency)
+
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", "--out", "games.csv"}, "csv"},
+		{[]string{"export", "--out", "GAMES.CSV"}, "csv"},
+		{[]string{"export", "--out", "games.ndjson"}, "ndjson"},
+		{[]string{"export", "--out", "games"}, "ndjson"},
+		{[]string{"export", "--out", "games.csv", "-o", "ndjson"}, "ndjson"},
+	} {
+		p, err := parseArgs(t, tt.args...)
+		require.NoError(t, err, "%v", tt.args)
+		assert.Equal(t, tt.want, p.opts.(*exportOptions).Format, "%v: the format from -o, or else --out's extension", tt.args)
+	}
 
 	for _, args := range [][]string{
 		{"export", "-o", "table"},

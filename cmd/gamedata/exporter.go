@@ -2,11 +2,15 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
+	"strconv"
+	"strings"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -26,8 +30,8 @@ type exporterOptions struct {
 // config checks the flags and makes the exporter's configuration; an
 // error is bad usage.
 func (o *exporterOptions) config() (exporter.Config, error) {
-	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
-		return exporter.Config{}, usageError{fmt.Errorf("exporter --listen %q: want HOST:PORT, such as %s", o.Listen, exporter.DefaultListen)}
+	if err := checkListen(o.Listen); err != nil {
+		return exporter.Config{}, usageError{err}
 	}
 	cfg := o.cfg
 	cfg.Packages = nil
@@ -42,6 +46,42 @@ func (o *exporterOptions) config() (exporter.Config, error) {
 		return exporter.Config{}, usageError{fmt.Errorf("exporter %w", err)}
 	}
 	return cfg, nil
+}
+
+// redactedError is err said with the URLs in its message redacted: a
+// password or token that came in --base-url is never said. err stays in
+// the chain, so the exit status it means holds.
+type redactedError struct{ err error }
+
+func (e redactedError) Error() string { return redact.URLs(e.err.Error()) }
+
+func (e redactedError) Unwrap() error { return e.err }
+
+func redactErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return redactedError{err}
+}
+
+// checkListen refuses a --listen that net.Listen would refuse for its
+// form, so that a typo is a usage error before anything starts rather
+// than a failure to listen.
+func checkListen(listen string) error {
+	_, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		if at := strings.LastIndex(listen, "@"); at >= 0 {
+			listen = "xxxxx" + listen[at:] // what reads as userinfo may be a password
+		}
+		return fmt.Errorf("exporter --listen %q: want HOST:PORT, such as %s", listen, exporter.DefaultListen)
+	}
+	if port == "" || strings.Trim(port, "-0123456789") != "" {
+		return nil // a service name, such as http, or none: net.Listen reads it
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("exporter --listen %q: invalid port %s; want 0 to 65535 (0: any free port), such as %s", listen, port, exporter.DefaultListen)
+	}
+	return nil
 }
 
 func newCmdExporter(f *factory, runF func(context.Context, *exporterOptions) error) *cobra.Command {
@@ -63,7 +103,12 @@ A poll reads the directory slice that --kind, --filter and --top choose
 servers named with --package and --server, and the platform's activity.
 A null is an absent sample, never 0; an entry that leaves the directory
 loses its series at the next poll. --max-series caps the series of
-packages and servers.
+packages and servers; titles and other labels are cut to 128 characters.
+A poll that has not ended one interval after it started fails. At most 4
+scrapes are served at once; the next is answered 503.
+
+A --kind that the service does not list (it answers with its default
+directory instead) ends the exporter with status 1 at the first poll.
 
 Logs go to stderr. SIGTERM or Ctrl-C stops it; it exits 0. It has no time
 bound unless --timeout gives one.`,
@@ -75,10 +120,10 @@ bound unless --timeout gives one.`,
 			opts.common = f.common(cmd, 0)
 			cfg, err := opts.config()
 			if err != nil {
-				return err
+				return redactErr(err)
 			}
 			opts.Config = cfg
-			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
+			return redactErr(execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) }))
 		},
 	}
 	fl := cmd.Flags()
@@ -111,5 +156,9 @@ func exporterRun(ctx context.Context, opts *exporterOptions) error {
 	if err != nil {
 		return err
 	}
-	return e.Serve(ctx, ln)
+	err = e.Serve(ctx, ln)
+	if kindErr := (*exporter.KindError)(nil); errors.As(err, &kindErr) {
+		return fmt.Errorf("exporter %w", kindErr)
+	}
+	return err
 }

@@ -17,6 +17,21 @@ import (
 // anything starts: no client, no twin, no listener.
 func TestExporterBadFlags(t *testing.T) {
 	t.Parallel()
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"--listen", "127.0.0.1:99999"}, `--listen "127.0.0.1:99999": invalid port 99999`},
+		{[]string{"--listen", "127.0.0.1:-1"}, "invalid port -1"},
+		{[]string{"--listen", "9877"}, "want HOST:PORT"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), append([]string{"exporter"}, tc.args...), &stdout, &stderr)
+			assert.Equal(t, 2, code, stderr.String())
+			assert.Contains(t, stderr.String(), tc.says)
+		})
+	}
 	for _, args := range [][]string{
 		{"--every", "0"},
 		{"--every", "-1m"},
@@ -84,4 +99,48 @@ func TestExporterServesAndStops(t *testing.T) {
 	assert.Equal(t, 0, <-done, stderr.String())
 	assert.Contains(t, stderr.String(), "msg=stopped")
 	assert.Empty(t, stdout.String())
+}
+
+// A --kind the service does not list (the twin normalizes it to its
+// default directory) ends the exporter at its first poll, status 1, with
+// one line naming the flag, rather than exporting another slice.
+func TestExporterUnknownKind(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	ctx, cancel := context.WithCancel(guard(t))
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	code := run(ctx, []string{"--base-url", twin.URL, "--rate", "0", "exporter", "--listen", "127.0.0.1:0",
+		"--kind", "gmae", "--every", "1h"}, &stdout, &stderr)
+	assert.Equal(t, 1, code, stderr.String())
+	assert.Empty(t, stdout.String())
+	assert.Contains(t, stderr.String(), "\ngamedata: exporter --kind \"gmae\": the service does not list that kind")
+}
+
+// A password or token that comes in --base-url (its userinfo, its query,
+// a URL that does not even parse) or in --listen is never said: not on
+// stdout, not on stderr, whichever way the exporter fails.
+func TestExporterNeverSaysTheSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "KvSecret7"
+	for _, args := range [][]string{
+		{"--base-url", "http://gd:" + secret + "@127.0.0.1:1", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://127.0.0.1:1/?password=" + secret, "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://127.0.0.1:1/?sslpassword=" + secret + "&user=gd", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://127.0.0.1:1/#" + secret, "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "ftp://gd:" + secret + "@127.0.0.1:1/", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://gd:" + secret + "%zz@127.0.0.1:1/", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://gd:" + secret + "@", "exporter", "--listen", "127.0.0.1:0"},
+		{"--base-url", "http://gd:" + secret + "@127.0.0.1:1", "exporter", "--listen", "127.0.0.1:99999"},
+		{"exporter", "--listen", "gd:" + secret + "@127.0.0.1:9877"},
+		{"exporter", "--listen", "http://gd:" + secret + "@127.0.0.1:9877"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(guard(t), append([]string{"--rate", "0"}, args...), &stdout, &stderr)
+			assert.NotEqual(t, 0, code)
+			assert.Contains(t, stderr.String(), "gamedata: ")
+			assert.NotContains(t, stdout.String()+stderr.String(), secret)
+		})
+	}
 }

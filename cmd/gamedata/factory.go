@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/spf13/cobra"
 	"golang.org/x/time/rate"
@@ -30,10 +33,12 @@ type factory struct {
 	client *gamedata.Client
 	// tx is the command's --jq or --template, once its flags are parsed.
 	tx *transform
+	// now is the wall clock: the twin the command starts is set to it.
+	now func() time.Time
 }
 
 func newFactory(stdout, stderr io.Writer) *factory {
-	return &factory{io: newIOStreams(stdout, stderr)}
+	return &factory{io: newIOStreams(stdout, stderr), now: time.Now}
 }
 
 // globals are the root command's flags.
@@ -42,11 +47,14 @@ type globals struct {
 	// baseURLFlag is true when --base-url, not $GAMEDATA_BASE_URL, gave
 	// baseURL.
 	baseURLFlag bool
-	twin        bool
-	rate        float64
-	cacheDir    string
-	output      string
-	timeout     time.Duration
+	// cacheDirFlag is true when --cache-dir, not a command's default,
+	// gave cacheDir.
+	cacheDirFlag bool
+	twin         bool
+	rate         float64
+	cacheDir     string
+	output       string
+	timeout      time.Duration
 }
 
 // check refuses bad global flags before anything is sent.
@@ -56,8 +64,8 @@ func (g *globals) check() error {
 	default:
 		return usagef("-o %q: want json, ndjson, csv or table", g.output)
 	}
-	if g.rate < 0 {
-		return usagef("--rate %v: want 0 (no limit) or more", g.rate)
+	if g.rate < 0 || math.IsNaN(g.rate) || math.IsInf(g.rate, 0) {
+		return usagef("--rate %v: want a number of requests a second, or 0 for no limit", g.rate)
 	}
 	if g.timeout < 0 {
 		return usagef("--timeout %v: want 0 (no limit) or more", g.timeout)
@@ -133,17 +141,24 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 	}
 	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version)}
 	if g.cacheDir != "" {
-		cache, err := gamedata.NewDiskCache(g.cacheDir)
+		cache, err := f.diskCache()
 		if err != nil {
 			return nil, err
 		}
-		opts = append(opts, gamedata.WithCache(cache))
+		if cache != nil {
+			opts = append(opts, gamedata.WithCache(cache))
+		}
 	}
 	base := g.baseURL
 	if g.twin || base == "" {
 		f.twin = gamedatatest.NewServer()
+		// The twin's data ends at its fixed reference time, which tests
+		// rely on; a person's twin is set to now, so that a sync stamps
+		// runs over data that reaches today and a chart's last days are
+		// not a gap.
+		f.twin.Advance(f.now().Sub(f.twin.Catalog().Now))
 		base = f.twin.URL
-		say(f.io.errOut, "%s", twinNotice(g, base))
+		say(f.io.errOut, "%s", redact.URLs(twinNotice(g, base)))
 	}
 	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
@@ -154,6 +169,24 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 	}
 	f.client = c
 	return c, nil
+}
+
+// diskCache is the cache in the directory the flags name. One that
+// cannot be kept there is the user's flag to fix when --cache-dir gave
+// it; when it is a command's default (sync's, under the home directory,
+// which may not exist), the command runs without one and says so once.
+func (f *factory) diskCache() (gamedata.Cache, error) {
+	dir := f.global.cacheDir
+	cache, err := gamedata.NewDiskCache(dir)
+	if err == nil {
+		return cache, nil
+	}
+	cause := strings.TrimPrefix(err.Error(), "gamedata: NewDiskCache: ")
+	if f.global.cacheDirFlag {
+		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", safe(dir), safe(cause))
+	}
+	say(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", safe(cause))
+	return nil, nil
 }
 
 // reached is the base URL the command's client reached for: "" for the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -53,13 +54,10 @@ otherwise.`,
 			default:
 				return usagef("get %q: want package, server or org", args[0])
 			}
-			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
-				return err
-			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
-	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated (default: every one)")
+	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated, in every format (default: every one)")
 	transformFlags(cmd)
 	return cmd
 }
@@ -75,34 +73,59 @@ func getRun(ctx context.Context, opts *getOptions) error {
 	case "package":
 		p, err := c.Packages.Get(ctx, opts.Kind, opts.Ident)
 		if err != nil {
-			return err
+			return notOnTheService(ctx, c, err)
 		}
 		f, known = p.Fields, packageColumns
 	case "server":
 		s, err := c.Servers.Get(ctx, opts.ID)
 		if err != nil {
-			return err
+			return notOnTheService(ctx, c, err)
 		}
 		f, known = s.Fields, serverColumns
 	default:
 		o, err := c.Organizations.Get(ctx, opts.Ident)
 		if err != nil {
-			return err
+			return notOnTheService(ctx, c, err)
 		}
 		f, known = o.Fields, organizationColumns
 	}
-	return printOne(opts.common, f, known, opts.Fields)
+	return printOne(ctx, opts.common, f, known, opts.Fields)
 }
 
-// printOne writes one record: as a JSON document for json (indented on a
-// terminal) and through --jq or --template, as a header and a row for
+// notOnTheService is err, a failed read of one record, unless the
+// service's directory is not found either: then every call is a 404, the
+// base URL is at fault, not the record, and the directory's error (which
+// explain says so of) is returned instead.
+func notOnTheService(ctx context.Context, c *gamedata.Client, err error) error {
+	if !errors.Is(err, gamedata.ErrNotFound) {
+		return err
+	}
+	_, derr := c.Dashboard.List(ctx, &gamedata.DashboardOptions{ListOptions: gamedata.ListOptions{PageSize: 1}})
+	if errors.Is(derr, gamedata.ErrNotFound) {
+		return derr
+	}
+	return err
+}
+
+// printOne writes one record, only the members fields names when it
+// names some: as a JSON document for json (indented on a terminal) and
+// through --jq or --template (which see every member), as a header and a row for
 // csv (every member, in the record's order, unless fields names some),
 // and a member a line otherwise.
-func printOne(c common, f gamedata.Fields, known, fields []string) error {
+func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []string) error {
 	switch {
 	case c.Transform != nil:
-		return c.Transform.apply(f.JSON())
+		return c.Transform.apply(ctx, f.JSON())
 	case c.Format == "json":
+		if fields != nil {
+			if err := checkFields(fields, known, []gamedata.Fields{f}); err != nil {
+				return err
+			}
+			var err error
+			if f, err = selectMembers(f, fields); err != nil {
+				return err
+			}
+		}
 		line, err := jsonLine(f)
 		if err != nil {
 			return err
@@ -123,7 +146,7 @@ func printOne(c common, f gamedata.Fields, known, fields []string) error {
 		// One record: every member is a column, none chosen away.
 		fields = memberOrder(f)
 	}
-	return printAll(c, []gamedata.Fields{f}, known, fields)
+	return printAll(ctx, c, []gamedata.Fields{f}, known, fields)
 }
 
 // splitRef splits KIND/IDENT at its first slash: an ident may hold more.

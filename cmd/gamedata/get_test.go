@@ -142,3 +142,27 @@ func TestGetCSVHasEveryMember(t *testing.T) {
 		}
 	}
 }
+
+// --fields selects the members shown in every format, so that the help's
+// own example works in a pipe: JSON and NDJSON keep those members as sent,
+// in --fields' order, a member the record lacks left absent (not null).
+func TestFieldsInEveryFormat(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	org := twin.Catalog().Organizations[0].Ident
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"get", "org", org, "--fields", "packages,name"}, `^\{"packages":\[.*\],"name":"[^"]*"\}\n$`},
+		{[]string{"get", "org", org, "--fields", "name,packages", "-o", "json"}, `^\{"name":"[^"]*","packages":\[.*\]\}\n$`},
+		{[]string{"get", "org", org, "--fields", "name,packages", "-o", "csv"}, `^name,packages\n`},
+		{[]string{"list", "--page-size", "2", "--fields", "ident,players"}, `^(\{"ident":"[^"]*","players":(null|\d+)\}\n){2}$`},
+		{[]string{"list", "--page-size", "2", "--fields", "ident", "-o", "json"}, `^\[\s*\{"ident":"[^"]*"\},\s*\{"ident":"[^"]*"\}\s*\]\n$`},
+		{[]string{"list", "--all", "--kind", "server", "--fields", "id,maxPlayers"}, `^(\{"id":"[^"]*","maxPlayers":(null|\d+)\}\n)+$`},
+	} {
+		code, out, errOut := cli(t, twin.URL, tt.args...)
+		require.Equal(t, 0, code, "%v: %s", tt.args, errOut)
+		assert.Regexp(t, tt.want, out, "%v", tt.args)
+	}
+}

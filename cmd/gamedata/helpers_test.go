@@ -236,3 +236,44 @@ func onTerminal(t *testing.T, base string, width int, args ...string) (int, stri
 	code := runWith(context.Background(), f, append([]string{"--base-url", base, "--rate", "0"}, args...))
 	return code, stdout.String(), stderr.String()
 }
+
+// cancelOnWrite is a stream that cancels a command's context at its
+// first write: the synchronization point at which a test knows the
+// user's program has started printing.
+type cancelOnWrite struct {
+	mu     sync.Mutex
+	b      bytes.Buffer
+	cancel context.CancelFunc
+}
+
+func (c *cancelOnWrite) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.cancel()
+	return c.b.Write(p)
+}
+
+func (c *cancelOnWrite) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.b.String()
+}
+
+// runUntil runs the program with args against base in ctx, and returns
+// its exit status and output, or fails the test when it has not ended
+// within guard's bound: a program that ignores its context would hang.
+func runUntil(t *testing.T, ctx context.Context, stdout io.Writer, base string, args ...string) (int, string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, append([]string{"--base-url", base, "--rate", "0"}, args...), stdout, &stderr)
+	}()
+	select {
+	case code := <-done:
+		return code, stderr.String()
+	case <-guard(t).Done():
+		t.Fatalf("%v: still running a minute after its context ended", args)
+		return 0, ""
+	}
+}

@@ -36,9 +36,6 @@ CSV and table columns: ` + columnsHelp(packageColumns) + ` for packages,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
-			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
-				return err
-			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
@@ -58,10 +55,22 @@ func listRun(ctx context.Context, opts *listOptions) error {
 	// more, which the cache answers with a 304.
 	p, err := c.Dashboard.List(ctx, dir)
 	if err != nil {
-		return err
+		return pastTheEnd(ctx, err, "list", opts.List.Page, func(ctx context.Context) (gamedata.Pagination, error) {
+			first := *dir
+			first.Page = 1
+			p, err := c.Dashboard.List(ctx, &first)
+			if err != nil {
+				return gamedata.Pagination{}, err
+			}
+			return p.Pagination, nil
+		})
 	}
 	sayServed(opts.common, "list", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.List.Sort,
 		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	return printDirectory(opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir, nil),
+	err = printDirectory(ctx, opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir, nil),
 		func(e gamedata.DashboardEntry) gamedata.Fields { return e.Fields })
+	if err == nil {
+		sayMorePages(opts.common, opts.directoryFlags, "list", p.Pagination)
+	}
+	return err
 }

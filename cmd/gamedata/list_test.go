@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -109,4 +110,40 @@ func TestListOptions(t *testing.T) {
 	p, err = parseArgs(t, "list", "-o", "yaml")
 	assert.True(t, isUsage(err), "%v", err)
 	assert.Nil(t, p.opts, "a bad flag stops the command before it runs")
+}
+
+// On a terminal a page that is not the last says how to read on, on
+// stderr (a pipe gets the rows only); a --page past the end says which
+// page is the last, not the redirect that told it.
+func TestListPages(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
+	pages := (games + 6) / 7
+	require.Greater(t, pages, 2)
+	for _, tt := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"list", "--kind", "game", "--page-size", "7"}, fmt.Sprintf("gamedata: list: page 1 of %d: --page 2 or --all\n", pages)},
+		{[]string{"list", "--kind", "game", "--page-size", "7", "--page", "2"}, fmt.Sprintf("gamedata: list: page 2 of %d: --page 3 or --all\n", pages)},
+		{[]string{"list", "--kind", "game", "--page-size", "7", "--page", fmt.Sprint(pages)}, ""},
+		{[]string{"list", "--kind", "game", "--page-size", "7", "--all"}, ""},
+	} {
+		code, _, errOut := onTerminal(t, twin.URL, 200, tt.args...)
+		assert.Equal(t, 0, code, errOut)
+		assert.Equal(t, tt.says, errOut, "%v", tt.args)
+		code, _, errOut = cli(t, twin.URL, tt.args...)
+		assert.Equal(t, 0, code, errOut)
+		assert.Empty(t, errOut, "%v: a pipe gets the rows only", tt.args)
+	}
+	for _, args := range [][]string{
+		{"list", "--kind", "game", "--page-size", "7", "--page", "999"},
+		{"list", "--kind", "game", "--page-size", "7", "--page", "999", "--all"},
+	} {
+		code, out, errOut := cli(t, twin.URL, args...)
+		assert.Equal(t, 1, code, errOut)
+		assert.Empty(t, out)
+		assert.Equal(t, fmt.Sprintf("gamedata: list --page 999: past the directory's end; the last page is %d\n", pages), errOut, "%v", args)
+	}
 }

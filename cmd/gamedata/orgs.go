@@ -27,9 +27,6 @@ func newCmdOrgs(f *factory, runF func(context.Context, *orgsOptions) error) *cob
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
-			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
-				return err
-			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
@@ -44,10 +41,22 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 	}
 	p, err := c.Organizations.List(ctx, &opts.List)
 	if err != nil {
-		return err
+		return pastTheEnd(ctx, err, "orgs", opts.List.Page, func(ctx context.Context) (gamedata.Pagination, error) {
+			first := opts.List
+			first.Page = 1
+			p, err := c.Organizations.List(ctx, &first)
+			if err != nil {
+				return gamedata.Pagination{}, err
+			}
+			return p.Pagination, nil
+		})
 	}
 	sayServed(opts.common, "orgs", servedNotices(askedDirectory{sort: opts.List.Sort,
 		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	return printDirectory(opts.common, opts.directoryFlags, organizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List, nil),
+	err = printDirectory(ctx, opts.common, opts.directoryFlags, organizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List, nil),
 		func(o gamedata.Organization) gamedata.Fields { return o.Fields })
+	if err == nil {
+		sayMorePages(opts.common, opts.directoryFlags, "orgs", p.Pagination)
+	}
+	return err
 }

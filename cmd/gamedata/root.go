@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,8 +16,17 @@ import (
 
 // run runs the program with args and returns its exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	quietStandardLog()
 	return runWith(ctx, newFactory(stdout, stderr), args)
 }
+
+// quietStandardLog sends the standard logger's lines nowhere. Only the
+// standard library writes there (net/http, of a peer's misbehaviour such
+// as a body longer than its Content-Length, on a goroutine of its own
+// and at any time): raw, unsanitized text from the service, which would
+// follow the command's one line on stderr. What such a misbehaviour
+// breaks reaches the command as an error, and is said as one.
+func quietStandardLog() { log.SetOutput(io.Discard) }
 
 // runWith runs the program with args on f's streams and returns its exit
 // status.
@@ -52,7 +63,6 @@ func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 	}
 	say(stderr, "%s", err.Error())
 	if isUsage(err) {
-		fmt.Fprintln(stderr, `Run "gamedata help" for usage.`)
 		return 2
 	}
 	return 1
@@ -106,12 +116,17 @@ which run until interrupted, exit 0.`,
 			if fl := cmd.Flag("base-url"); fl != nil {
 				f.global.baseURLFlag = fl.Changed
 			}
+			if fl := cmd.Flag("cache-dir"); fl != nil {
+				f.global.cacheDirFlag = fl.Changed
+			}
 			var err error
 			f.tx, err = newTransform(cmd, f.global.output, f.io, time.Now)
 			return err
 		},
 	}
 	root.SetVersionTemplate("gamedata version {{.Version}}\n")
+	root.SetHelpCommand(newCmdHelp())
+	wrapHelp(root, f.io)
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	g := &f.global
@@ -125,6 +140,23 @@ which run until interrupted, exit 0.`,
 		" for get, search, activity, analytics, chart, and list and orgs without --all; no limit for list --all, orgs --all, export, sync and watch)")
 	root.AddCommand(cmds...)
 	return root
+}
+
+// newCmdHelp is the help command: cobra's, except that a command it does
+// not know is bad usage, not the root's help and success.
+func newCmdHelp() *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [COMMAND]",
+		Short: "Say what a command does and the flags it takes",
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := c.Root().Find(args)
+			if err != nil || len(rest) > 0 {
+				return usagef("help %s: no such command; \"gamedata help\" lists them", safe(strings.Join(args, " ")))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
 }
 
 // suggestedCacheDir is where --cache-dir's help suggests keeping the

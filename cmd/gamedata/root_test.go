@@ -1,8 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -47,12 +53,25 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"export", "--resume"}, 2, "--resume needs --out"},
 		{[]string{"chart", "activity"}, 2, "--term"},
 		{[]string{"get", "package", "game/no-such-game"}, 1, "no package game/no-such-game on the service (404)"},
+		{[]string{"--rate", "NaN", "list"}, 2, "--rate NaN"},
+		{[]string{"--rate", "Inf", "list"}, 2, "--rate +Inf"},
+		{[]string{"--rate", "-1", "list"}, 2, "--rate -1"},
+		{[]string{"help", "nosuch"}, 2, `help nosuch: no such command`},
+		{[]string{"search"}, 2, "search: want a QUERY, such as: gamedata search miner"},
+		{[]string{"search", " "}, 2, "search: want a QUERY"},
+		{[]string{"search", "a", "b"}, 2, "search: want one QUERY (quote a query of several words), got 2"},
+		{[]string{"help", "get", "extra"}, 2, `help get extra: no such command`},
 	} {
-		code, _, errOut := cli(t, twin.URL, tt.args...)
+		before := len(twin.Requests())
+		code, out, errOut := cli(t, twin.URL, tt.args...)
 		assert.Equal(t, tt.code, code, "%v: %s", tt.args, errOut)
-		first := strings.SplitN(errOut, "\n", 2)[0]
-		assert.Contains(t, first, tt.says, "%v", tt.args)
-		assert.True(t, strings.HasPrefix(first, "gamedata: "), first)
+		assert.True(t, strings.HasPrefix(errOut, "gamedata: "), errOut)
+		assert.Contains(t, errOut, tt.says, "%v", tt.args)
+		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%v: one line: %q", tt.args, errOut)
+		if tt.code == 2 {
+			assert.Empty(t, out, "%v", tt.args)
+			assert.Len(t, twin.Requests(), before, "%v: refused before any request", tt.args)
+		}
 	}
 }
 
@@ -92,9 +111,6 @@ func TestOnePrefix(t *testing.T) {
 		code, _, errOut := cli(t, tt.base, tt.args...)
 		assert.NotEqual(t, 0, code, "%v", tt.args)
 		for _, l := range strings.Split(strings.TrimRight(errOut, "\n"), "\n") {
-			if strings.HasPrefix(l, "Run ") {
-				continue
-			}
 			assert.True(t, strings.HasPrefix(l, "gamedata: "), "%v: %q", tt.args, l)
 			assert.Equal(t, 1, strings.Count(l, "gamedata:")+strings.Count(l, "gamedata list:"), "%v: %q", tt.args, l)
 		}
@@ -110,4 +126,61 @@ func TestTwinWins(t *testing.T) {
 	require.Equal(t, 0, code, stderr.String())
 	assert.Regexp(t, `^gamedata: --twin given: using the in-process twin of the service \(gamedatatest\) at http://127\.0\.0\.1:\d+, not --base-url http://127\.0\.0\.1:9\n$`, stderr.String())
 	assert.Len(t, ndjson(t, stdout.String()), 1)
+}
+
+// The base URL --twin passed over is said without the secrets it may
+// carry: its user information and its query values.
+func TestTwinNoticeSaysNoSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "KvSecret7"
+	for _, base := range []string{"http://gd:" + secret + "@127.0.0.1:9/", "http://127.0.0.1:9/?token=" + secret} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"--base-url", base, "--twin", "list", "--page-size", "1"}, &stdout, &stderr)
+		require.Equal(t, 0, code, stderr.String())
+		assert.Contains(t, stderr.String(), "not --base-url http://", base)
+		assert.NotContains(t, stderr.String()+stdout.String(), secret, base)
+	}
+}
+
+// overlong is a service whose every answer is a body longer than its
+// Content-Length: a raw listener, since net/http's server refuses to
+// write past the length it declared.
+func overlong(t *testing.T, body, extra string) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				r := bufio.NewReader(conn)
+				for {
+					if _, err := http.ReadRequest(r); err != nil {
+						return
+					}
+					fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s%s", len(body), body, extra)
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
+}
+
+// The standard library's own log (net/http's "Unsolicited response
+// received on idle HTTP channel" for a body longer than its
+// Content-Length) never reaches the user raw: the command routes the
+// standard logger away from stderr, which carries its own lines only.
+func TestStandardLogIsNotShown(t *testing.T) {
+	t.Parallel()
+	base := overlong(t, `{"kind":"game","ident":"x"}`, "HTTP/1.1 200 OK\r\n\x1b[31mextra")
+	code, out, errOut := cli(t, base, "get", "package", "game/x", "-o", "json")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, `"ident":"x"`)
+	assert.Empty(t, errOut)
+	assert.Equal(t, io.Discard, log.Writer(), "net/http logs through the standard logger, at any time")
 }

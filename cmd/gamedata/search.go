@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/spf13/cobra"
@@ -20,7 +21,7 @@ func newCmdSearch(f *factory, runF func(context.Context, *searchOptions) error) 
 		runF = searchRun
 	}
 	cmd := &cobra.Command{
-		Use:   "search [QUERY]",
+		Use:   "search QUERY",
 		Short: "Search packages, dedicated servers and organizations",
 		Long: `Search packages, dedicated servers and organizations. Each hit is a row
 with its type (package, server or organization) and its name (a package's
@@ -31,19 +32,19 @@ CSV and table columns: ` + columnsHelp(searchColumns) + `, then every numeric me
 found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata search miner\n  gamedata search miner --jq '.[] | select(.type == \"server\") | .id'",
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 1 {
-				return usagef("search: want at most one QUERY (quote a query of several words), got %d", len(args))
+			switch {
+			case len(args) > 1:
+				return usagef("search: want one QUERY (quote a query of several words), got %d", len(args))
+			case len(args) == 0 || strings.TrimSpace(args[0]) == "":
+				// A search for nothing finds nothing: say what to give,
+				// not "no results".
+				return usagef("search: want a QUERY, such as: gamedata search miner (list and orgs read the directories whole)")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
-			if err := checkFieldsFormat(opts.common, opts.Fields); err != nil {
-				return err
-			}
-			if len(args) == 1 {
-				opts.Query = args[0]
-			}
+			opts.Query = args[0]
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
@@ -65,5 +66,5 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	return printAll(opts.common, records, searchColumns, opts.Fields)
+	return printAll(ctx, opts.common, records, searchColumns, opts.Fields)
 }

@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 	"github.com/spf13/cobra"
 )
@@ -16,7 +20,8 @@ import (
 // syncOptions are sync's options.
 type syncOptions struct {
 	common
-	// DB is the SQLite file, or a postgres:// URL.
+	// DB is the SQLite file, a postgres:// URL or a libpq keyword/value
+	// string.
 	DB string
 	// Kind is the directory's kind; Range the activity history's.
 	Kind, Range string
@@ -33,10 +38,13 @@ func newCmdSync(f *factory, runF func(context.Context, *syncOptions) error) *cob
 		runF = syncRun
 	}
 	cmd := &cobra.Command{
-		Use:   "sync --db FILE|postgres://…",
+		Use:   "sync --db FILE|postgres://…|'host=… dbname=…'",
 		Short: "Record the directory as a series, and what changed, into SQLite or PostgreSQL",
 		Long: `Record the service into a database: a SQLite file, or PostgreSQL when --db
-is a postgres:// or postgresql:// URL. Each run records every directory
+is a postgres:// or postgresql:// URL or a libpq keyword/value string
+('host=db.example user=gd dbname=games'); anything else is refused. The
+password is read from the string, PGPASSWORD or ~/.pgpass (PGPASSFILE),
+and never said: messages show it as xxxxx. Each run records every directory
 value of --kind (game by default) at the run's time, a row only for a
 value that changed, and an entry that left as gone; then it fetches the
 detail records of new entries and of entries whose updatedAt moved, or
@@ -57,12 +65,14 @@ a column; it is migrated forward by version, never dropped, in one
 transaction, so several syncs started at once on a new database all
 succeed; a database of a newer schema is refused and left as it was.
 sync has no time bound unless --timeout gives one.`,
-		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db games.sqlite --kind server --range 24h",
+		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db 'host=localhost user=gamedata dbname=games'\n  gamedata sync --db games.sqlite --kind server --range 24h",
 		Args:    exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch {
+			switch _, err := dsn.Parse(opts.DB); {
 			case opts.DB == "":
 				return usagef("sync: --db FILE or --db postgres://… is required")
+			case err != nil:
+				return usagef("sync: %w", err)
 			case opts.DetailsEvery < 0 || opts.HistoryEvery < 0:
 				return usagef("sync: --details-every %v, --history-every %v: want 0 (every run) or more", opts.DetailsEvery, opts.HistoryEvery)
 			case opts.NoCache && f.global.cacheDir != "":
@@ -75,7 +85,7 @@ sync has no time bound unless --timeout gives one.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.DB, "db", "", "the SQLite file (made if it does not exist), or a postgres:// URL")
+	fl.StringVar(&opts.DB, "db", "", "the SQLite file (made if it does not exist), a postgres:// URL or a keyword/value string ('host=… dbname=…')")
 	fl.StringVar(&opts.Kind, "kind", gamedata.KindGame, "the directory's kind: a package kind, or server")
 	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "the activity history's range")
 	fl.DurationVar(&opts.DetailsEvery, "details-every", 24*time.Hour, "fetch a detail record again after this long even if its entry did not change (0: every run)")
@@ -98,7 +108,8 @@ func syncCacheDir(io *iostreams) string {
 
 // syncRun runs once and says how it went, on a terminal and in a pipe.
 func syncRun(ctx context.Context, opts *syncOptions) error {
-	c, err := opts.Client()
+	counter := &bodyCounter{next: http.DefaultTransport}
+	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: counter}))
 	if err != nil {
 		return err
 	}
@@ -107,7 +118,7 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 		return fmt.Errorf("sync: %w", err)
 	}
 	defer db.Close()
-	o := collect.Options{Kind: opts.Kind, Range: opts.Range, DetailsEvery: opts.DetailsEvery, HistoryEvery: opts.HistoryEvery, Concurrency: 4}
+	o := collect.Options{Kind: opts.Kind, Range: opts.Range, DetailsEvery: opts.DetailsEvery, HistoryEvery: opts.HistoryEvery, Concurrency: 4, BytesRead: counter.n.Load}
 	var bar *syncBar
 	if opts.IO.errTTY {
 		bar = newSyncBar(opts.IO.errOut)
@@ -124,4 +135,32 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 		return withKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
 	}
 	return nil
+}
+
+// bodyCounter is a transport that counts the bytes of the response
+// bodies read through it: what a run read from the network (a 304 reads
+// none), for its summary and the runs table.
+type bodyCounter struct {
+	next http.RoundTripper
+	n    atomic.Int64
+}
+
+func (b *bodyCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := b.next.RoundTrip(r)
+	if resp != nil && resp.Body != nil {
+		resp.Body = &countedBody{ReadCloser: resp.Body, n: &b.n}
+	}
+	return resp, err
+}
+
+// countedBody adds the bytes read from a body to n.
+type countedBody struct {
+	io.ReadCloser
+	n *atomic.Int64
+}
+
+func (c *countedBody) Read(p []byte) (int, error) {
+	k, err := c.ReadCloser.Read(p)
+	c.n.Add(int64(k))
+	return k, err
 }

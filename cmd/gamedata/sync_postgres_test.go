@@ -2,7 +2,9 @@ package main
 
 import (
 	"database/sql"
+	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,5 +45,61 @@ func TestSyncPostgres(t *testing.T) {
 	code, _, errOut := cli(t, twin.URL, "sync", "--db", bad, "--no-cache")
 	assert.Equal(t, 1, code)
 	assert.NotContains(t, errOut, "s3cret", "the password is not said")
-	assert.Contains(t, errOut, "gamedata: sync: postgres://postgres:xxxxx@")
+	assert.Regexp(t, `^gamedata: sync: there is no database missing_t\w+ at 127\.0\.0\.1:\d+; create it \(createdb missing_t\w+\) or check --db\n$`, errOut)
+}
+
+// Idents the database cannot keep as sent are recorded as failures
+// naming them, and the run goes on; "x\ufffdy" stays apart from
+// "x\x00y", and a 3,000-byte ident does not stop a PostgreSQL run.
+func TestSyncOddIdents(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a", 3000)
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		twin := gamedatatest.NewServer(gamedatatest.WithSize(4, 1, 1), gamedatatest.WithHistoryPoints(4))
+		defer twin.Close()
+		for _, ident := range []string{"x\x00y", "x\ufffdy", long} {
+			require.NoError(t, twin.AddPackage("game", ident, "odd"))
+		}
+		games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
+		for run := 1; run <= 2; run++ {
+			code, _, errOut := cli(t, twin.URL, "sync", "--db", dsn, "--no-cache", "--range", "24h")
+			assert.Equal(t, 1, code, errOut)
+			assert.Contains(t, errOut, "2 item(s) failed after their retries: see the failures table (run "+strconv.Itoa(run)+")")
+		}
+		db, param := openSQL(t, dsn)
+		var n, packages, odd int
+		require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM directory`).Scan(&n))
+		assert.Equal(t, games-2, n, "every entry but the two refused")
+		require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM packages`).Scan(&packages))
+		assert.Equal(t, games-2, packages, "the run went on to the details")
+		require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM directory WHERE ident = `+param, "x\ufffdy").Scan(&odd))
+		assert.Equal(t, 1, odd, `"x\ufffdy" is stored as sent`)
+		rows, err := db.Query(`SELECT item FROM failures WHERE run_id = 2 ORDER BY item`)
+		require.NoError(t, err)
+		var items []string
+		for rows.Next() {
+			var item string
+			require.NoError(t, rows.Scan(&item))
+			items = append(items, item)
+		}
+		require.NoError(t, rows.Err())
+		require.Len(t, items, 2)
+		assert.Equal(t, `"game"/"x\x00y"`, items[1])
+		assert.Regexp(t, `^"game"/"a{190,}… \(3009 bytes, sha256 [0-9a-f]{16}\)$`, items[0])
+	})
+}
+
+// openSQL opens dsn, a SQLite file or a PostgreSQL URL, for a test's
+// queries until the test ends, and returns the first placeholder of its
+// dialect.
+func openSQL(t *testing.T, dsn string) (*sql.DB, string) {
+	t.Helper()
+	driver, param := "sqlite", "?"
+	if strings.HasPrefix(dsn, "postgres://") {
+		driver, param = "pgx", "$1"
+	}
+	db, err := sql.Open(driver, dsn)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	return db, param
 }

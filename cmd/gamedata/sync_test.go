@@ -35,7 +35,7 @@ func rowCounts(t *testing.T, db *sql.DB) map[string]int {
 }
 
 // summaryLine is the one line every run prints on stderr.
-var summaryLine = regexp.MustCompile(`^gamedata: sync: run (\d+) (ok|failed|interrupted) in \S+: (\d+) entries \((\d+) new, (\d+) changed, (\d+) gone\), (\d+) details, (\d+) reports, (\d+) activity points; \d+ rows added, \d+ changed; (\d+) requests; (\d+) failed$`)
+var summaryLine = regexp.MustCompile(`^gamedata: sync: run (\d+) (ok|failed|interrupted) in \S+: (\d+) entries \((\d+) new, (\d+) changed, (\d+) gone\), (\d+) details, (\d+) reports, (\d+) activity points; \d+ rows added, \d+ changed; (\d+) requests, (\d+) bytes read; (\d+) failed$`)
 
 // A sync records the directory, the records, the reports and the
 // activity, and says so in one line on stderr, in a pipe too; a run over
@@ -61,7 +61,8 @@ func TestSync(t *testing.T) {
 	}
 	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	n := strconv.Itoa(games)
-	assert.Equal(t, []string{"1", "ok", n, n, "0", "0", n, n}, runSync()[:8])
+	first1 := runSync()
+	assert.Equal(t, []string{"1", "ok", n, n, "0", "0", n, n}, first1[:8])
 	db, err := sql.Open("sqlite", path)
 	require.NoError(t, err)
 	defer db.Close()
@@ -86,6 +87,12 @@ func TestSync(t *testing.T) {
 	second := runSync()
 	assert.Equal(t, []string{"2", "ok", n, "0", "0", "0", "0", "0"}, second[:8])
 	assert.Equal(t, "2", second[9], "a page and the activity")
+	assert.Equal(t, "0", second[10], "304s read no body")
+	var bytes1, bytes2 string
+	require.NoError(t, db.QueryRow(`SELECT CAST(bytes_read AS TEXT) FROM runs WHERE run_id = 1`).Scan(&bytes1))
+	require.NoError(t, db.QueryRow(`SELECT CAST(bytes_read AS TEXT) FROM runs WHERE run_id = 2`).Scan(&bytes2))
+	assert.Equal(t, []string{first1[10], "0"}, []string{bytes1, bytes2}, "the runs table says what the summary said")
+	assert.Greater(t, atoi(t, bytes1), 1000, "the first run read the bodies")
 	assert.Len(t, twin.Requests()[before:], 2)
 	for _, r := range twin.Requests()[before:] {
 		assert.Equal(t, http.StatusNotModified, r.Status, "answered from the cache: %s", r.Path)
@@ -118,7 +125,7 @@ func TestSyncFailedItemExits1(t *testing.T) {
 	require.Len(t, lines, 2, errOut)
 	m := summaryLine.FindStringSubmatch(lines[0])
 	require.NotNil(t, m, lines[0])
-	assert.Equal(t, []string{"failed", "1"}, []string{m[2], m[11]})
+	assert.Equal(t, []string{"failed", "1"}, []string{m[2], m[12]})
 	assert.Positive(t, atoi(t, m[9]), "the activity was synced after the failure")
 	assert.Equal(t, "gamedata: sync: 1 item(s) failed after their retries: see the failures table (run 1); the next run fetches them again", lines[1])
 }
@@ -285,4 +292,85 @@ func TestSyncRefusesNewerSchema(t *testing.T) {
 	var mode string
 	require.NoError(t, db.QueryRow(`PRAGMA journal_mode`).Scan(&mode))
 	assert.Equal(t, "delete", mode)
+}
+
+// A service that cannot be reached is said as every command says it,
+// after the run's summary; the run stops at the first request instead of
+// failing every item, and records that failure.
+func TestSyncUnreachableService(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "x.sqlite")
+	// Port 0 can never be listened on: refused every time.
+	code, out, errOut := cli(t, "http://127.0.0.1:0", "sync", "--db", path, "--no-cache")
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out)
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	require.Len(t, lines, 2, errOut)
+	assert.Regexp(t, `^gamedata: sync: run 1 failed in \S+: 0 entries \(0 new, 0 changed, 0 gone\), walk incomplete, 0 details, 0 reports, 0 activity points; 0 rows added, 0 changed; \d+ requests, 0 bytes read; 1 failed$`, lines[0],
+		"the page failed, and nothing after it was tried")
+	assert.Regexp(t, `^gamedata: could not reach the service at http://127\.0\.0\.1:0: dial tcp .*connection refused; check --base-url and the network$`, lines[1])
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	var stage, item string
+	require.NoError(t, db.QueryRow(`SELECT stage, item FROM failures`).Scan(&stage, &item))
+	assert.Equal(t, []string{"directory", "page 1"}, []string{stage, item})
+}
+
+// A kind the service does not know is answered with its default
+// directory: sync says so and writes nothing, neither into a new
+// database nor over one that holds the kind it was answered with.
+func TestSyncKindTheServiceDoesNotKnow(t *testing.T) {
+	t.Parallel()
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(12, 3, 3), gamedatatest.WithHistoryPoints(4))
+	defer twin.Close()
+	dir := t.TempDir()
+	for _, typo := range []string{"gmae", "servers"} {
+		t.Run(typo, func(t *testing.T) {
+			path := filepath.Join(dir, typo+".sqlite")
+			code, _, errOut := cli(t, twin.URL, "sync", "--db", path, "--no-cache", "--range", "24h")
+			require.Equal(t, 0, code, errOut)
+			db, err := sql.Open("sqlite", path)
+			require.NoError(t, err)
+			defer db.Close()
+			before := rowCounts(t, db)
+			var listings string
+			require.NoError(t, db.QueryRow(`SELECT GROUP_CONCAT(DISTINCT listing) FROM directory`).Scan(&listings))
+
+			code, out, errOut := cli(t, twin.URL, "sync", "--db", path, "--no-cache", "--kind", typo)
+			assert.Equal(t, 1, code)
+			assert.Empty(t, out)
+			assert.Regexp(t, `^gamedata: sync: the service served "\w+"/"[^"]+" for --kind "`+typo+`": it does not know the kind "`+typo+`", and answers an unknown kind with its default directory; nothing was written: check --kind\n$`, errOut)
+			assert.Equal(t, before, rowCounts(t, db), "nothing written, no run recorded")
+			var after string
+			require.NoError(t, db.QueryRow(`SELECT GROUP_CONCAT(DISTINCT listing) FROM directory`).Scan(&after))
+			assert.Equal(t, listings, after)
+		})
+	}
+}
+
+// Text columns hold the text as sent, escape sequences included (the
+// README says so, and that sqlite3 and psql print them raw); only a NUL
+// byte, which PostgreSQL's text cannot hold, becomes U+FFFD.
+func TestSyncKeepsTextAsSent(t *testing.T) {
+	t.Parallel()
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(2, 1, 1), gamedatatest.WithHistoryPoints(4))
+	defer twin.Close()
+	const title = "\x1b]0;owned\x07\x1b[31mRed\u202eTitle"
+	require.NoError(t, twin.AddPackage("game", "esc", title))
+	require.NoError(t, twin.AddPackage("game", "nul", "a\x00b"))
+	path := filepath.Join(t.TempDir(), "g.sqlite")
+	code, _, errOut := cli(t, twin.URL, "sync", "--db", path, "--no-cache", "--range", "24h")
+	require.Equal(t, 0, code, errOut)
+	assert.NotContains(t, errOut, "\x1b", "stderr is still sanitized")
+	db, err := sql.Open("sqlite", path)
+	require.NoError(t, err)
+	defer db.Close()
+	for _, table := range []string{"directory", "packages"} {
+		var got string
+		require.NoError(t, db.QueryRow(`SELECT title FROM `+table+` WHERE ident = 'esc'`).Scan(&got))
+		assert.Equal(t, title, got, table)
+		require.NoError(t, db.QueryRow(`SELECT title FROM `+table+` WHERE ident = 'nul'`).Scan(&got))
+		assert.Equal(t, "a\ufffdb", got, table)
+	}
 }

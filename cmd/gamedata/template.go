@@ -31,15 +31,22 @@ func (r *templateRun) funcs() template.FuncMap {
 	}
 }
 
+// maxTableRows is the most rows tablerow holds for tablerender: a
+// template's memory is bounded, as its output is.
+const maxTableRows = 100_000
+
 // tablerow adds a row of cells to the table tablerender writes, so that
 // its columns line up; it writes nothing itself.
-func (r *templateRun) tablerow(cells ...any) string {
+func (r *templateRun) tablerow(cells ...any) (string, error) {
+	if len(r.rows) >= maxTableRows {
+		return "", fmt.Errorf("tablerow: %d rows held; call tablerender to print them, at most %d at a time", len(r.rows), maxTableRows)
+	}
 	row := make([]string, len(cells))
 	for i, c := range cells {
 		row[i] = shown(c) // measured as it will be shown
 	}
 	r.rows = append(r.rows, row)
-	return ""
+	return "", nil
 }
 
 // render writes the rows tablerow collected, aligned and fit to the

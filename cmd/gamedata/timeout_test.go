@@ -69,7 +69,7 @@ func TestDefaultTimeout(t *testing.T) {
 		{[]string{"sync", "--db", "x.sqlite"}, 0},
 		{[]string{"watch"}, 0},
 		{[]string{"get", "package", "game/x", "--timeout", "0"}, 0},
-		{[]string{"--timeout", "0", "search"}, 0},
+		{[]string{"--timeout", "0", "search", "x"}, 0},
 		{[]string{"get", "package", "game/x", "--timeout", "5s"}, 5 * time.Second},
 		{[]string{"list", "--all", "--timeout", "1h"}, time.Hour},
 		{[]string{"--timeout", "3m", "export"}, 3 * time.Minute},

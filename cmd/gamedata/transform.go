@@ -2,16 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/template"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/internal/sanitize"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
@@ -81,8 +80,12 @@ func newTransform(cmd *cobra.Command, output string, io *iostreams, now func() t
 	return t, nil
 }
 
-// apply prints doc, a JSON document, through the transform.
-func (t *transform) apply(doc []byte) error {
+// apply prints doc, a JSON document, through the transform, under ctx:
+// a jq expression or a template is the user's program, and the
+// command's --timeout, Ctrl-C and SIGTERM end it wherever it is.
+// What it prints is written as it comes, never held whole, so an
+// expression that prints without end (repeat) holds no more than a line.
+func (t *transform) apply(ctx context.Context, doc []byte) error {
 	d := json.NewDecoder(bytes.NewReader(doc))
 	d.UseNumber() // numbers as sent, never rounded through a float
 	var v any
@@ -90,74 +93,62 @@ func (t *transform) apply(doc []byte) error {
 		return err
 	}
 	if t.jq != nil {
-		return t.applyJQ(v)
+		return t.applyJQ(ctx, v)
 	}
-	var buf bytes.Buffer
-	if err := t.tmpl.Execute(&buf, v); err != nil {
-		return fmt.Errorf("--template: %w", err)
-	}
-	buf.WriteString(t.run.render()) // rows tablerow left without tablerender
-	_, err := io.WriteString(t.out, shownLines(buf.String()))
-	return err
+	return t.applyTemplate(ctx, v)
 }
 
-func (t *transform) applyJQ(v any) error {
-	var buf bytes.Buffer
-	iter := t.jq.Run(v)
+func (t *transform) applyJQ(ctx context.Context, v any) error {
+	iter := t.jq.RunWithContext(ctx, v)
 	for {
 		r, ok := iter.Next()
 		if !ok {
-			break
+			return nil
 		}
 		if err, ok := r.(error); ok {
 			var halt *gojq.HaltError
 			if errors.As(err, &halt) && halt.Value() == nil {
-				break // halt: the end, not a failure
+				return nil // halt: the end, not a failure
 			}
-			io.WriteString(t.out, shownLines(buf.String())) // what came before the error
 			return fmt.Errorf("--jq: %w", err)
 		}
-		if s, ok := r.(string); ok {
-			buf.WriteString(s + "\n")
-			continue
-		}
-		b, err := gojq.Marshal(r)
+		line, err := jqLine(r, t.indent)
 		if err != nil {
 			return fmt.Errorf("--jq: %w", err)
 		}
-		if b, err = safeJSON(b); err != nil {
+		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("--jq: %w", err)
 		}
-		if t.indent {
-			b = indented(b, "")
+		if _, err := io.WriteString(t.out, shownLines(line)); err != nil {
+			return err
 		}
-		buf.Write(append(b, '\n'))
 	}
-	_, err := io.WriteString(t.out, shownLines(buf.String()))
-	return err
 }
 
-// shownLines is s through the sanitizer a line at a time, and within a
-// line a tab-separated field at a time: the service's text is shown
-// inert, and the lines and tabs a jq expression or a template wrote stay.
-func shownLines(s string) string {
-	lines := strings.Split(s, "\n")
-	for i, line := range lines {
-		fields := strings.Split(line, "\t")
-		for j, f := range fields {
-			if !sanitize.Unchanged(f) {
-				fields[j] = gamedata.NewUntrusted(f).String()
-			}
-		}
-		lines[i] = strings.Join(fields, "\t")
+// jqLine is one result of a jq expression as printed: a string raw,
+// anything else as JSON safe to print, indented for a person.
+func jqLine(r any, indent bool) (string, error) {
+	if s, ok := r.(string); ok {
+		return s + "\n", nil
 	}
-	return strings.Join(lines, "\n")
+	b, err := gojq.Marshal(r)
+	if err != nil {
+		return "", err
+	}
+	if b, err = safeJSON(b); err != nil {
+		return "", err
+	}
+	if indent {
+		b = indented(b, "")
+	}
+	return string(b) + "\n", nil
 }
 
 // transformWriter holds the records a command prints, then prints them
 // through its transform as one JSON array, as -o json would: a jq
 // expression sees the whole list, as in gh.
 type transformWriter struct {
+	ctx     context.Context
 	tx      *transform
 	records bytes.Buffer
 	n       int
@@ -176,8 +167,37 @@ func (w *transformWriter) write(f gamedata.Fields) error {
 
 func (w *transformWriter) close() error {
 	if w.n == 0 {
-		return w.tx.apply([]byte("[]"))
+		return w.tx.apply(w.ctx, []byte("[]"))
 	}
 	w.records.WriteByte(']')
-	return w.tx.apply(w.records.Bytes())
+	return w.tx.apply(w.ctx, w.records.Bytes())
+}
+
+// applyTemplate runs the template on v under ctx. text/template knows no
+// context, so it runs on its own goroutine: when ctx ends first the
+// command ends at once, and the template's next write fails, which stops
+// it (one that loops without writing is left to the process's exit).
+func (t *transform) applyTemplate(ctx context.Context, v any) error {
+	out := &templateOut{ctx: ctx, w: t.out}
+	done := make(chan error, 1)
+	go func() {
+		err := t.tmpl.Execute(out, v)
+		if err == nil {
+			_, err = io.WriteString(out, t.run.render()) // rows tablerow left without tablerender
+		}
+		if err == nil {
+			err = out.flush()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("--template: %w", err)
+		}
+		return nil
+	case <-ctx.Done():
+		out.abandon()
+		return fmt.Errorf("--template: %w", ctx.Err())
+	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/url"
 	"slices"
@@ -116,4 +118,35 @@ func TestTimeAgo(t *testing.T) {
 	}
 	_, err := r.timeago("yesterday")
 	assert.Error(t, err)
+}
+
+// A jq expression is the user's program: it runs under the command's
+// context, so Ctrl-C, SIGTERM (both cancel it: main) and --timeout end
+// one that never would, and what it prints is written as it comes, not
+// held. The first line written is the point at which the test knows the
+// expression runs, and interrupts it.
+func TestJQEndsWithTheCommand(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	ident := twin.Catalog().Entries(url.Values{"kind": {"game"}})[0].Ident
+	for _, expr := range []string{".ident, last(range(infinite))", "repeat(.ident)"} {
+		t.Run(expr, func(t *testing.T) {
+			t.Parallel()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			out := &cancelOnWrite{cancel: cancel}
+			code, errOut := runUntil(t, ctx, out, twin.URL, "get", "package", "game/"+ident, "--jq", expr)
+			assert.Equal(t, exitInterrupted, code, errOut)
+			assert.True(t, strings.HasPrefix(out.String(), ident+"\n"), "%.100q", out.String())
+		})
+	}
+	t.Run("--timeout", func(t *testing.T) {
+		t.Parallel()
+		var out bytes.Buffer
+		code, errOut := runUntil(t, context.Background(), &out, twin.URL,
+			"--timeout", "3s", "get", "package", "game/"+ident, "--jq", ".ident, last(range(infinite))")
+		assert.Equal(t, 1, code, errOut)
+		assert.Contains(t, errOut, "gave up after 3s")
+		assert.Equal(t, ident+"\n", out.String(), "the expression ran, and printed as it went")
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -29,12 +30,16 @@ func newCmdWatch(f *factory, runF func(context.Context, *watchOptions) error) *c
 	}
 	cmd := &cobra.Command{
 		Use:   "watch [package KIND/IDENT ...]",
-		Short: "Print changes as NDJSON lines until interrupted",
+		Short: "Print a line a change until interrupted",
 		Long: `Watch the directory (--kind), or the packages named, polling every --every
-with conditional requests, and print one NDJSON line a change as soon as
-it is seen, until interrupted: {"op": "added"|"updated"|"removed", "old":
-..., "new": ...}. The first round reports everything as added. A failed
-poll is said on stderr and the watch goes on.
+with conditional requests, and print one line a change as soon as it is
+seen, until interrupted. On a terminal a first line on stderr says what
+is watched and how often, and each change is a line for a person: its
+op, the identity and title, and for an update the members that changed,
+old → new. In a pipe (or with -o ndjson) each is an NDJSON line:
+{"op": "added"|"updated"|"removed", "old": ..., "new": ...}. The first
+round reports everything as added. A failed poll is said on stderr and
+the watch goes on.
 
 What it cannot see is said on stderr, once each time it changes: a
 package that is not found (at the first poll, and whenever it goes or
@@ -43,22 +48,12 @@ it, and a poll the service delays with Retry-After. An unsupported
 --kind is said too. --jq and --template apply to each change line.
 
 watch has no time bound unless --timeout gives one.`,
-		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner package game/space-miner",
+		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner game/space-miner",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, 0)
-			if len(args)%2 != 0 {
-				return usagef("watch: want package KIND/IDENT pairs, got %d argument(s)", len(args))
-			}
-			opts.Refs = nil
-			for i := 0; i < len(args); i += 2 {
-				if args[i] != "package" {
-					return usagef("watch %q: want package KIND/IDENT", args[i])
-				}
-				kind, ident, err := splitRef(args[i+1])
-				if err != nil {
-					return err
-				}
-				opts.Refs = append(opts.Refs, gamedata.PackageRef{Kind: kind, Ident: ident})
+			var err error
+			if opts.Refs, err = watchRefs(args); err != nil {
+				return err
 			}
 			if opts.Every <= 0 {
 				return usagef("watch --every %v: want more than 0", opts.Every)
@@ -72,6 +67,29 @@ watch has no time bound unless --timeout gives one.`,
 	return cmd
 }
 
+// watchRefs are the packages args name: "package" and one or more
+// KIND/IDENT after it, as often as wanted.
+func watchRefs(args []string) ([]gamedata.PackageRef, error) {
+	var refs []gamedata.PackageRef
+	for i, a := range args {
+		if a == "package" {
+			if i == len(args)-1 || args[i+1] == "package" {
+				return nil, usagef("watch: package needs one or more KIND/IDENT after it")
+			}
+			continue
+		}
+		if i == 0 {
+			return nil, usagef("watch %q: want package KIND/IDENT ...", a)
+		}
+		kind, ident, err := splitRef(a)
+		if err != nil {
+			return nil, err
+		}
+		refs = append(refs, gamedata.PackageRef{Kind: kind, Ident: ident})
+	}
+	return refs, nil
+}
+
 // change is one line of watch's output.
 type change struct {
 	Op  string          `json:"op"`
@@ -80,6 +98,9 @@ type change struct {
 }
 
 func watchRun(ctx context.Context, opts *watchOptions) error {
+	if opts.Format == "table" && opts.Transform == nil {
+		say(opts.IO.errOut, "%s", watchHeader(opts.Kind, opts.Refs, opts.Every))
+	}
 	status := directoryStatus(opts.IO.errOut, opts.Kind)
 	if len(opts.Refs) > 0 {
 		status = packageStatus(opts.IO.errOut, opts.Refs)
@@ -104,7 +125,7 @@ func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, 
 			}
 			continue
 		}
-		if err := printChange(opts, ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New)); err != nil {
+		if err := printChange(ctx, opts, ch.Op, fieldsOrZero(ch.Old), fieldsOrZero(ch.New)); err != nil {
 			return err
 		}
 	}
@@ -131,7 +152,7 @@ func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions,
 			continue
 		}
 		status.changed(0)
-		if err := printChange(opts, ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
+		if err := printChange(ctx, opts, ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
 			return err
 		}
 	}
@@ -140,13 +161,17 @@ func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions,
 
 // printChange writes one change line, through --jq or --template when
 // one is given.
-func printChange(opts *watchOptions, op gamedata.Op, old, new gamedata.Fields) error {
+func printChange(ctx context.Context, opts *watchOptions, op gamedata.Op, old, new gamedata.Fields) error {
+	if opts.Format == "table" && opts.Transform == nil {
+		_, err := fmt.Fprintln(opts.IO.out, changeLine(op.String(), old, new, opts.IO.width))
+		return err
+	}
 	line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
 	if err != nil {
 		return err
 	}
 	if opts.Transform != nil {
-		return opts.Transform.apply(line)
+		return opts.Transform.apply(ctx, line)
 	}
 	_, err = opts.IO.out.Write(append(line, '\n'))
 	return err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -209,7 +208,7 @@ func (o observed) RoundTrip(req *http.Request) (*http.Response, error) {
 		o.seen(req, resp.StatusCode)
 		return resp, nil
 	}
-	resp.Body = &wholeBody{ReadCloser: resp.Body, want: resp.ContentLength, done: func(whole bool) {
+	resp.Body = &wholeBody{ReadCloser: resp.Body, want: resp.ContentLength, check: newJSONCheck(), done: func(whole bool) {
 		if whole {
 			o.seen(req, resp.StatusCode)
 		} else {
@@ -224,18 +223,24 @@ func (o observed) RoundTrip(req *http.Request) (*http.Response, error) {
 // and what was read is JSON. A body closed early, or cut, is not whole.
 type wholeBody struct {
 	io.ReadCloser
-	want int64 // the Content-Length, or -1
-	read []byte
-	done func(whole bool)
-	told bool
+	want  int64 // the Content-Length, or -1
+	read  int64
+	check *jsonCheck
+	done  func(whole bool)
+	told  bool
 }
 
 func (b *wholeBody) Read(p []byte) (int, error) {
 	n, err := b.ReadCloser.Read(p)
-	b.read = append(b.read, p[:n]...)
+	b.read += int64(n)
+	if !b.told {
+		b.check.Write(p[:n])
+	}
 	switch {
-	case err == io.EOF || (b.want >= 0 && int64(len(b.read)) == b.want):
-		b.tell(json.Valid(b.read))
+	case err == io.EOF || (b.want >= 0 && b.read == b.want):
+		if !b.told {
+			b.tell(b.check.result())
+		}
 	case err != nil:
 		b.tell(false)
 	}
@@ -247,10 +252,11 @@ func (b *wholeBody) Close() error {
 	return b.ReadCloser.Close()
 }
 
-// tell calls done the first time only.
+// tell calls done the first time only, and stops the check.
 func (b *wholeBody) tell(whole bool) {
 	if !b.told {
 		b.told = true
+		b.check.abandon()
 		b.done(whole)
 	}
 }

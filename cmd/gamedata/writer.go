@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 	"slices"
 
@@ -22,6 +23,8 @@ const page = 100
 
 // output says where records go and how.
 type output struct {
+	// ctx bounds --jq and --template: the command's.
+	ctx    context.Context
 	format string
 	w      io.Writer
 	// columns, for csv and table, are those --fields names, checked
@@ -58,9 +61,13 @@ func newWriter(o output) writer {
 	o.batch = max(o.batch, 1)
 	switch {
 	case o.tx != nil:
-		return &transformWriter{tx: o.tx}
+		return &transformWriter{ctx: o.ctx, tx: o.tx}
+	case o.format == "json" && o.columns != nil:
+		return &selectedMembers{w: &jsonWriter{w: o.w, indent: o.indent}, fields: o.columns, known: o.known}
 	case o.format == "json":
 		return &jsonWriter{w: o.w, indent: o.indent}
+	case o.format == "ndjson" && o.columns != nil:
+		return &selectedMembers{w: &ndjsonWriter{w: o.w}, fields: o.columns, known: o.known}
 	case o.format == "ndjson":
 		return &ndjsonWriter{w: o.w}
 	}
@@ -85,8 +92,8 @@ func newWriter(o output) writer {
 // printAll writes records in c's format to its stdout, with columns chosen
 // from all of them (known first) unless fields names them, and says "no
 // results" on a terminal when there are none.
-func printAll(c common, records []gamedata.Fields, known, fields []string) error {
-	w := newWriter(c.output(known, fields, len(records)))
+func printAll(ctx context.Context, c common, records []gamedata.Fields, known, fields []string) error {
+	w := newWriter(c.output(ctx, known, fields, len(records)))
 	for _, f := range records {
 		if err := w.write(f); err != nil {
 			return err
@@ -101,8 +108,8 @@ func printAll(c common, records []gamedata.Fields, known, fields []string) error
 
 // output is where c prints records of what known describes: its format,
 // stdout, the terminal's width, --fields, --jq or --template.
-func (c common) output(known, fields []string, batch int) output {
-	return output{format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch,
+func (c common) output(ctx context.Context, known, fields []string, batch int) output {
+	return output{ctx: ctx, format: c.Format, w: c.IO.out, columns: fields, known: known, batch: batch,
 		width: c.IO.width, indent: c.IO.outTTY, tx: c.Transform,
 		notice: func(format string, args ...any) { say(c.IO.errOut, format, args...) }}
 }
@@ -192,4 +199,37 @@ func (c *chosenColumns) close() error {
 		}
 	}
 	return c.w.close()
+}
+
+// selectedMembers is a JSON or NDJSON writer of the members --fields
+// names, checked, as CSV and table columns are, against the documented
+// ones and those of the first record.
+type selectedMembers struct {
+	w       writer
+	fields  []string
+	known   []string
+	checked bool
+}
+
+func (s *selectedMembers) write(f gamedata.Fields) error {
+	if !s.checked {
+		s.checked = true
+		if err := checkFields(s.fields, s.known, []gamedata.Fields{f}); err != nil {
+			return err
+		}
+	}
+	sel, err := selectMembers(f, s.fields)
+	if err != nil {
+		return err
+	}
+	return s.w.write(sel)
+}
+
+func (s *selectedMembers) close() error {
+	if !s.checked {
+		if err := checkFields(s.fields, s.known, nil); err != nil {
+			return err
+		}
+	}
+	return s.w.close()
 }

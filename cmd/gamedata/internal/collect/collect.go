@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -42,6 +43,10 @@ type Options struct {
 	// Progress, when set, is called as the run goes, from the run's
 	// goroutine.
 	Progress func(Progress)
+	// BytesRead, when set, says how many bytes of responses the client
+	// has read so far; the run records its own share. Unset, the bytes
+	// are not counted, and the runs table holds NULL.
+	BytesRead func() int64
 }
 
 // Stages of a run, in order.
@@ -75,7 +80,11 @@ type runner struct {
 	o         Options
 	r         *store.Run
 	base      int64 // the client's requests before the run
+	baseBytes int64 // the bytes read before the run
 	sum       Summary
+	// down is the first failure that said the service cannot be reached:
+	// the run records it and stops, rather than fail every item left.
+	down error
 }
 
 // Run runs once: it records itself in the runs table, walks the
@@ -92,14 +101,28 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 		o.Concurrency = 1
 	}
 	x := &runner{ctx: ctx, wctx: context.WithoutCancel(ctx), c: c, db: db, o: o, base: c.Stats().Requests}
+	if o.BytesRead != nil {
+		x.baseBytes = o.BytesRead()
+	}
 	start := o.Now()
+	// The directory's first entry is read before anything is written: a
+	// kind the service does not know is answered with another, and a run
+	// of it would write that other kind's entries under this one.
+	next, stop := iter.Pull2(c.Dashboard.All(ctx, &gamedata.DashboardOptions{Kind: o.Kind, ListOptions: gamedata.ListOptions{PageSize: pageSize}}, nil))
+	defer stop()
+	first, ferr, more := next()
+	if more && ferr == nil {
+		if err := servedKind(o.Kind, first); err != nil {
+			return x.sum, fmt.Errorf("%w; nothing was written: check --kind", err)
+		}
+	}
 	r, err := db.BeginRun(x.wctx, o.Kind, start)
 	if err != nil {
 		return x.sum, err
 	}
 	x.r = r
 	x.sum.Run = r.ID
-	err = x.stages(start)
+	err = x.stages(start, pulled{first, ferr, more, next})
 	x.sum.Outcome = store.OutcomeOK
 	switch {
 	case ctx.Err() != nil:
@@ -120,12 +143,16 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 	return x.sum, err
 }
 
-// stages runs the stages in order. Only an interrupt or a database that
-// cannot be written stops it; a failed item is recorded and passed over.
-func (x *runner) stages(now time.Time) error {
-	complete, err := x.walk()
+// stages runs the stages in order, the walk going on from dir. Only an
+// interrupt, a database that cannot be written or a service that cannot
+// be reached stops it; a failed item is recorded and passed over.
+func (x *runner) stages(now time.Time, dir pulled) error {
+	complete, err := x.walk(dir)
 	if err != nil {
 		return err
+	}
+	if x.down != nil {
+		return x.down
 	}
 	x.sum.Complete = complete
 	if complete {
@@ -135,26 +162,37 @@ func (x *runner) stages(now time.Time) error {
 		}
 		x.sum.Gone = gone
 	}
-	if err := x.details(now); err != nil {
-		return err
+	for _, stage := range []func() error{func() error { return x.details(now) }, func() error { return x.reports(now) }, x.activity} {
+		if err := stage(); err != nil {
+			return err
+		}
+		if x.down != nil {
+			return x.down
+		}
 	}
-	if err := x.reports(now); err != nil {
-		return err
-	}
-	return x.activity()
+	return nil
 }
 
 // count brings the run's request count up to date before a write.
 func (x *runner) count() {
 	x.r.Requests = x.c.Stats().Requests - x.base
 	x.sum.Requests = x.r.Requests
+	if x.o.BytesRead != nil {
+		n := x.o.BytesRead() - x.baseBytes
+		x.r.BytesRead, x.sum.BytesRead = &n, &n
+	}
 	x.sum.Added, x.sum.ChangedRows = x.r.Added, x.r.Changed
 }
 
-// fail records an item that failed, and the run goes on. The error is
-// kept without its *gamedata.ItemError: the failures table names the item,
-// and the error's index, within one batch of requests, says less.
+// fail records an item that failed, and the run goes on; a failure that
+// says the service cannot be reached also ends the run once the stage
+// has written what it fetched. The error is kept without its
+// *gamedata.ItemError: the failures table names the item, and the
+// error's index, within one batch of requests, says less.
 func (x *runner) fail(stage, item string, err error) error {
+	if x.down == nil && unreachable(err) {
+		x.down = err
+	}
 	x.sum.Failed++
 	x.count()
 	var ie *gamedata.ItemError
@@ -176,12 +214,29 @@ func (x *runner) progress(stage string, done, total int) {
 	}
 }
 
+// pulled is a walk of the directory whose first result was read.
+type pulled struct {
+	entry gamedata.DashboardEntry
+	err   error
+	ok    bool
+	next  func() (gamedata.DashboardEntry, error, bool)
+}
+
+// all is every result of the walk, its first one included.
+func (p pulled) all(yield func(gamedata.DashboardEntry, error) bool) {
+	for e, err, ok := p.entry, p.err, p.ok; ok; e, err, ok = p.next() {
+		if !yield(e, err) {
+			return
+		}
+	}
+}
+
 // walk reads the directory a page at a time and writes each page in one
 // transaction, so memory holds a page, not the directory. It reports
 // whether the walk reached the last page; a page that fails after its
-// retries is recorded and ends the walk, and the run goes on.
-func (x *runner) walk() (bool, error) {
-	opts := &gamedata.DashboardOptions{Kind: x.o.Kind, ListOptions: gamedata.ListOptions{PageSize: pageSize}}
+// retries is recorded and ends the walk, and the run goes on. An entry
+// of another kind than the run's is recorded as a failure and skipped.
+func (x *runner) walk(dir pulled) (bool, error) {
 	batch := make([]store.Entry, 0, pageSize)
 	flush := func() error {
 		if len(batch) == 0 {
@@ -196,11 +251,16 @@ func (x *runner) walk() (bool, error) {
 		x.sum.New += c.New
 		x.sum.Changed += c.Changed
 		batch = batch[:0]
+		for _, r := range c.Refused {
+			if err := x.fail(StageDirectory, keyName(r.Key), r.Err); err != nil {
+				return err
+			}
+		}
 		x.progress(StageDirectory, x.sum.Entries, -1)
 		return nil
 	}
 	x.progress(StageDirectory, 0, -1)
-	for e, err := range x.c.Dashboard.All(x.ctx, opts, nil) {
+	for e, err := range dir.all {
 		if err != nil {
 			if ferr := flush(); ferr != nil {
 				return false, ferr
@@ -214,6 +274,12 @@ func (x *runner) walk() (bool, error) {
 				item = fmt.Sprintf("page %d", pe.Page)
 			}
 			return false, x.fail(StageDirectory, item, err)
+		}
+		if err := servedKind(x.o.Kind, e); err != nil {
+			if err := x.fail(StageDirectory, entryName(e), err); err != nil {
+				return false, err
+			}
+			continue
 		}
 		if !nameable(e) {
 			x.sum.Unnamed++

@@ -46,14 +46,20 @@ func (x *runner) details(now time.Time) error {
 		if x.ctx.Err() != nil {
 			return x.ctx.Err()
 		}
+		if x.down != nil {
+			return nil
+		}
 	}
 }
 
 // fetchDetails fetches the records of due entries: packages, then
 // servers, calling tick for each fetched or failed. A failed item is
-// recorded; an interrupt leaves the rest unfetched and the records read
-// so far to be written.
+// recorded; an interrupt, or a failure that says the service cannot be
+// reached, leaves the rest unfetched (and unrecorded: they are due next
+// run) and the records read so far to be written.
 func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, error) {
+	ctx, cancel := context.WithCancel(x.ctx)
+	defer cancel()
 	var pkgs, srvs []store.Due
 	var refs []gamedata.PackageRef
 	var ids []string
@@ -71,18 +77,21 @@ func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, err
 		switch {
 		case err == nil:
 			recs = append(recs, detail())
-		case x.interrupted(err):
+		case x.interrupted(err), x.down != nil:
 			return nil
 		default:
 			if err := x.fail(StageDetails, d.Key.String(), err); err != nil {
 				return err
+			}
+			if x.down != nil {
+				cancel()
 			}
 		}
 		tick()
 		return nil
 	}
 	i := 0
-	for p, err := range x.c.Packages.GetMany(x.ctx, refs, x.o.Concurrency) {
+	for p, err := range x.c.Packages.GetMany(ctx, refs, x.o.Concurrency) {
 		d := pkgs[i]
 		i++
 		if err := keep(d, err, func() store.Detail { return packageDetail(d, p) }); err != nil {
@@ -90,7 +99,7 @@ func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, err
 		}
 	}
 	i = 0
-	for s, err := range x.c.Servers.GetMany(x.ctx, ids, x.o.Concurrency) {
+	for s, err := range x.c.Servers.GetMany(ctx, ids, x.o.Concurrency) {
 		d := srvs[i]
 		i++
 		if err := keep(d, err, func() store.Detail { return serverDetail(d, s) }); err != nil {
@@ -126,6 +135,9 @@ func (x *runner) reports(now time.Time) error {
 		if x.ctx.Err() != nil {
 			return x.ctx.Err()
 		}
+		if x.down != nil {
+			return nil
+		}
 	}
 }
 
@@ -139,7 +151,7 @@ func (x *runner) saveReports(keys []store.Key, step func()) error {
 	defer cancel() // a write that fails ends the batch's fetches
 	for i, ch := range results {
 		r := <-ch
-		if x.interrupted(r.err) {
+		if x.interrupted(r.err) || (r.err != nil && x.down != nil) {
 			continue // the rest of the batch ends the same way, or arrived before
 		}
 		err := r.err
@@ -153,6 +165,9 @@ func (x *runner) saveReports(keys []store.Key, step func()) error {
 		if err != nil {
 			if err := x.fail(StageReports, keys[i].String(), err); err != nil {
 				return err
+			}
+			if x.down != nil {
+				cancel() // the service is gone: the rest is due next run
 			}
 		} else {
 			x.sum.Reports++

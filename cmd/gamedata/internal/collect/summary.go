@@ -28,6 +28,9 @@ type Summary struct {
 	Added, ChangedRows int64
 	// Requests were sent by the client during the run, retries included.
 	Requests int64
+	// BytesRead is the bytes of the responses read during the run (a
+	// 304 and a cache hit read none); nil when not counted.
+	BytesRead *int64
 	// Failed items were recorded in the failures table and skipped.
 	Failed  int
 	Elapsed time.Duration
@@ -44,7 +47,11 @@ func (s Summary) String() string {
 	if !s.Complete {
 		b.WriteString(", walk incomplete")
 	}
-	fmt.Fprintf(&b, ", %d details, %d reports, %d activity points; %d rows added, %d changed; %d requests; %d failed",
-		s.Details, s.Reports, s.Points, s.Added, s.ChangedRows, s.Requests, s.Failed)
+	fmt.Fprintf(&b, ", %d details, %d reports, %d activity points; %d rows added, %d changed; %d requests",
+		s.Details, s.Reports, s.Points, s.Added, s.ChangedRows, s.Requests)
+	if s.BytesRead != nil {
+		fmt.Fprintf(&b, ", %d bytes read", *s.BytesRead)
+	}
+	fmt.Fprintf(&b, "; %d failed", s.Failed)
 	return b.String()
 }

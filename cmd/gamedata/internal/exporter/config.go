@@ -49,6 +49,9 @@ type Config struct {
 
 	// now is the clock; nil means time.Now.
 	now func() time.Time
+	// afterFunc calls f once d has passed on the clock of now and
+	// returns a stop that cancels it; nil means time.AfterFunc.
+	afterFunc func(d time.Duration, f func()) (stop func() bool)
 }
 
 // Check reports the first thing wrong with c, before anything starts.
@@ -115,6 +118,13 @@ func (c *Config) clock() time.Time {
 		return c.now()
 	}
 	return time.Now()
+}
+
+func (c *Config) after(d time.Duration, f func()) (stop func() bool) {
+	if c.afterFunc != nil {
+		return c.afterFunc(d, f)
+	}
+	return time.AfterFunc(d, f).Stop
 }
 
 func (c *Config) logger() *slog.Logger {

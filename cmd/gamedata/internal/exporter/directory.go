@@ -3,7 +3,9 @@ package exporter
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"slices"
@@ -42,6 +44,33 @@ func (s *slice) options(sort string, page int) *gamedata.DashboardOptions {
 	}}
 }
 
+// KindError says that the service answered a walk of --kind Asked with an
+// entry of another kind, Got: it does not list that kind and normalized
+// it to its default directory, as it does with what it does not support.
+type KindError struct {
+	Asked string
+	// Got is the other entry's kind, sanitized, or "server" for a
+	// dedicated server.
+	Got string
+}
+
+func (e *KindError) Error() string {
+	return fmt.Sprintf("--kind %q: the service does not list that kind; it answered with its default directory (an entry of kind %q); choose a kind it lists, such as game, or server for dedicated servers",
+		e.Asked, e.Got)
+}
+
+// ofKind returns a *KindError when e is not of the kind the slice asked
+// for.
+func (s *slice) ofKind(e gamedata.DashboardEntry) error {
+	switch {
+	case s.kind == "", s.kind == "server" && e.IsServer(), !e.IsServer() && e.Kind == s.kind:
+		return nil
+	case e.IsServer():
+		return &KindError{Asked: s.kind, Got: "server"}
+	}
+	return &KindError{Asked: s.kind, Got: labelValue(e.Kind)}
+}
+
 func (s *slice) fetch(ctx context.Context) (part, error) {
 	if s.top == 0 {
 		return s.all(ctx)
@@ -62,6 +91,9 @@ func (s *slice) fetch(ctx context.Context) (part, error) {
 func (s *slice) all(ctx context.Context) (part, error) {
 	var p part
 	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0), nil) {
+		if err == nil {
+			err = s.ofKind(e)
+		}
 		if err != nil {
 			return part{}, err
 		}
@@ -80,7 +112,7 @@ func (s *slice) all(ctx context.Context) (part, error) {
 // the items are not the top. Entries that move between pages while they
 // are read are taken once.
 func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err error) {
-	seen := make(map[string]bool)
+	seen := make(map[[sha256.Size]byte]bool)
 	for page := 1; len(items) < s.top; page++ {
 		p, err := s.client.Dashboard.List(ctx, s.options(sortPlayers, page))
 		if errors.Is(err, gamedata.ErrPageOutOfRange) && page > 1 {
@@ -89,16 +121,21 @@ func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err e
 		if err != nil {
 			return nil, false, err
 		}
+		for _, e := range p.Items {
+			if err := s.ofKind(e); err != nil {
+				return nil, false, err
+			}
+		}
 		if !slices.IsSortedFunc(p.Items, byPlayersDesc) {
 			return nil, false, nil
 		}
 		fresh := 0
 		for _, e := range p.Items {
 			it := entryItem(e)
-			if seen[it.identity()] || len(items) == s.top {
+			if seen[it.identity] || len(items) == s.top {
 				continue
 			}
-			seen[it.identity()] = true
+			seen[it.identity] = true
 			fresh++
 			items = append(items, it)
 		}
@@ -114,10 +151,13 @@ func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err e
 func (s *slice) topScan(ctx context.Context) ([]item, error) {
 	var items []item
 	keep := func() {
-		slices.SortStableFunc(items, func(a, b item) int { return -cmp.Compare(players(a.fields), players(b.fields)) })
+		slices.SortStableFunc(items, func(a, b item) int { return -cmp.Compare(rank(a.players), rank(b.players)) })
 		items = items[:min(len(items), s.top)]
 	}
 	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0), nil) {
+		if err == nil {
+			err = s.ofKind(e)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -131,11 +171,11 @@ func (s *slice) topScan(ctx context.Context) ([]item, error) {
 
 // byPlayersDesc orders entries by players, most first, nulls last.
 func byPlayersDesc(a, b gamedata.DashboardEntry) int {
-	return -cmp.Compare(players(a.Fields), players(b.Fields))
+	return -cmp.Compare(rank(a.Metric("players")), rank(b.Metric("players")))
 }
 
-// players ranks an entry: its players, or -Inf when they are null or not
-// a number.
-func players(f gamedata.Fields) float64 {
-	return f.Metric("players").Or(math.Inf(-1))
+// rank ranks an entry by its players: their number, or -Inf when they
+// are null or not a number.
+func rank(players gamedata.Nullable[float64]) float64 {
+	return players.Or(math.Inf(-1))
 }

@@ -71,8 +71,15 @@ func New(c *gamedata.Client, cfg Config) (*Exporter, error) {
 // Registry returns the registry the exporter's metrics are gathered from.
 func (e *Exporter) Registry() *prometheus.Registry { return e.registry }
 
+// errPollDeadline is the cause of a poll's context ending at its
+// deadline.
+var errPollDeadline = errors.New("the poll's deadline passed")
+
 // Poll reads every source once and replaces the metrics with what it
-// read. A source that fails keeps what its last good poll read, for
+// read. A poll has a deadline, one interval (cfg.Every) after it starts:
+// a source still unread then fails, as does every source after it, so a
+// service that stalls or trickles a body fails a poll rather than
+// holding it. A source that fails keeps what its last good poll read, for
 // staleIntervals intervals at most; a package or server that the service
 // no longer knows (404) loses its series. Poll returns the failures,
 // joined, or ctx's error when ctx ended, in which case nothing changes.
@@ -80,10 +87,20 @@ func (e *Exporter) Poll(ctx context.Context) error {
 	e.pollMu.Lock()
 	defer e.pollMu.Unlock()
 	start := e.cfg.clock()
+	pollCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer e.cfg.after(e.cfg.Every, func() { cancel(errPollDeadline) })()
 	parts := slices.Clone(e.parts)
 	var errs []error
 	for i, s := range e.sources {
-		p, err := s.fetch(ctx)
+		var p part
+		err := context.Cause(pollCtx)
+		if err == nil {
+			p, err = s.fetch(pollCtx)
+		}
+		if err != nil && ctx.Err() == nil && errors.Is(context.Cause(pollCtx), errPollDeadline) {
+			err = fmt.Errorf("no answer within the poll's deadline, %v (--every): the service is slow or stalled", e.cfg.Every)
+		}
 		switch {
 		case err == nil:
 			p.at = start
@@ -99,7 +116,9 @@ func (e *Exporter) Poll(ctx context.Context) error {
 		default:
 			errs = append(errs, fmt.Errorf("%s: %w", s.name, err))
 			e.log.Warn("poll failed", "source", s.name, "error", err)
-			if !parts[i].at.IsZero() && start.Sub(parts[i].at) > staleIntervals*e.cfg.Every {
+			// Aged at the failure, not the start: a poll that ran to its
+			// deadline must not keep what /healthz already calls stale.
+			if !parts[i].at.IsZero() && e.cfg.clock().Sub(parts[i].at) > staleIntervals*e.cfg.Every {
 				parts[i] = part{}
 			}
 		}
@@ -176,18 +195,32 @@ func examples(names []string) string {
 	return strings.Join(names[:min(len(names), 5)], ", ")
 }
 
-// Run polls at once and then every cfg.Every until ctx ends. A poll that
-// takes longer than the interval is followed by the next at once, never
-// by a burst.
-func (e *Exporter) Run(ctx context.Context) {
+// Run polls at once and then every cfg.Every until ctx ends, and returns
+// nil then. A poll that takes longer than the interval is followed by the
+// next at once, never by a burst. Until a poll has succeeded in full, a
+// --kind that the service does not list ends Run with its *KindError: an
+// exporter that polls a typo would export another slice than the one
+// asked for, or nothing, for ever.
+func (e *Exporter) Run(ctx context.Context) error {
 	t := time.NewTicker(e.cfg.Every)
 	defer t.Stop()
 	for {
-		_ = e.Poll(ctx) // failures are logged and counted; the next poll tries again
+		// Other failures are logged and counted; the next poll tries again.
+		var kindErr *KindError
+		if err := e.Poll(ctx); errors.As(err, &kindErr) && !e.succeeded() {
+			return kindErr
+		}
 		select {
 		case <-ctx.Done():
-			return
+			return nil
 		case <-t.C:
 		}
 	}
+}
+
+// succeeded reports whether a poll has succeeded in full.
+func (e *Exporter) succeeded() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return !e.health.lastSuccess.IsZero()
 }

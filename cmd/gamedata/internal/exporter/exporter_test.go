@@ -380,6 +380,63 @@ func TestFailedPoll(t *testing.T) {
 	}
 }
 
+// TestPollDeadline serves every body of the twin half sent and then
+// stalled, a trickle that never ends: each poll fails at its deadline, one
+// interval after it starts (the fake clock moved past it once the stalled
+// request has arrived), with gamedata_up 0, and what the last good poll
+// read is exported until it is more than three intervals old, then
+// dropped, as /healthz turns 503.
+func TestPollDeadline(t *testing.T) {
+	twin := newTwin(t, gamedatatest.WithSize(12, 0, 3))
+	// Without a cache every poll asks for whole bodies: a 304, which has
+	// none, would come through the stall whole.
+	e, logs, clock := newExporter(t, newClient(t, twin.URL, gamedata.WithCache(nil)), Config{Kinds: []string{"game"}})
+	poll(t, e)
+	n := len(samples(t, e, "gamedata_package_info"))
+	if n == 0 {
+		t.Fatal("no package exported by the good poll")
+	}
+	twin.SetFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultStallBody}})
+	ctx := guard(t)
+	clock.Advance(time.Minute) // the next tick; each poll below starts as the last one's deadline passes
+
+	for i, want := range []struct {
+		series  int
+		healthy int
+	}{
+		{n, http.StatusOK},
+		{n, http.StatusOK},
+		{0, http.StatusServiceUnavailable}, // it ends four intervals after the good poll started
+	} {
+		sent := len(twin.Requests())
+		done := make(chan error, 1)
+		go func() { done <- e.Poll(ctx) }()
+		if err := twin.WaitRequests(ctx, sent+1); err != nil {
+			t.Fatal(err)
+		}
+		clock.Advance(time.Minute)
+		err := <-done
+		if err == nil || !strings.Contains(err.Error(), "no answer within the poll's deadline, 1m0s (--every)") {
+			t.Fatalf("poll %d of a stalled service: %v", i+1, err)
+		}
+		if got := len(samples(t, e, "gamedata_package_info")); got != want.series {
+			t.Errorf("after stalled poll %d: %d packages exported, want %d", i+1, got, want.series)
+		}
+		if got := samples(t, e, "gamedata_up")[""]; got != 0 {
+			t.Errorf("gamedata_up %v after stalled poll %d", got, i+1)
+		}
+		if code, _ := scrape(t, e, "/healthz"); code != want.healthy {
+			t.Errorf("/healthz after stalled poll %d: %d, want %d", i+1, code, want.healthy)
+		}
+		if got := len(twin.Requests()) - sent; got != 1 {
+			t.Errorf("stalled poll %d sent %d requests; after the deadline the other sources fail unasked", i+1, got)
+		}
+	}
+	if !strings.Contains(logs.String(), "the service is slow or stalled") {
+		t.Errorf("the log does not say why the polls failed:\n%s", logs)
+	}
+}
+
 // TestNamedRecords polls packages and servers named by the user, without
 // the directory; one that the service does not know has no series.
 func TestNamedRecords(t *testing.T) {

@@ -11,13 +11,25 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
+// maxScrapesInFlight bounds the scrapes of /metrics served at once; the
+// next one is answered 503 Service Unavailable at once. A Prometheus
+// server scrapes one target at a time, so 4 leaves room for a pair of
+// servers, a promtool and a person with curl.
+const maxScrapesInFlight = 4
+
 // Handler serves /metrics (the last poll, in the Prometheus exposition
-// format), /healthz and, at /, a page that says what is exported.
+// format; maxScrapesInFlight at once, 503 beyond), /healthz and, at /, a
+// page that says what is exported. Each call makes a handler with a
+// bound of its own.
 func (e *Exporter) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(e.registry, promhttp.HandlerOpts{
 		ErrorLog:      promLogger{e.log},
 		ErrorHandling: promhttp.ContinueOnError,
+		// A scrape holds the whole exposition in memory while it is
+		// written: the bound keeps memory flat however many scrapers come
+		// at once, and tells the extra ones to try again.
+		MaxRequestsInFlight: maxScrapesInFlight,
 	}))
 	mux.HandleFunc("GET /healthz", e.healthz)
 	mux.HandleFunc("GET /{$}", e.index)

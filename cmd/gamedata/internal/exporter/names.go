@@ -15,6 +15,10 @@ const maxLabelRunes = 128
 // name; a longer member is not exported.
 const maxMemberName = 64
 
+// maxMemberBytes bounds the member names read for a metric name at all:
+// one of more bytes cannot leave maxMemberName characters.
+const maxMemberBytes = 4 * maxMemberName
+
 // labelValue is text from the service made fit for a label value: the
 // sanitizer removes what could steer a terminal or a reader (escapes,
 // controls, bidirectional and invisible characters) and turns invalid
@@ -41,7 +45,7 @@ func labelValue(s string) string {
 // counter's, a histogram's or a summary's (_total, _count, _sum, _bucket,
 // _created) gets "_value" after it, since the metric is a gauge.
 func memberSuffix(member string) (suffix string, ok bool) {
-	if len(member) > 4*maxMemberName {
+	if len(member) > maxMemberBytes {
 		return "", false
 	}
 	s := gaugeName(snakeCase(member))

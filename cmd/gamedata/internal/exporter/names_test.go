@@ -71,14 +71,17 @@ func TestLabelValue(t *testing.T) {
 
 // hostileDirectory is a service whose entries have member names and
 // idents the twin never sends: names that collide once made metric names
-// or sanitized, names with nothing usable, and names of the exporter's
-// own families.
-const hostileDirectory = `{"items": [
+// or sanitized, names with nothing usable or too long, names of the
+// exporter's own families, and escapes in an organization and a server
+// id.
+var hostileDirectory = `{"items": [
  {"kind": "game", "ident": "a\u200bb", "players": 1, "max-players": 10, "maxPlayers": 20, "max_players": 30,
   "Players": 40, "players_peak": 50, "info": 60, "---": 70, "count": 80, "\u001b[31mscore": 90, "title": "\u001b[2JA\u202e"},
  {"kind": "game", "ident": "ab", "players": 2},
- {"kind": "game", "ident": "c", "players": null, "playersPeak": 5, "rating": "high"},
- {"kind": 7, "ident": 8, "players": 3}
+ {"kind": "game", "ident": "c", "players": null, "playersPeak": 5, "rating": "high",
+  "organization": "\u202eEvil\u001b]8;;http://x/\u0007Org", "` + strings.Repeat("long", 75) + `": 1},
+ {"kind": 7, "ident": 8, "players": 3},
+ {"id": "s\u001b[2J1\u200b", "players": 4, "maxPlayers": 8}
 ], "pagination": {"hasNext": false}}`
 
 // TestHostileNames serves entries with member names and idents that
@@ -109,10 +112,12 @@ func TestHostileNames(t *testing.T) {
 		{"gamedata_package_count_value", map[string]float64{"ident=ab,kind=game": 80}},
 		{"gamedata_package_31mscore", map[string]float64{"ident=ab,kind=game": 90}},
 		{"gamedata_package_rating", map[string]float64{}}, // a string is not a number
+		{"gamedata_server_players", map[string]float64{"id=s1": 4}},
+		{"gamedata_server_max_players", map[string]float64{"id=s1": 8}},
 		{"gamedata_package_info", map[string]float64{
-			"ident=ab,kind=game,organization=,title=A": 1,
-			"ident=c,kind=game,organization=,title=":   1,
-			"ident=8,kind=7,organization=,title=":      1,
+			"ident=ab,kind=game,organization=,title=A":      1,
+			"ident=c,kind=game,organization=EvilOrg,title=": 1,
+			"ident=8,kind=7,organization=,title=":           1,
 		}},
 	} {
 		got := samples(t, e, tc.name)
@@ -143,7 +148,7 @@ func TestHostileNames(t *testing.T) {
 	}
 	for _, want := range []string{
 		"are another entry's are not exported", "entries=1", `examples="package game/ab"`,
-		"numeric members with no metric name of their own", "members=6",
+		"numeric members with no metric name of their own", "members=7", strings.Repeat("long", 32) + "…",
 	} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log has no %q:\n%s", want, logs)

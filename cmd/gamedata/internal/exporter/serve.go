@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -17,8 +18,9 @@ const shutdownGrace = 5 * time.Second
 // Serve serves Handler on ln and polls every cfg.Every until ctx ends,
 // then shuts the server down (scrapes in flight finish, for shutdownGrace
 // at most), stops the poller and returns once every goroutine it started
-// has ended. It returns nil after ctx ended, or the server's error when it
-// failed first.
+// has ended. It returns nil after ctx ended, the server's error when it
+// failed first, or Run's *KindError, after the same shutdown, when the
+// service does not list a --kind.
 func (e *Exporter) Serve(ctx context.Context, ln net.Listener) error {
 	h := e.Handler()
 	if e.wrap != nil {
@@ -34,25 +36,40 @@ func (e *Exporter) Serve(ctx context.Context, ln net.Listener) error {
 	pollCtx, stopPolling := context.WithCancel(ctx)
 	defer stopPolling()
 	served := make(chan error, 1)
+	ran := make(chan error, 1)
 	wg.Go(func() { served <- srv.Serve(ln) })
-	wg.Go(func() { e.Run(pollCtx) })
-	e.log.Info("serving /metrics, /healthz and /", "address", ln.Addr().String(), "every", e.cfg.Every)
+	wg.Go(func() { ran <- e.Run(pollCtx) })
+	addr := ln.Addr().String()
+	e.log.Info("serving /metrics, /healthz and /", "address", addr, "every", e.cfg.Every)
+	if !loopback(ln.Addr()) {
+		e.log.Warn("listening beyond loopback: any machine that reaches "+addr+" can scrape it; choose a loopback --listen, such as "+DefaultListen+", unless that is meant",
+			"address", addr)
+	}
 
+	var err error // Run's, which is nil when ctx ended
 	select {
-	case err := <-served:
-		return err // never ErrServerClosed: nothing else closes it
+	case failed := <-served:
+		return failed // never ErrServerClosed: nothing else closes it
+	case err = <-ran:
 	case <-ctx.Done():
 	}
 	stopPolling()
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownGrace)
 	defer cancel()
-	err := srv.Shutdown(shutdownCtx)
-	if err != nil {
+	if shut := srv.Shutdown(shutdownCtx); shut != nil {
 		srv.Close() // scrapes that outlived the grace: cut them
+		err = cmp.Or(err, shut)
 	}
-	if served := <-served; !errors.Is(served, http.ErrServerClosed) && err == nil {
-		err = served
+	if served := <-served; !errors.Is(served, http.ErrServerClosed) {
+		err = cmp.Or(err, served)
 	}
 	e.log.Info("stopped")
 	return err
+}
+
+// loopback reports whether a is reachable from this machine only: a
+// loopback TCP address, or no TCP address at all (a Unix socket).
+func loopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return !ok || tcp.IP.IsLoopback()
 }

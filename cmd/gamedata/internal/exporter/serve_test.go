@@ -100,3 +100,37 @@ func TestServeFailsOnAClosedListener(t *testing.T) {
 		t.Errorf("goroutines left after Serve returned:\n%s", strings.Join(left, "\n\n"))
 	}
 }
+
+// TestServeSaysWhenOffLoopback warns, naming the address, when the
+// exporter listens where another machine can scrape it; on loopback it
+// says nothing of the kind.
+func TestServeSaysWhenOffLoopback(t *testing.T) {
+	twin := newTwin(t, gamedatatest.WithSize(12, 0, 3))
+	for _, tc := range []struct {
+		listen string
+		warns  bool
+	}{
+		{"127.0.0.1:0", false},
+		{"0.0.0.0:0", true},
+	} {
+		t.Run(tc.listen, func(t *testing.T) {
+			e, logs, _ := newExporter(t, newClient(t, twin.URL), Config{})
+			ln, err := net.Listen("tcp", tc.listen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			cancel() // Serve logs where it listens before it looks at ctx
+			if err := e.Serve(ctx, ln); err != nil {
+				t.Fatal(err)
+			}
+			warned := strings.Contains(logs.String(), "level=WARN msg=\"listening beyond loopback")
+			if warned != tc.warns {
+				t.Errorf("warned %v, want %v:\n%s", warned, tc.warns, logs)
+			}
+			if tc.warns && !strings.Contains(logs.String(), "address="+ln.Addr().String()) {
+				t.Errorf("the warning does not name %s:\n%s", ln.Addr(), logs)
+			}
+		})
+	}
+}

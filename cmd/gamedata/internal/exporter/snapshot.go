@@ -1,10 +1,10 @@
 package exporter
 
 import (
+	"crypto/sha256"
 	"maps"
 	"slices"
 
-	"github.com/gamedata-go/gamedata"
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -48,7 +48,7 @@ var ownFamilies = []string{"kind", "ident", "id", "players", "playersPeak"}
 // not at all.
 func build(parts []part, names []string, maxSeries int) (*snapshot, report) {
 	members, skipped := memberFamilies(parts)
-	b := builder{max: maxSeries, seen: make(map[string]string), members: members}
+	b := builder{max: maxSeries, seen: make(map[string][sha256.Size]byte), members: members}
 	b.rep.skipped = skipped
 	for i, p := range parts {
 		if p.cut {
@@ -81,7 +81,7 @@ type builder struct {
 	// seen maps the labels of each exported entry to its identity as
 	// sent, which tells a repeat (a package named and also in a walk)
 	// from two entries that sanitize alike.
-	seen    map[string]string
+	seen    map[string][sha256.Size]byte
 	members map[string]*family
 }
 
@@ -93,17 +93,15 @@ func (b *builder) add(it item) {
 	var key string
 	var ms []prometheus.Metric
 	if it.server {
-		id := labelValue(it.id)
-		key = "server\x00" + id
-		ms = b.server(it.fields, id)
+		key = "server\x00" + it.id
+		ms = b.server(it)
 	} else {
-		kind, ident := labelValue(it.kind), labelValue(it.ident)
-		key = kind + "\x00" + ident
-		ms = b.pkg(it.fields, kind, ident)
+		key = it.kind + "\x00" + it.ident
+		ms = b.pkg(it)
 	}
 	ms = slices.DeleteFunc(ms, func(m prometheus.Metric) bool { return m == nil })
 	if was, ok := b.seen[key]; ok {
-		if was != it.identity() {
+		if was != it.identity {
 			b.rep.collisions = append(b.rep.collisions, it.String())
 		}
 		return
@@ -113,38 +111,34 @@ func (b *builder) add(it item) {
 		b.rep.dropped++
 		return
 	}
-	b.seen[key] = it.identity()
+	b.seen[key] = it.identity
 	b.rep.series += len(ms)
 	b.metrics = append(b.metrics, ms...)
 }
 
-func (b *builder) pkg(f gamedata.Fields, kind, ident string) []prometheus.Metric {
+func (b *builder) pkg(it item) []prometheus.Metric {
 	var ms []prometheus.Metric
-	if v, ok := f.Metric("players").Get(); ok {
-		ms = append(ms, packagePlayers.metric(v, kind, ident))
+	if v, ok := it.players.Get(); ok {
+		ms = append(ms, packagePlayers.metric(v, it.kind, it.ident))
 	}
-	if v, ok := f.Metric("playersPeak").Get(); ok {
-		ms = append(ms, packagePlayersPeak.metric(v, kind, ident))
+	if v, ok := it.peak.Get(); ok {
+		ms = append(ms, packagePlayersPeak.metric(v, it.kind, it.ident))
 	}
-	for _, m := range f.Names() {
-		if fam := b.members[m]; fam != nil {
-			if v, ok := f.Metric(m).Get(); ok {
-				ms = append(ms, fam.metric(v, kind, ident))
-			}
+	for _, m := range it.members {
+		if fam := b.members[m.name]; fam != nil {
+			ms = append(ms, fam.metric(m.value, it.kind, it.ident))
 		}
 	}
-	title, _ := f.Text("title")
-	org, _ := f.Text("organization")
-	return append(ms, packageInfo.metric(1, kind, ident, labelValue(title.Unsanitized()), labelValue(org.Unsanitized())))
+	return append(ms, packageInfo.metric(1, it.kind, it.ident, it.title, it.org))
 }
 
-func (b *builder) server(f gamedata.Fields, id string) []prometheus.Metric {
+func (b *builder) server(it item) []prometheus.Metric {
 	var ms []prometheus.Metric
-	if v, ok := f.Metric("players").Get(); ok {
-		ms = append(ms, serverPlayers.metric(v, id))
+	if v, ok := it.players.Get(); ok {
+		ms = append(ms, serverPlayers.metric(v, it.id))
 	}
-	if v, ok := f.Metric("maxPlayers").Get(); ok {
-		ms = append(ms, serverMaxPlayers.metric(v, id))
+	if v, ok := it.peak.Get(); ok {
+		ms = append(ms, serverMaxPlayers.metric(v, it.id))
 	}
 	return ms
 }
@@ -155,15 +149,14 @@ func (b *builder) server(f gamedata.Fields, id string) []prometheus.Metric {
 // wins. It returns the members left without one, sanitized.
 func memberFamilies(parts []part) (map[string]*family, []string) {
 	numeric := make(map[string]bool)
+	long := make(map[string]bool)
 	for _, p := range parts {
 		for _, it := range p.items {
-			if it.server {
-				continue
+			for _, m := range it.members {
+				numeric[m.name] = true
 			}
-			for _, m := range it.fields.Names() {
-				if _, number := it.fields.Metric(m).Get(); number && !numeric[m] && !slices.Contains(ownFamilies, m) {
-					numeric[m] = true
-				}
+			for _, m := range it.skipped {
+				long[m] = true
 			}
 		}
 	}
@@ -172,7 +165,7 @@ func memberFamilies(parts []part) (map[string]*family, []string) {
 		taken[s] = true
 	}
 	families := make(map[string]*family)
-	var skipped []string
+	skipped := slices.Sorted(maps.Keys(long))
 	for _, m := range slices.Sorted(maps.Keys(numeric)) {
 		suffix, ok := memberSuffix(m)
 		if !ok || taken[suffix] {

@@ -9,34 +9,6 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// item is one package or dedicated server to export, as the service sent
-// it; kind, ident and id are raw, sanitized only when they become labels.
-type item struct {
-	server          bool
-	kind, ident, id string
-	fields          gamedata.Fields
-}
-
-func entryItem(e gamedata.DashboardEntry) item {
-	return item{server: e.IsServer(), kind: e.Kind, ident: e.Ident, id: e.ID, fields: e.Fields}
-}
-
-// identity tells items apart as the service does, before any sanitizing.
-func (it item) identity() string {
-	if it.server {
-		return "server\x00" + it.id
-	}
-	return it.kind + "\x00" + it.ident
-}
-
-// String names the item for a log line, sanitized.
-func (it item) String() string {
-	if it.server {
-		return "server " + labelValue(it.id)
-	}
-	return "package " + labelValue(it.kind) + "/" + labelValue(it.ident)
-}
-
 // part is what one source gave at its last good poll.
 type part struct {
 	items []item
@@ -73,7 +45,7 @@ func sources(c *gamedata.Client, cfg *Config) []source {
 				if err != nil {
 					return part{}, err
 				}
-				return part{items: []item{{kind: ref.Kind, ident: ref.Ident, fields: p.Fields}}}, nil
+				return part{items: []item{packageItem(ref.Kind, ref.Ident, p.Fields)}}, nil
 			}})
 	}
 	for _, id := range cfg.Servers {
@@ -83,7 +55,7 @@ func sources(c *gamedata.Client, cfg *Config) []source {
 				if err != nil {
 					return part{}, err
 				}
-				return part{items: []item{{server: true, id: id, fields: s.Fields}}}, nil
+				return part{items: []item{serverItem(id, s.Fields)}}, nil
 			}})
 	}
 	if cfg.walksDirectory() {

@@ -63,6 +63,12 @@ func Main(m *testing.M) int {
 // server can run here, saying why and how to install one.
 func NewDatabase(t testing.TB) string {
 	t.Helper()
+	return shared(t).create(t, "postgres")
+}
+
+// shared is the package's server, started on first use.
+func shared(t testing.TB) *server {
+	t.Helper()
 	once.Do(start)
 	if skip != "" {
 		t.Skip(skip)
@@ -70,35 +76,46 @@ func NewDatabase(t testing.TB) string {
 	if failed != nil {
 		t.Fatal(failed)
 	}
+	return current
+}
+
+// create makes a new database owned by owner and returns its URL as the
+// postgres user.
+func (s *server) create(t testing.TB, owner string) string {
+	t.Helper()
 	name := fmt.Sprintf("t%d_%d", os.Getpid(), dbs.Add(1))
-	admin, err := sql.Open("pgx", current.url("postgres"))
+	admin, err := sql.Open("pgx", s.url("postgres"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer admin.Close()
-	if _, err := admin.ExecContext(context.Background(), "CREATE DATABASE "+name); err != nil {
+	if _, err := admin.ExecContext(context.Background(), "CREATE DATABASE "+name+" OWNER "+owner); err != nil {
 		t.Fatalf("pgtest: create database: %v", err)
 	}
-	return current.url(name)
+	return s.url(name)
 }
 
 func (s *server) url(db string) string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/%s?sslmode=disable", s.port, db)
 }
 
-// start finds the binaries, makes a cluster and starts it.
+// start starts the package's server.
 func start() {
+	current, skip, failed = startServer()
+}
+
+// startServer finds the binaries, makes a cluster and starts it: it
+// returns the server, or why no server can run here, or why it failed.
+func startServer() (*server, string, error) {
 	bin := binDir()
 	if bin == "" {
-		skip = "PostgreSQL tests need initdb and pg_ctl, which are not installed: " + Install
-		return
+		return nil, "PostgreSQL tests need initdb and pg_ctl, which are not installed: " + Install, nil
 	}
 	s := &server{bin: bin}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
-			skip = "PostgreSQL refuses to run as root, and there is no postgres user to run it as: " + Install + " makes one"
-			return
+			return nil, "PostgreSQL refuses to run as root, and there is no postgres user to run it as: " + Install + " makes one", nil
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
@@ -106,20 +123,21 @@ func start() {
 	}
 	dir, err := os.MkdirTemp("", "gamedata-pg-")
 	if err != nil {
-		failed = err
-		return
+		return nil, "", err
 	}
 	s.dir = dir
 	if s.cred != nil {
 		if err := os.Chown(dir, int(s.cred.Uid), int(s.cred.Gid)); err != nil {
-			failed = err
-			return
+			return nil, "", err
 		}
 	}
 	if err := s.run("initdb", "-D", s.data(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"); err != nil {
-		failed = err
 		os.RemoveAll(dir)
-		return
+		return nil, "", err
+	}
+	if err := s.requirePassword(); err != nil {
+		os.RemoveAll(dir)
+		return nil, "", err
 	}
 	// A port found free can be taken before the server binds it: try a
 	// few.
@@ -129,12 +147,28 @@ func start() {
 		}
 		opts := fmt.Sprintf("-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=off -c synchronous_commit=off -c full_page_writes=off", s.port, s.dir)
 		if err = s.run("pg_ctl", "-D", s.data(), "-l", filepath.Join(s.dir, "log"), "-w", "-o", opts, "start"); err == nil {
-			current = s
-			return
+			return s, "", nil
 		}
 	}
-	failed = fmt.Errorf("pgtest: %w", err)
 	os.RemoveAll(dir)
+	return nil, "", fmt.Errorf("pgtest: %w", err)
+}
+
+// PasswordUser is the role NewPasswordDatabase connects as: the only
+// one the server asks a password of (scram-sha-256), as a real server
+// asks every user.
+const PasswordUser = "gd"
+
+// requirePassword makes the server ask PasswordUser for a password on
+// TCP; every other role is trusted.
+func (s *server) requirePassword() error {
+	hba := filepath.Join(s.data(), "pg_hba.conf")
+	old, err := os.ReadFile(hba)
+	if err != nil {
+		return err
+	}
+	line := "host all " + PasswordUser + " 127.0.0.1/32 scram-sha-256\n"
+	return os.WriteFile(hba, append([]byte(line), old...), 0o600)
 }
 
 func (s *server) data() string { return filepath.Join(s.dir, "data") }

@@ -10,9 +10,10 @@ import (
 
 // EntryCounts say what saving a batch of entries found: entries never
 // listed before (or listed again after they left), entries whose values
-// changed, and the series rows written.
+// changed, the series rows written, and the entries not stored.
 type EntryCounts struct {
 	New, Changed, Rows int
+	Refused            []Refused
 }
 
 // series is an entry's values as last written to directory_values: what
@@ -33,11 +34,25 @@ type prior struct {
 // one transaction: each entry's row in directory (its values, its change
 // key, when it was seen) and, in directory_values at the run's time, a
 // row for every member whose value differs from the last one written, so
-// a run over unchanged entries adds no series row.
+// a run over unchanged entries adds no series row. An entry the database
+// cannot keep as sent (a key or member name with a NUL byte or invalid
+// UTF-8, or too long for an index) is not stored, and is returned in
+// Refused, so that one odd entry never blocks a run nor merges with
+// another.
 func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCounts, error) {
 	if r == nil {
 		return EntryCounts{}, errNoRun
 	}
+	var refused []Refused
+	keep := entries[:0:0]
+	for _, e := range entries {
+		if err := storable(e); err != nil {
+			refused = append(refused, Refused{e.Key, err})
+			continue
+		}
+		keep = append(keep, e)
+	}
+	entries = keep
 	var t saveTally
 	var seq int64
 	err := s.write(ctx, func(tx *sql.Tx) (err error) {
@@ -72,6 +87,7 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	}
 	r.Added += t.added()
 	r.Changed += t.rewritten
+	t.Refused = refused
 	return t.EntryCounts, nil
 }
 

@@ -24,6 +24,7 @@ const dueReports = `listing = ? AND gone_at IS NULL
 
 // DueCounts counts the detail records and analytics reports due at now.
 func (s *DB) DueCounts(ctx context.Context, r *Run, now time.Time, detailsEvery, reportsEvery time.Duration) (details, reports int, err error) {
+	defer func() { err = s.explain(err) }()
 	if r == nil {
 		return 0, 0, errNoRun
 	}
@@ -39,7 +40,8 @@ func (s *DB) DueCounts(ctx context.Context, r *Run, now time.Time, detailsEvery,
 // DueDetails returns up to limit entries whose detail record is due at
 // now, in key order after the key after (the zero Key to begin), so a
 // run reads them a batch at a time and passes over one that failed.
-func (s *DB) DueDetails(ctx context.Context, r *Run, after Key, limit int, now time.Time, every time.Duration) ([]Due, error) {
+func (s *DB) DueDetails(ctx context.Context, r *Run, after Key, limit int, now time.Time, every time.Duration) (_ []Due, err error) {
+	defer func() { err = s.explain(err) }()
 	if r == nil {
 		return nil, errNoRun
 	}
@@ -64,7 +66,8 @@ func (s *DB) DueDetails(ctx context.Context, r *Run, after Key, limit int, now t
 
 // DueReports returns up to limit packages whose analytics report is due
 // at now, in key order after the key after.
-func (s *DB) DueReports(ctx context.Context, r *Run, after Key, limit int, now time.Time, every time.Duration) ([]Key, error) {
+func (s *DB) DueReports(ctx context.Context, r *Run, after Key, limit int, now time.Time, every time.Duration) (_ []Key, err error) {
+	defer func() { err = s.explain(err) }()
 	if r == nil {
 		return nil, errNoRun
 	}

@@ -123,7 +123,7 @@ func TestNewerVersionRefused(t *testing.T) {
 		require.NoError(t, err)
 		_, err = db.SQL().Exec(db.q(`INSERT INTO schema_version (version) VALUES (?)`), Version+1)
 		require.NoError(t, err)
-		if !IsPostgres(dsn) { // as a program that does not use WAL would leave it
+		if !isPostgres(dsn) { // as a program that does not use WAL would leave it
 			_, err = db.SQL().Exec(`PRAGMA journal_mode=DELETE`)
 			require.NoError(t, err)
 		}
@@ -139,7 +139,7 @@ func TestNewerVersionRefused(t *testing.T) {
 // for PostgreSQL.
 func files(t *testing.T, dsn string) map[string]string {
 	t.Helper()
-	if IsPostgres(dsn) {
+	if isPostgres(dsn) {
 		return nil
 	}
 	out := map[string]string{}
@@ -160,7 +160,7 @@ func TestConcurrentOpen(t *testing.T) {
 	t.Parallel()
 	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		rounds := 10
-		if IsPostgres(dsn) {
+		if isPostgres(dsn) {
 			rounds = 2 // each round is a database of its own, made in 0.4 s
 		}
 		for round := range rounds {

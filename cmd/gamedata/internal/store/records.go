@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -172,10 +173,19 @@ func (s *DB) SaveReport(ctx context.Context, r *Run, key Key, history []HistoryR
 
 // SaveActivity records the platform's activity points, in one
 // transaction. Points are keyed by their time to the second; two points
-// in one second are refused, as in SaveReport.
+// in one second are refused, as in SaveReport. A point whose interval
+// ends before it starts is kept as a snapshot at its time (average 0, no
+// interval; raw keeps it as sent): its interval cannot be weighed, and
+// would count negative time in platform_daily.
 func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.Time) error {
 	if r == nil {
 		return errNoRun
+	}
+	points = slices.Clone(points)
+	for i, p := range points {
+		if p.IntervalStart != nil && p.IntervalEnd != nil && p.IntervalEnd.Before(*p.IntervalStart) {
+			points[i].Average, points[i].IntervalStart, points[i].IntervalEnd = false, nil, nil
+		}
 	}
 	if t, ok := repeatedSecond(points, func(p Point) time.Time { return p.Time }); ok {
 		return fmt.Errorf("two activity points in the second %s: %w", t, ErrRepeatedTime)

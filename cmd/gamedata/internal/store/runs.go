@@ -40,15 +40,16 @@ func (s *DB) FinishRun(ctx context.Context, r *Run, outcome Outcome, at time.Tim
 		return errNoRun
 	}
 	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET finished_at = ?, outcome = ?, requests = ? WHERE run_id = ?`),
-			unix(at), string(outcome), r.Requests, r.ID)
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET finished_at = ?, outcome = ?, requests = ?, bytes_read = ? WHERE run_id = ?`),
+			unix(at), string(outcome), r.Requests, r.BytesRead, r.ID)
 		return err
 	})
 }
 
 // RecordFailure records an item the run could not get after its
 // retries: its stage (directory, details, reports, activity), its name
-// and the error, which the run then skips.
+// (clipped to what an index holds) and the error, which the run then
+// skips.
 func (s *DB) RecordFailure(ctx context.Context, r *Run, stage, item, message string, at time.Time) error {
 	if r == nil {
 		return errNoRun
@@ -56,10 +57,10 @@ func (s *DB) RecordFailure(ctx context.Context, r *Run, stage, item, message str
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO failures (run_id, stage, item, error, at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (run_id, stage, item) DO UPDATE SET error = excluded.error, at = excluded.at`),
-			r.ID, clean(stage), clean(item), clean(message), unix(at)); err != nil {
+			r.ID, clean(stage), clean(Clip(item)), clean(message), unix(at)); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET failures = failures + 1, requests = ? WHERE run_id = ?`), r.Requests, r.ID)
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET failures = failures + 1, requests = ?, bytes_read = ? WHERE run_id = ?`), r.Requests, r.BytesRead, r.ID)
 		return err
 	})
 	if err == nil {
@@ -82,8 +83,8 @@ func (s *DB) addDays(ctx context.Context, tx *sql.Tx, from, to int64) error {
 // tally brings the run's row up to date inside the write that did the
 // work, so a run killed at any moment is recorded as far as it got.
 func (s *DB) tally(ctx context.Context, tx *sql.Tx, r *Run, added, changed, entries int64) error {
-	_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET requests = ?, rows_added = rows_added + ?, rows_changed = rows_changed + ?, entries = entries + ? WHERE run_id = ?`),
-		r.Requests, added, changed, entries, r.ID)
+	_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET requests = ?, bytes_read = ?, rows_added = rows_added + ?, rows_changed = rows_changed + ?, entries = entries + ? WHERE run_id = ?`),
+		r.Requests, r.BytesRead, added, changed, entries, r.ID)
 	return err
 }
 

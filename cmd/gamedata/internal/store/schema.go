@@ -26,7 +26,11 @@ package store
 // a fraction of a second is dropped from the typed column, the record as
 // sent stays in raw), the directory gains what a run needs to fetch only
 // what changed, and runs, failures, directory_values and the rollup
-// views are added.
+// views are added. Version 1 keyed history and activity points by their
+// time with its fraction: where two of them fall in one second, which
+// version 2's key cannot tell apart, the later one (by its time, then by
+// when it was synced) is kept in the table, and the other moves, as
+// version 1 held it, to migration_set_aside.
 var migrations = []string{
 	`CREATE TABLE directory (
 		kind TEXT NOT NULL, ident TEXT NOT NULL DEFAULT '', id TEXT NOT NULL DEFAULT '',
@@ -54,6 +58,10 @@ var migrations = []string{
 		raw TEXT NOT NULL, synced_at TEXT NOT NULL);`,
 
 	schemaV2,
+
+	// Version 3 records the bytes of the responses a run read; NULL for
+	// a run before it.
+	`ALTER TABLE runs ADD COLUMN bytes_read BIGINT;`,
 }
 
 const schemaV2 = `
@@ -100,8 +108,21 @@ CREATE TABLE history_v2 (
 	players DOUBLE PRECISION, partial_coverage INTEGER NOT NULL,
 	raw TEXT NOT NULL, synced_at BIGINT NOT NULL,
 	PRIMARY KEY (kind, ident, captured_at)) {{withoutRowid}};
+CREATE TABLE migration_set_aside (
+	from_table TEXT NOT NULL, kind TEXT NOT NULL, ident TEXT NOT NULL,
+	at TEXT NOT NULL, raw TEXT NOT NULL, synced_at TEXT NOT NULL);
+WITH h AS (SELECT kind, ident, captured_at, players, partial_coverage, raw, synced_at,
+		ROW_NUMBER() OVER (PARTITION BY kind, ident, {{epoch "captured_at"}}
+			ORDER BY {{instant "captured_at"}} DESC, {{instant "synced_at"}} DESC, raw DESC) AS rank
+	FROM history)
 INSERT INTO history_v2 (kind, ident, captured_at, players, partial_coverage, raw, synced_at)
-	SELECT kind, ident, {{epoch "captured_at"}}, players, partial_coverage, raw, {{epoch "synced_at"}} FROM history;
+	SELECT kind, ident, {{epoch "captured_at"}}, players, partial_coverage, raw, {{epoch "synced_at"}} FROM h WHERE rank = 1;
+WITH h AS (SELECT kind, ident, captured_at, raw, synced_at,
+		ROW_NUMBER() OVER (PARTITION BY kind, ident, {{epoch "captured_at"}}
+			ORDER BY {{instant "captured_at"}} DESC, {{instant "synced_at"}} DESC, raw DESC) AS rank
+	FROM history)
+INSERT INTO migration_set_aside (from_table, kind, ident, at, raw, synced_at)
+	SELECT 'history', kind, ident, captured_at, raw, synced_at FROM h WHERE rank > 1;
 DROP TABLE history;
 ALTER TABLE history_v2 RENAME TO history;
 
@@ -110,10 +131,20 @@ CREATE TABLE activity_points_v2 (
 	players DOUBLE PRECISION, average INTEGER NOT NULL, partial_coverage INTEGER NOT NULL,
 	current INTEGER NOT NULL, interval_start BIGINT, interval_end BIGINT,
 	raw TEXT NOT NULL, synced_at BIGINT NOT NULL);
+WITH a AS (SELECT time, players, average, partial_coverage, current, interval_start, interval_end, raw, synced_at,
+		ROW_NUMBER() OVER (PARTITION BY {{epoch "time"}}
+			ORDER BY {{instant "time"}} DESC, {{instant "synced_at"}} DESC, raw DESC) AS rank
+	FROM activity_points)
 INSERT INTO activity_points_v2 (time, players, average, partial_coverage, current, interval_start, interval_end, raw, synced_at)
 	SELECT {{epoch "time"}}, players, average, partial_coverage, current,
 		{{epoch "interval_start"}}, {{epoch "interval_end"}}, raw, {{epoch "synced_at"}}
-	FROM activity_points;
+	FROM a WHERE rank = 1;
+WITH a AS (SELECT time, raw, synced_at,
+		ROW_NUMBER() OVER (PARTITION BY {{epoch "time"}}
+			ORDER BY {{instant "time"}} DESC, {{instant "synced_at"}} DESC, raw DESC) AS rank
+	FROM activity_points)
+INSERT INTO migration_set_aside (from_table, kind, ident, at, raw, synced_at)
+	SELECT 'activity_points', '', '', time, raw, synced_at FROM a WHERE rank > 1;
 DROP TABLE activity_points;
 ALTER TABLE activity_points_v2 RENAME TO activity_points;
 

@@ -58,6 +58,8 @@ func (sqlite) schemaFuncs() template.FuncMap {
 		// strftime reads RFC 3339 with Z or an offset and any fraction,
 		// and truncates to the second.
 		"epoch": func(col string) string { return "CAST(strftime('%s', " + col + ") AS INTEGER)" },
+		// julianday keeps the fraction of a second that strftime drops.
+		"instant": func(col string) string { return "julianday(" + col + ")" },
 	}
 }
 

@@ -14,10 +14,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"net/url"
-	"strings"
 	"time"
+
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
 )
 
 // Key identifies a directory entry: a package by kind and ident, a
@@ -115,6 +114,9 @@ type Run struct {
 	StartedAt time.Time
 	// Requests is the number of requests the run has made so far.
 	Requests int64
+	// BytesRead is the bytes of the responses the run has read so far,
+	// nil when they are not counted (recorded as NULL).
+	BytesRead *int64
 	// Added and Changed count rows inserted and rows changed in place.
 	Added, Changed int64
 	// Failures counts the items recorded as failed.
@@ -127,59 +129,59 @@ type Run struct {
 
 // DB is an open database of either kind.
 type DB struct {
-	db *sql.DB
-	d  dialect
+	db   *sql.DB
+	d    dialect
+	conn dsn.DB
+	// opened is set once Open has migrated the database: a server lost
+	// after that is said to be lost during the run.
+	opened bool
 }
 
-// Open opens the database dsn names, creating and migrating it as
-// needed: a postgres:// or postgresql:// URL is PostgreSQL, anything else
-// the path of a SQLite file. A database of a newer schema version than
-// this program knows is refused before anything in it changes.
-func Open(ctx context.Context, dsn string) (*DB, error) {
-	s, err := connect(dsn)
+// Open opens the database conn names, creating and migrating it as
+// needed: a postgres:// or postgresql:// URL or a libpq keyword/value
+// string is PostgreSQL, a file path SQLite, and anything else is refused
+// (dsn.Parse). A database of a newer schema version than this program
+// knows is refused before anything in it changes. Every error it and the
+// DB's methods return names the database without its secrets and says
+// what to do.
+func Open(ctx context.Context, conn string) (*DB, error) {
+	s, err := connect(conn)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.db.Close()
-		return nil, fmt.Errorf("%s: %w", Redact(dsn), err)
+		return nil, s.explain(err)
 	}
 	if err := s.d.prepare(ctx, s.db); err != nil {
 		s.db.Close()
-		return nil, fmt.Errorf("%s: %w", Redact(dsn), err)
+		return nil, s.explain(err)
 	}
+	s.opened = true
 	return s, nil
 }
 
-// connect opens dsn without migrating it.
-func connect(dsn string) (*DB, error) {
+// connect opens conn without migrating it.
+func connect(conn string) (*DB, error) {
+	c, err := dsn.Parse(conn)
+	if err != nil {
+		return nil, err
+	}
 	var d dialect = sqlite{}
-	if IsPostgres(dsn) {
+	if c.Kind == dsn.Postgres {
 		d = postgres{}
+	} else if err := checkPath(c.Conn); err != nil {
+		return nil, err
 	}
-	db, err := d.open(dsn)
+	db, err := d.open(c.Conn)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", Redact(dsn), err)
+		return nil, explain(c, err, false)
 	}
-	return &DB{db: db, d: d}, nil
+	return &DB{db: db, d: d, conn: c}, nil
 }
 
-// IsPostgres reports whether dsn names a PostgreSQL database.
-func IsPostgres(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
-}
-
-// Redact returns dsn fit for a message: a URL without its password.
-func Redact(dsn string) string {
-	if !IsPostgres(dsn) {
-		return dsn
-	}
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return "postgres://…"
-	}
-	return u.Redacted()
-}
+// explain is err said as an *Error that names the database.
+func (s *DB) explain(err error) error { return explain(s.conn, err, s.opened) }
 
 // Close closes the database.
 func (s *DB) Close() error { return s.db.Close() }
@@ -195,6 +197,11 @@ func (s *DB) Dialect() string { return s.d.name() }
 // so runs that overlap take turns per write and never interleave inside
 // one.
 func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
+	return s.explain(s.transact(ctx, f))
+}
+
+// transact is write's transaction, its error as the driver says it.
+func (s *DB) transact(ctx context.Context, f func(tx *sql.Tx) error) error {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

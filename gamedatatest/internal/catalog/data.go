@@ -1,9 +1,8 @@
-package gamedatatest
+package catalog
 
 import (
 	"cmp"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,11 +14,11 @@ import (
 // same seed serve identical bytes whatever the wall clock says.
 var referenceTime = time.Date(2026, time.November, 20, 10, 0, 0, 0, time.UTC)
 
-// Streams of the seeded PCG generators; the data, the faults and the
-// reordering each draw from their own stream so one never shifts another.
+// Streams of the seeded PCG generators; the data, the reordering and the
+// histories each draw from their own stream so one never shifts another
+// (the twin's faults draw from a fourth, 0x6661756c74000002).
 const (
 	streamData    = 0x6461746100000001
-	streamFaults  = 0x6661756c74000002
 	streamReorder = 0x72656f7264000003
 	streamHistory = 0x6869737400000004
 )
@@ -34,63 +33,6 @@ var serverPorts = []int{
 // maxServers is the number of distinct canonical ids the documentation
 // address ranges and ports above allow.
 var maxServers = len(serverRanges) * 254 * len(serverPorts)
-
-// metric is a number that may be null ("unavailable", never zero).
-type metric struct {
-	v  float64
-	ok bool
-}
-
-func known(v float64) metric { return metric{v: v, ok: true} }
-
-type pkgKey struct{ kind, ident string }
-
-type pkg struct {
-	kind, ident                     string
-	title, description, updateNotes string
-	plain                           string // title before any hostile wrapping
-	org                             string // "" when the package has no organization
-	players, peak, rating           metric
-	level                           float64 // the players its figures are drawn around (levels.go)
-	tags                            []string
-	online                          bool
-	servers                         int
-	updatedAt, createdAt            time.Time
-}
-
-type srv struct {
-	id, name, mapName, version, region string
-	pkgKind, pkgIdent, org             string // "" when unknown
-	players                            metric
-	maxPlayers                         int
-	online                             bool
-	lastSeen                           time.Time
-}
-
-type org struct {
-	ident, name, description, website string
-	verified                          bool
-	createdAt                         time.Time
-	packages                          []pkgKey
-	level                             float64 // the sum of its packages' levels when generated
-}
-
-// snapshot is one immutable state of the catalogue. Reordering makes a new
-// snapshot; handlers and Catalog read whichever one was current.
-type snapshot struct {
-	seed          int64
-	origin        time.Time // referenceTime: where generated history ends
-	now           time.Time // origin moved on by Advance
-	modified      time.Time // Last-Modified of every response
-	historyPoints int
-	platform      float64 // the platform's current players when generated (platformPlayers)
-	pkgs          []pkg   // default order: ident, then kind
-	srvs          []srv   // default order: id
-	orgs          []org   // default order: ident
-	pkgIndex      map[pkgKey]int
-	srvIndex      map[string]int
-	orgIndex      map[string]int
-}
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
@@ -181,41 +123,28 @@ func (o *org) record() organizationRecord {
 	}
 }
 
-// hash64 derives a stable seed for one entity from the catalogue seed and
-// its identifying strings, independent of generation order.
-func hash64(seed int64, parts ...string) uint64 {
-	h := fnv.New64a()
-	var b [8]byte
-	for i := range b {
-		b[i] = byte(uint64(seed) >> (8 * i))
-	}
-	h.Write(b[:])
-	for _, p := range parts {
-		h.Write([]byte(p))
-		h.Write([]byte{0})
-	}
-	return h.Sum64()
+// Config says what catalogue Generate builds.
+type Config struct {
+	Seed                             int64
+	Packages, Servers, Organizations int  // sizes, at least 0
+	HistoryPoints                    int  // points in every activity range; 0 for the natural resolution
+	Awkward                          bool // add the packages with awkward idents
 }
 
-func round(v float64, digits int) float64 {
-	p := math.Pow10(digits)
-	return math.Round(v*p) / p
-}
-
-// generate builds the catalogue for cfg. It is deterministic in cfg: the
+// Generate builds the catalogue for cfg. It is deterministic in cfg: the
 // parts below draw from one generator in a fixed order.
-func generate(cfg *config) *snapshot {
-	r := rand.New(rand.NewPCG(uint64(cfg.seed), streamData))
+func Generate(cfg Config) *Snapshot {
+	r := rand.New(rand.NewPCG(uint64(cfg.Seed), streamData))
 	now := referenceTime
-	s := &snapshot{seed: cfg.seed, origin: now, now: now, modified: now, historyPoints: cfg.historyPoints}
-	s.orgs = generateOrgs(r, now, cfg.organizations)
-	s.pkgs = generatePackages(r, cfg.seed, now, cfg.packages, s.orgs)
-	if cfg.awkward {
+	s := &Snapshot{seed: cfg.Seed, origin: now, now: now, modified: now, historyPoints: cfg.HistoryPoints}
+	s.orgs = generateOrgs(r, now, cfg.Organizations)
+	s.pkgs = generatePackages(r, cfg.Seed, now, cfg.Packages, s.orgs)
+	if cfg.Awkward {
 		for i, ident := range awkwardIdents {
-			s.pkgs = append(s.pkgs, newPackage(r, cfg.seed, now, "game", ident, "Awkward "+strconv.Itoa(i+1)))
+			s.pkgs = append(s.pkgs, newPackage(r, cfg.Seed, now, "game", ident, "Awkward "+strconv.Itoa(i+1)))
 		}
 	}
-	s.srvs = generateServers(r, now, min(cfg.servers, maxServers), s.pkgs)
+	s.srvs = generateServers(r, now, min(cfg.Servers, maxServers), s.pkgs)
 	for i := range s.pkgs {
 		if s.pkgs[i].servers > 0 && r.IntN(4) > 0 {
 			s.pkgs[i].online = true
@@ -515,34 +444,10 @@ func newPackage(r *rand.Rand, seed int64, now time.Time, kind, ident, title stri
 	return p
 }
 
-// setPlayers makes m the current players of p, and raises a known peak
-// that m passes to m.
-func (p *pkg) setPlayers(m metric) {
-	p.players = m
-	if m.ok && p.peak.ok && m.v > p.peak.v {
-		p.peak = m
-	}
-}
-
-func (s *snapshot) index() {
-	s.pkgIndex = make(map[pkgKey]int, len(s.pkgs))
-	for i, p := range s.pkgs {
-		s.pkgIndex[pkgKey{p.kind, p.ident}] = i
-	}
-	s.srvIndex = make(map[string]int, len(s.srvs))
-	for i, v := range s.srvs {
-		s.srvIndex[v.id] = i
-	}
-	s.orgIndex = make(map[string]int, len(s.orgs))
-	for i, o := range s.orgs {
-		s.orgIndex[o.ident] = i
-	}
-}
-
-// reordered returns a copy of s in which the players of some packages and
+// Reordered returns a copy of s in which the players of some packages and
 // servers have moved, so that the players-sorted order differs. step makes
 // each reordering distinct and reproducible.
-func (s *snapshot) reordered(step uint64) *snapshot {
+func (s *Snapshot) Reordered(step uint64) *Snapshot {
 	r := rand.New(rand.NewPCG(uint64(s.seed)^step, streamReorder))
 	n := *s
 	n.modified = later(n.now, n.modified.Add(time.Second))

@@ -1,4 +1,4 @@
-package gamedatatest
+package catalog
 
 import (
 	"math"
@@ -45,11 +45,11 @@ type point struct {
 	listed     bool // in the partialCoverage array
 }
 
-// activity writes the activity-history body for the named range (unknown
+// Activity is the activity-history body for the named range (unknown
 // names are normalized to 7d): the points of the catalogue's origin (see
 // originPoints), then one point a step for the time Advance has added,
 // the window keeping its length. Only the newest point is current.
-func (s *snapshot) activity(name string) []byte {
+func (s *Snapshot) Activity(name string) []byte {
 	h := lookupRange(name)
 	pts, step := s.originPoints(h)
 	added := s.addedPoints(h, step)
@@ -67,7 +67,7 @@ func (s *snapshot) activity(name string) []byte {
 // the (non-partial) point right before each null run. The last point, the
 // current one, is the platform's players (platformPlayers), the same in
 // every range.
-func (s *snapshot) originPoints(h historyRange) ([]point, time.Duration) {
+func (s *Snapshot) originPoints(h historyRange) ([]point, time.Duration) {
 	n := int(h.span / h.step)
 	step := h.step
 	if s.historyPoints > 0 {
@@ -139,7 +139,7 @@ func nullRuns(r *rand.Rand, pts []point) {
 
 // activityBase is the base of the platform's curve (see players): the one
 // whose curve passes through the platform's players at the origin.
-func (s *snapshot) activityBase() float64 { return s.platform / wave(referenceTime) }
+func (s *Snapshot) activityBase() float64 { return s.platform / wave(referenceTime) }
 
 // sample is the players of a point at t, of which the share coverage was
 // recorded: whole for a snapshot, a fraction for an average (unless no one
@@ -160,7 +160,7 @@ func sample(base float64, t time.Time, r *rand.Rand, aggregated bool, coverage f
 // catalogue's now, each drawn from its own time so that they do not
 // depend on how far the clock has moved. Those older than a day are
 // averages; one in 500 is null.
-func (s *snapshot) addedPoints(h historyRange, step time.Duration) []point {
+func (s *Snapshot) addedPoints(h historyRange, step time.Duration) []point {
 	n := int(s.now.Sub(s.origin) / step)
 	if n <= 0 {
 		return nil
@@ -263,7 +263,7 @@ func (e *entry) json() historyJSON {
 // the entity named by parts: the entries of the origin, then one a day for
 // the days Advance has added, the history keeping its length, drawn around
 // level.
-func (s *snapshot) report(level float64, parts ...string) ([]historyJSON, summaryJSON) {
+func (s *Snapshot) report(level float64, parts ...string) ([]historyJSON, summaryJSON) {
 	entries := s.originEntries(level, parts)
 	entries = append(entries, s.addedEntries(level, parts)...)
 	entries = entries[len(entries)-historyDays:]
@@ -276,7 +276,7 @@ func (s *snapshot) report(level float64, parts ...string) ([]historyJSON, summar
 
 // originEntries are the historyDays entries as of the origin, one a day,
 // the newest within four hours before it.
-func (s *snapshot) originEntries(level float64, parts []string) []entry {
+func (s *Snapshot) originEntries(level float64, parts []string) []entry {
 	r := rand.New(rand.NewPCG(hash64(s.seed, parts...), streamHistory))
 	entries := make([]entry, historyDays)
 	for i := range entries {
@@ -313,7 +313,7 @@ func drawEntry(r *rand.Rand, t time.Time, form, age int, level float64) entry {
 // addedEntries are the entries of the whole days after the origin up to
 // now, each drawn from its own day so that they do not depend on how far
 // the clock has moved.
-func (s *snapshot) addedEntries(level float64, parts []string) []entry {
+func (s *Snapshot) addedEntries(level float64, parts []string) []entry {
 	days := int(s.now.Sub(s.origin) / day)
 	entries := make([]entry, days)
 	seed := hash64(s.seed, parts...)
@@ -337,7 +337,7 @@ func (s *snapshot) addedEntries(level float64, parts []string) []entry {
 // the highest known value (a day's average too: the players reached it
 // that day, even when its peak is unavailable), and partial coverage when
 // any entry has it, since a sum over a lower bound is a lower bound.
-func (s *snapshot) summary(entries []entry) summaryJSON {
+func (s *Snapshot) summary(entries []entry) summaryJSON {
 	summary := summaryJSON{}
 	for _, name := range []string{"24h", "7d", "30d", "90d"} {
 		from := s.now.Add(-lookupRange(name).span)
@@ -374,7 +374,7 @@ func (s *snapshot) summary(entries []entry) summaryJSON {
 	return summary
 }
 
-func (s *snapshot) packageReport(p *pkg) packageReport {
+func (s *Snapshot) packageReport(p *pkg) packageReport {
 	history, summary := s.report(p.level, "package", p.kind, p.ident)
 	return packageReport{
 		History:      history,
@@ -386,7 +386,7 @@ func (s *snapshot) packageReport(p *pkg) packageReport {
 	}
 }
 
-func (s *snapshot) orgReport(o *org) organizationReport {
+func (s *Snapshot) orgReport(o *org) organizationReport {
 	history, summary := s.report(o.level, "organization", o.ident)
 	return organizationReport{
 		History:  history,
@@ -395,4 +395,69 @@ func (s *snapshot) orgReport(o *org) organizationReport {
 		Packages: len(o.packages),
 		Summary:  summary,
 	}
+}
+
+// activityJSON is the body of /api/activity-history:
+//
+//	{"range":"7d","points":[[ms,players,current,start,end,aggregated,partial],…],"partialCoverage":[ms,…]}
+//
+// in that order. A point is seven numbers: its time in Unix ms; its players
+// (null when unavailable, fractional for an average); 1 for the last point,
+// the current one, else 0; the interval start and end in Unix ms of an
+// average, both null for a snapshot; 1 for an average, 0 for a snapshot;
+// 1 for partial coverage. partialCoverage lists the times of the points
+// marked listed. It is written by hand, not by encoding/json: the range
+// all holds 35,040 points.
+type activityJSON struct {
+	Range  string
+	Points []point // the last is the current one
+}
+
+// encode writes a's body. It appends to one buffer rather than writing
+// strings, which would allocate one for every number of every point.
+func (a activityJSON) encode() []byte {
+	b := make([]byte, 0, len(a.Points)*64)
+	b = append(b, `{"range":`...)
+	b = strconv.AppendQuote(b, a.Range)
+	b = append(b, `,"points":[`...)
+	for i, p := range a.Points {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, p.ms, 10)
+		b = append(b, ',')
+		if p.players.ok {
+			b = strconv.AppendFloat(b, p.players.v, 'f', -1, 64)
+		} else {
+			b = append(b, "null"...)
+		}
+		b = append(b, []string{",0,", ",1,"}[boolInt(i == len(a.Points)-1)]...)
+		if p.aggregated {
+			b = strconv.AppendInt(b, p.ms, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, p.endMS, 10)
+			b = append(b, ",1,"...)
+		} else {
+			b = append(b, "null,null,0,"...)
+		}
+		b = append(b, []string{"0]", "1]"}[boolInt(p.partial)]...)
+	}
+	b = append(b, `],"partialCoverage":[`...)
+	sep := ""
+	for _, p := range a.Points {
+		if p.listed {
+			b = append(b, sep...)
+			b = strconv.AppendInt(b, p.ms, 10)
+			sep = ","
+		}
+	}
+	return append(b, "]}\n"...)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -1,12 +1,12 @@
-package gamedatatest
+package catalog
 
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 )
 
-// The wire format: the body of every answer of the twin, as Go types.
+// The wire format: the body of every answer of the twin but its errors and
+// redirects, as Go types.
 //
 // Members are declared in the order the twin writes them, sorted by name
 // (the order encoding/json gave the maps the bodies were first built
@@ -16,21 +16,6 @@ import (
 // with omitempty or omitzero is absent when nil: a record's members that
 // its directory entry does not carry. Times are RFC 3339 in UTC, to the
 // second; counts are integers, players float64.
-
-// errorJSON is the body of every error: 404, 405, 429 and an injected
-// status fault.
-type errorJSON struct {
-	Error string `json:"error"`
-}
-
-// redirectJSON is the body of a 302 from a page beyond a directory's last
-// to the last.
-type redirectJSON struct {
-	Error    string `json:"error"` // "page out of range"
-	LastPage int    `json:"lastPage"`
-	Location string `json:"location"` // the Location header
-	Page     int    `json:"page"`     // the page asked for
-}
 
 // dashboardPage is the body of /api/dashboard.
 type dashboardPage struct {
@@ -166,71 +151,6 @@ type rangeSummaryJSON struct {
 	Average         *float64 `json:"average"`
 	PartialCoverage bool     `json:"partialCoverage"`
 	Peak            *float64 `json:"peak"`
-}
-
-// activityJSON is the body of /api/activity-history:
-//
-//	{"range":"7d","points":[[ms,players,current,start,end,aggregated,partial],…],"partialCoverage":[ms,…]}
-//
-// in that order. A point is seven numbers: its time in Unix ms; its players
-// (null when unavailable, fractional for an average); 1 for the last point,
-// the current one, else 0; the interval start and end in Unix ms of an
-// average, both null for a snapshot; 1 for an average, 0 for a snapshot;
-// 1 for partial coverage. partialCoverage lists the times of the points
-// marked listed. It is written by hand, not by encoding/json: the range
-// all holds 35,040 points.
-type activityJSON struct {
-	Range  string
-	Points []point // the last is the current one
-}
-
-// encode writes a's body. It appends to one buffer rather than writing
-// strings, which would allocate one for every number of every point.
-func (a activityJSON) encode() []byte {
-	b := make([]byte, 0, len(a.Points)*64)
-	b = append(b, `{"range":`...)
-	b = strconv.AppendQuote(b, a.Range)
-	b = append(b, `,"points":[`...)
-	for i, p := range a.Points {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = strconv.AppendInt(b, p.ms, 10)
-		b = append(b, ',')
-		if p.players.ok {
-			b = strconv.AppendFloat(b, p.players.v, 'f', -1, 64)
-		} else {
-			b = append(b, "null"...)
-		}
-		b = append(b, []string{",0,", ",1,"}[boolInt(i == len(a.Points)-1)]...)
-		if p.aggregated {
-			b = strconv.AppendInt(b, p.ms, 10)
-			b = append(b, ',')
-			b = strconv.AppendInt(b, p.endMS, 10)
-			b = append(b, ",1,"...)
-		} else {
-			b = append(b, "null,null,0,"...)
-		}
-		b = append(b, []string{"0]", "1]"}[boolInt(p.partial)]...)
-	}
-	b = append(b, `],"partialCoverage":[`...)
-	sep := ""
-	for _, p := range a.Points {
-		if p.listed {
-			b = append(b, sep...)
-			b = strconv.AppendInt(b, p.ms, 10)
-			sep = ","
-		}
-	}
-	return append(b, "]}\n"...)
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // encode is v as the twin writes every other body: JSON without HTML

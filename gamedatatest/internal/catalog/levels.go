@@ -1,4 +1,4 @@
-package gamedatatest
+package catalog
 
 import "math"
 

@@ -1,8 +1,7 @@
-package gamedatatest
+package catalog
 
 import (
 	"cmp"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -132,7 +131,7 @@ func byKey(a, b row) int {
 }
 
 // dashboardRows is every entry of the dashboard for d, in order.
-func (s *snapshot) dashboardRows(d dirQuery) []row {
+func (s *Snapshot) dashboardRows(d dirQuery) []row {
 	var rows []row
 	if d.kind == "server" {
 		for i := range s.srvs {
@@ -188,7 +187,7 @@ func updated(r row) time.Time {
 }
 
 // orgRows is every entry of the organization directory for d, in order.
-func (s *snapshot) orgRows(d dirQuery) []*org {
+func (s *Snapshot) orgRows(d dirQuery) []*org {
 	var rows []*org
 	for i := range s.orgs {
 		o := &s.orgs[i]
@@ -230,19 +229,39 @@ func each[R, E any](rows []R, f func(R) E) []E {
 	return out
 }
 
-// page answers one page of a directory of rows: the body that envelope
-// makes of the page's rows and its pagination, or a redirect to the last
-// page when d.page is beyond it.
-func page[T any](r *http.Request, d dirQuery, rows []T, envelope func([]T, paginationJSON) any) reply {
+// Page is one page of a directory as the twin serves it: its body, or,
+// when the page asked for is beyond the last, no body and the page numbers
+// a redirect to the last needs.
+type Page struct {
+	Body  []byte // nil when Asked is beyond Last
+	Asked int    // the page asked for, after normalization
+	Last  int    // the last page; 0 for an empty directory
+}
+
+// Dashboard is the page of /api/dashboard that q asks for.
+func (s *Snapshot) Dashboard(q url.Values) Page {
+	d := parseDirQuery(q, dashboardSorts, dashboardFilter, true)
+	return page(d, s.dashboardRows(d), func(rows []row, p paginationJSON) any {
+		return dashboardPage{Filters: d.filters, Items: each(rows, row.entry), Kind: nullString(d.kind), Pagination: p, Sort: d.sort}
+	})
+}
+
+// Organizations is the page of /api/organizations that q asks for.
+func (s *Snapshot) Organizations(q url.Values) Page {
+	d := parseDirQuery(q, orgSorts, orgFilter, false)
+	return page(d, s.orgRows(d), func(rows []*org, p paginationJSON) any {
+		return organizationPage{Filters: d.filters, Items: each(rows, (*org).entry), Pagination: p, Sort: d.sort}
+	})
+}
+
+// page is one page of a directory of rows: the body that envelope makes of
+// the page's rows and its pagination, or none when d.page is beyond the
+// last.
+func page[T any](d dirQuery, rows []T, envelope func([]T, paginationJSON) any) Page {
 	total := len(rows)
 	totalPages := (total + d.pageSize - 1) / d.pageSize
 	if totalPages >= 1 && d.page > totalPages {
-		loc := withPage(r, totalPages)
-		return reply{
-			status: http.StatusFound,
-			header: http.Header{"Location": {loc}},
-			body:   encode(redirectJSON{Error: "page out of range", LastPage: totalPages, Location: loc, Page: d.page}),
-		}
+		return Page{Asked: d.page, Last: totalPages}
 	}
 	if totalPages == 0 {
 		d.page = 1
@@ -250,34 +269,5 @@ func page[T any](r *http.Request, d dirQuery, rows []T, envelope func([]T, pagin
 	lo := min((d.page-1)*d.pageSize, total)
 	hi := min(lo+d.pageSize, total)
 	p := paginationJSON{HasNext: d.page < totalPages, Page: d.page, PageSize: d.pageSize, Total: total, TotalPages: totalPages}
-	return reply{status: http.StatusOK, body: encode(envelope(rows[lo:hi], p))}
-}
-
-// withPage is the request's own path and query with every page parameter
-// replaced by one page=n, in place. It uses the path as the client sent it,
-// so it stays right when the handler is mounted under a prefix.
-func withPage(r *http.Request, n int) string {
-	path, rawQuery := r.URL.EscapedPath(), r.URL.RawQuery
-	if u, err := url.ParseRequestURI(r.RequestURI); err == nil && r.RequestURI != "" {
-		path, rawQuery = u.EscapedPath(), u.RawQuery
-	}
-	var out []string
-	done := false
-	for _, pair := range strings.Split(rawQuery, "&") {
-		if pair == "" {
-			continue
-		}
-		key, _, _ := strings.Cut(pair, "=")
-		if k, err := url.QueryUnescape(key); err == nil && k == "page" {
-			if done {
-				continue
-			}
-			pair, done = "page="+strconv.Itoa(n), true
-		}
-		out = append(out, pair)
-	}
-	if !done {
-		out = append(out, "page="+strconv.Itoa(n))
-	}
-	return path + "?" + strings.Join(out, "&")
+	return Page{Body: encode(envelope(rows[lo:hi], p)), Asked: d.page, Last: totalPages}
 }

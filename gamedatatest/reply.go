@@ -1,0 +1,71 @@
+package gamedatatest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// reply is a whole response, built before anything is written so that a
+// fault can truncate the real body.
+type reply struct {
+	status   int
+	header   http.Header
+	body     []byte
+	family   Family    // of the endpoint that answered; "" for none
+	modified time.Time // Last-Modified of the data answered from
+}
+
+func jsonReply(status int, v any) reply { return reply{status: status, body: encode(v)} }
+
+func errorReply(status int, msg string) reply {
+	return jsonReply(status, errorJSON{Error: msg})
+}
+
+var notFound = errorReply(http.StatusNotFound, "not found")
+
+// write sends a whole reply; a 304 has headers only.
+func (rep reply) write(w http.ResponseWriter) {
+	for k, v := range rep.header {
+		w.Header()[k] = v
+	}
+	if rep.status == http.StatusNotModified {
+		w.WriteHeader(rep.status)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
+	w.WriteHeader(rep.status)
+	w.Write(rep.body)
+}
+
+// errorJSON is the body of every error: 404, 405, 429 and an injected
+// status fault.
+type errorJSON struct {
+	Error string `json:"error"`
+}
+
+// redirectJSON is the body of a 302 from a page beyond a directory's last
+// to the last.
+type redirectJSON struct {
+	Error    string `json:"error"` // "page out of range"
+	LastPage int    `json:"lastPage"`
+	Location string `json:"location"` // the Location header
+	Page     int    `json:"page"`     // the page asked for
+}
+
+// encode is v as the twin writes its errors and redirects, as package
+// catalog writes the other bodies: JSON without HTML escaping (a Location
+// holds &), on one line ending in a newline.
+func encode(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Only the twin's own values reach here; a failure is a bug in it.
+		panic("gamedatatest: encoding a response: " + err.Error())
+	}
+	return b.Bytes()
+}
