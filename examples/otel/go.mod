@@ -2,6 +2,8 @@ module github.com/gamedata-go/gamedata/examples/otel
 
 go 1.26.0
 
+toolchain go1.26.11
+
 require (
 	github.com/gamedata-go/gamedata v0.2.0
 	github.com/gamedata-go/gamedata/otel v0.2.0
