@@ -234,17 +234,39 @@ func parseBaseURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil, u.Scheme != "http" && u.Scheme != "https", u.Opaque != "":
-		return nil, invalidArgument("base URL %q: %s", raw, want)
+		return nil, invalidArgument("base URL %q: %s", withoutSecrets(raw), want)
 	case u.Host == "":
-		return nil, invalidArgument("base URL %q has no host: %s", raw, want)
+		return nil, invalidArgument("base URL %q has no host: %s", withoutSecrets(raw), want)
 	case u.User != nil:
-		return nil, invalidArgument("base URL %q carries credentials; the service needs none", u.Redacted())
+		return nil, invalidArgument("base URL %q carries credentials; the service needs none", withoutSecrets(raw))
 	case u.RawQuery != "" || u.Fragment != "":
-		return nil, invalidArgument("base URL %q has a query or fragment", raw)
+		return nil, invalidArgument("base URL %q has a query or fragment", withoutSecrets(raw))
 	}
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
 	return u, nil
+}
+
+// withoutSecrets is a base URL as an error may say it. A refused base URL
+// may be refused for the very secret it carries (a password in its user
+// information, a token in its query or fragment), and an error is read
+// where the user's secrets must not be: so none of those parts is said,
+// whether or not the URL parses. What is left names the URL enough to
+// find the flag or variable it came from.
+func withoutSecrets(raw string) string {
+	shown, _, cut := strings.Cut(raw, "#")
+	shown, _, query := strings.Cut(shown, "?")
+	authority := 0
+	if i := strings.Index(shown, "://"); i >= 0 {
+		authority = i + len("://")
+	}
+	if at := strings.LastIndex(shown, "@"); at >= authority {
+		shown = shown[:authority] + "…" + shown[at:]
+	}
+	if query || cut {
+		shown += "?…"
+	}
+	return shown
 }
 
 // endpoint builds the URL of an endpoint under the base URL. Each segment

@@ -25,6 +25,27 @@ import (
 	"golang.org/x/time/rate"
 )
 
+// A refused base URL is said without the secrets it may carry: the
+// user information, the query and the fragment, whether it parses or not.
+func TestBaseURLErrorsSayNoSecret(t *testing.T) {
+	t.Parallel()
+	const secret = "KvSecret7"
+	for raw, shown := range map[string]string{
+		"https://gd:" + secret + "@example.com/":           `"https://…@example.com/" carries credentials`,
+		"https://example.com/?password=" + secret:          `"https://example.com/?…" has a query or fragment`,
+		"https://example.com/#token=" + secret:             `"https://example.com/?…" has a query or fragment`,
+		"ftp://gd:" + secret + "@example.com/?t=" + secret: `"ftp://…@example.com/?…": want an absolute`,
+		"http://[::1" + secret + "@x?t=" + secret:          `"http://…@x?…": want an absolute`,
+		"gd:" + secret + "@example.com":                    `"…@example.com": want an absolute`,
+		"https://?token=" + secret:                         `"https://?…" has no host`,
+	} {
+		_, err := NewClient(raw)
+		require.ErrorIs(t, err, ErrInvalidArgument, raw)
+		assert.NotContains(t, err.Error(), secret, raw)
+		assert.Contains(t, err.Error(), shown, raw)
+	}
+}
+
 func TestNewClientRefusesBadBaseURLs(t *testing.T) {
 	t.Parallel()
 	for _, raw := range []string{
