@@ -166,8 +166,12 @@ func TestDocsCommandLinesParse(t *testing.T) {
 }
 
 // gamedataArgs returns the arguments words give the gamedata command, and
-// whether they run it at all.
+// whether they run it at all. A redirection, pipe or list operator ends
+// the command's words.
 func gamedataArgs(words []string) ([]string, bool) {
+	if i := slices.IndexFunc(words, isShellOperator); i >= 0 {
+		words = words[:i]
+	}
 	switch {
 	case len(words) >= 3 && words[0] == "go" && words[1] == "run" && words[2] == "./cmd/gamedata":
 		return words[3:], true
@@ -178,6 +182,12 @@ func gamedataArgs(words []string) ([]string, bool) {
 		return words[i+1:], true
 	}
 	return nil, false
+}
+
+// isShellOperator reports whether word is one of sh's redirection, pipe
+// or list operators, written as a word of its own.
+func isShellOperator(word string) bool {
+	return slices.Contains([]string{">", ">>", "<", "|", "||", "&&", ";", "&", "2>", "2>&1"}, word)
 }
 
 // shellWords splits a line as sh would split a simple command: words
