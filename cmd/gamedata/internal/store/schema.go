@@ -27,6 +27,11 @@ package store
 // sent stays in raw), the directory gains what a run needs to fetch only
 // what changed, and runs, failures, directory_values and the rollup
 // views are added.
+//
+// Version 3 keeps text out of directory_values: series_members names the
+// members that have held a number or a boolean, and the rows of every
+// other member (text members, whose null was recorded like a number's)
+// are deleted.
 var migrations = []string{
 	`CREATE TABLE directory (
 		kind TEXT NOT NULL, ident TEXT NOT NULL DEFAULT '', id TEXT NOT NULL DEFAULT '',
@@ -54,6 +59,7 @@ var migrations = []string{
 		raw TEXT NOT NULL, synced_at TEXT NOT NULL);`,
 
 	schemaV2,
+	schemaV3,
 }
 
 const schemaV2 = `
