@@ -32,6 +32,9 @@ package store
 // members that have held a number or a boolean, and the rows of every
 // other member (text members, whose null was recorded like a number's)
 // are deleted.
+//
+// Version 4 adds the rollups as tables (schema_v4.go), filled as runs
+// finish, so that raw rows can be pruned.
 var migrations = []string{
 	`CREATE TABLE directory (
 		kind TEXT NOT NULL, ident TEXT NOT NULL DEFAULT '', id TEXT NOT NULL DEFAULT '',
@@ -60,6 +63,7 @@ var migrations = []string{
 
 	schemaV2,
 	schemaV3,
+	schemaV4,
 }
 
 const schemaV2 = `
