@@ -9,7 +9,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(pruneHelperEnv); spec != "" {
+		os.Exit(pruneHelper(spec))
+	}
+	os.Exit(pgtest.Main(m))
+}
 
 // open opens dsn and closes it when the test ends.
 func open(t *testing.T, dsn string) *DB {
