@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"time"
 )
 
 // The rollups' periods, in seconds.
@@ -12,18 +11,13 @@ const (
 	daySeconds  = 86400
 )
 
-// Rollup brings the rollup tables up to the time at: every hour and day
-// that ended by then and holds a change of an entry's member, and the
-// platform's hours and days from the earliest activity point that
-// changed since the last rollup. FinishRun calls it; a run killed before
-// has its periods rolled by the next.
-func (s *DB) Rollup(ctx context.Context, at time.Time) error {
-	return s.write(ctx, func(tx *sql.Tx) error { return s.rollup(ctx, tx, unix(at), unix(at)) })
-}
-
-// rollup rolls the periods that ended by upTo, and again those from the
+// rollup brings the rollup tables up to upTo: every hour and day that
+// ended by then and holds a change of an entry's member, again from the
 // period holding changed on (a run's rows are at its start: a run that
-// started before the last rollup brings late values).
+// started before the last rollup brings late values), and the platform's
+// hours and days from the earliest activity point that changed since the
+// last rollup. FinishRun calls it, and Prune; a run killed before it has
+// its periods rolled by the next.
 func (s *DB) rollup(ctx context.Context, tx *sql.Tx, upTo, changed int64) error {
 	state, err := rollupState(ctx, tx)
 	if err != nil {

@@ -35,8 +35,9 @@ func (s *DB) BeginRun(ctx context.Context, kind string, at time.Time) (*Run, err
 }
 
 // FinishRun records how the run ended, and when, then rolls up the
-// periods that ended by the run's start (see Rollup), the run's own
-// values again when it started before the last rollup.
+// periods that ended by the run's start into directory_rollups and
+// platform_rollups, the run's own values again when it started before
+// the last rollup.
 func (s *DB) FinishRun(ctx context.Context, r *Run, outcome Outcome, at time.Time) error {
 	if r == nil {
 		return errNoRun
