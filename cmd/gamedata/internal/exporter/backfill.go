@@ -89,18 +89,17 @@ func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg Backfill
 	if err != nil {
 		return n, err
 	}
-	for _, it := range pkgs {
-		r, err := c.Analytics.Package(ctx, it.kind, it.ident)
+	for _, p := range pkgs {
+		r, err := c.Analytics.Package(ctx, p.ref.Kind, p.ref.Ident)
 		if err != nil {
-			return n, fmt.Errorf("analytics of %s: %w", it, err)
+			return n, fmt.Errorf("analytics of %s/%s: %w", labelValue(p.ref.Kind), labelValue(p.ref.Ident), err)
 		}
 		n.Packages++
-		kind, ident := labelValue(it.kind), labelValue(it.ident)
-		title, _ := it.fields.Text("title")
-		org, _ := it.fields.Text("organization")
+		kind, ident := labelValue(p.ref.Kind), labelValue(p.ref.Ident)
+		title, _ := p.fields.Text("title")
+		org, _ := p.fields.Text("organization")
 		for _, e := range r.History {
-			v, ok := e.Metric("players").Get()
-			if ok {
+			if v, ok := e.Metric("players").Get(); ok {
 				out.add(packagePlayers, e.CapturedAt, v, kind, ident)
 				// The info series holds wherever players do, so that a
 				// join on it (the top games with their titles) works
@@ -116,35 +115,75 @@ func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg Backfill
 	return n, out.write(w)
 }
 
+// backfillPackage is a package to backfill: its identity as sent, which
+// the analytics request needs, and the fields of its record or directory
+// entry, for its info labels.
+type backfillPackage struct {
+	ref    gamedata.PackageRef
+	fields gamedata.Fields
+}
+
 // backfillPackages are the packages whose history cfg asks for: those
-// named, then the Top of Kind, each once, with the fields of its record
-// or directory entry for its info labels.
-func backfillPackages(ctx context.Context, c *gamedata.Client, cfg BackfillConfig) ([]item, error) {
-	var out []item
-	seen := map[string]bool{}
+// named, then the Top of Kind, each once.
+func backfillPackages(ctx context.Context, c *gamedata.Client, cfg BackfillConfig) ([]backfillPackage, error) {
+	var out []backfillPackage
+	seen := map[gamedata.PackageRef]bool{}
 	for _, ref := range cfg.Packages {
 		p, err := c.Packages.Get(ctx, ref.Kind, ref.Ident)
 		if err != nil {
-			return nil, fmt.Errorf("package %s/%s: %w", ref.Kind, ref.Ident, err)
+			return nil, fmt.Errorf("package %s/%s: %w", labelValue(ref.Kind), labelValue(ref.Ident), err)
 		}
-		it := item{kind: ref.Kind, ident: ref.Ident, fields: p.Fields}
-		seen[it.identity()] = true
-		out = append(out, it)
+		seen[ref] = true
+		out = append(out, backfillPackage{ref, p.Fields})
 	}
-	if cfg.Top > 0 {
-		s := &slice{client: c, kind: cmp.Or(cfg.Kind, gamedata.KindGame), top: cfg.Top, limit: cfg.Top, log: (&Config{}).logger()}
-		p, err := s.fetch(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s, err)
-		}
-		for _, it := range p.items {
-			if !it.server && !seen[it.identity()] {
-				seen[it.identity()] = true
-				out = append(out, it)
-			}
+	if cfg.Top == 0 {
+		return out, nil
+	}
+	top, err := topPackages(ctx, c, cmp.Or(cfg.Kind, gamedata.KindGame), cfg.Top)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range top {
+		if ref := (gamedata.PackageRef{Kind: e.Kind, Ident: e.Ident}); !seen[ref] {
+			seen[ref] = true
+			out = append(out, backfillPackage{ref, e.Fields})
 		}
 	}
 	return out, nil
+}
+
+// topPackages are the n packages of kind with the most players now (a
+// null counts as none). It asks for the players sort and reads pages
+// until it has n; when the service answers in another order, which it
+// may (it documents no sort), it reads the whole directory of kind and
+// keeps the n greatest, never more than n at a time.
+func topPackages(ctx context.Context, c *gamedata.Client, kind string, n int) ([]gamedata.DashboardEntry, error) {
+	var kept []gamedata.DashboardEntry
+	sorted := true
+	for page := 1; ; page++ {
+		p, err := c.Dashboard.List(ctx, &gamedata.DashboardOptions{Kind: kind,
+			ListOptions: gamedata.ListOptions{Sort: sortPlayers, Page: page, PageSize: pageSize}})
+		if err != nil {
+			return nil, fmt.Errorf("directory of %s, page %d: %w", labelValue(kind), page, err)
+		}
+		for _, e := range p.Items {
+			if e.IsServer() {
+				continue
+			}
+			if len(kept) > 0 && byPlayersDesc(kept[len(kept)-1], e) > 0 {
+				sorted = false
+			}
+			kept = append(kept, e)
+		}
+		if sorted && len(kept) >= n {
+			return kept[:n], nil
+		}
+		slices.SortStableFunc(kept, byPlayersDesc)
+		kept = kept[:min(len(kept), n)]
+		if !p.Pagination.HasNext || len(p.Items) == 0 {
+			return kept, nil
+		}
+	}
 }
 
 // openMetrics collects timestamped samples by family and series and

@@ -254,3 +254,43 @@ func queryRange(t *testing.T, addr, q string, from, to time.Time, step time.Dura
 	}
 	return out
 }
+
+// topPackages gives the twin's top packages by players, whether the
+// service sorts by players or not, and over more than a page.
+func TestTopPackages(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		ignoreSort bool
+		top        int
+	}{
+		{"sorted", false, 5},
+		{"sorted, over a page", false, 130},
+		{"the service ignores the sort", true, 5},
+		{"more than there are", false, 500},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			twin := newTwin(t, gamedatatest.WithSize(400, 0, 10))
+			base := twin.URL
+			if tc.ignoreSort {
+				base = newSortIgnoringServer(t, twin).URL
+			}
+			got, err := topPackages(context.Background(), newClient(t, base), gamedata.KindGame, tc.top)
+			if err != nil {
+				t.Fatal(err)
+			}
+			games := twin.Catalog().Entries(url.Values{"kind": {gamedata.KindGame}, "sort": {"players"}})
+			want := games[:min(tc.top, len(games))]
+			if len(got) != len(want) {
+				t.Fatalf("%d packages, want %d", len(got), len(want))
+			}
+			for i := range want {
+				// Equal counts may come in either order: the counts are
+				// compared, and each package must be the twin's.
+				g, ok := got[i].Metric("players").Get()
+				if w := want[i].Players; ok != w.Valid || (ok && g != w.Value) {
+					t.Errorf("top %d: %s with %v players (known: %v), want %v", i+1, got[i].Ident, g, ok, w)
+				}
+			}
+		})
+	}
+}
