@@ -65,3 +65,23 @@ func (s CacheStatus) String() string {
 	}
 	return fmt.Sprintf("CacheStatus(%d)", int(s))
 }
+
+// MarshalText writes s as String says it, so a Response marshalled to
+// JSON (a log line, a message on a queue) says "hit", not a number.
+func (s CacheStatus) MarshalText() ([]byte, error) {
+	if s < CacheOff || s > CacheRevalidated {
+		return nil, fmt.Errorf("gamedata: %s has no name", s)
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (s *CacheStatus) UnmarshalText(b []byte) error {
+	for c := CacheOff; c <= CacheRevalidated; c++ {
+		if string(b) == c.String() {
+			*s = c
+			return nil
+		}
+	}
+	return fmt.Errorf("gamedata: cache status %q: want off, miss, hit or revalidated", b)
+}

@@ -2,6 +2,7 @@ package gamedata
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -139,6 +140,22 @@ func TestCacheStatusString(t *testing.T) {
 	for s, want := range map[CacheStatus]string{CacheOff: "off", CacheMiss: "miss", CacheHit: "hit", CacheRevalidated: "revalidated", 9: "CacheStatus(9)"} {
 		assert.Equal(t, want, s.String())
 	}
+}
+
+// A Response marshalled to JSON says its cache status by name, and reads
+// it back; a status without a name is refused rather than written as a
+// number no reader knows.
+func TestCacheStatusJSON(t *testing.T) {
+	t.Parallel()
+	b, err := json.Marshal(Response{Cache: CacheRevalidated})
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"Cache":"revalidated"`)
+	var r Response
+	require.NoError(t, json.Unmarshal(b, &r))
+	assert.Equal(t, CacheRevalidated, r.Cache)
+	_, err = json.Marshal(CacheStatus(9))
+	assert.Error(t, err)
+	assert.Error(t, json.Unmarshal([]byte(`"fresh"`), new(CacheStatus)))
 }
 
 // A walk hands on each page's own Response: the page that needed a retry

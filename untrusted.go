@@ -31,6 +31,14 @@ func (u Untrusted) Unsanitized() string { return u.raw }
 // Applying it to its own output changes nothing.
 func (u Untrusted) String() string { return sanitize.String(u.raw) }
 
+// Inert reports whether String shows the text exactly as sent: it holds
+// no escape sequence, control character, tab or line break, bidi or
+// invisible character, and no byte that is not UTF-8. A program that must
+// write the service's text losslessly (a CSV cell read back exactly, a
+// JSON string) can keep what is inert as it is and escape the rest,
+// rather than let String drop it. It allocates nothing.
+func (u Untrusted) Inert() bool { return sanitize.Unchanged(u.raw) }
+
 // MarshalJSON writes the text as the service sent it, so a record
 // round-trips losslessly.
 func (u Untrusted) MarshalJSON() ([]byte, error) { return json.Marshal(u.raw) }

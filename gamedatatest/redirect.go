@@ -19,7 +19,7 @@ func directory(r *http.Request, p catalog.Page) reply {
 	return reply{
 		status: http.StatusFound,
 		header: http.Header{"Location": {loc}},
-		body:   encode(redirectJSON{Error: "page out of range", LastPage: p.Last, Location: loc, Page: p.Asked}),
+		body:   catalog.Encode(redirectJSON{Error: "page out of range", LastPage: p.Last, Location: loc, Page: p.Asked}),
 	}
 }
 

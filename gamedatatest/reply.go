@@ -1,11 +1,11 @@
 package gamedatatest
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
 )
 
 // reply is a whole response, built before anything is written so that a
@@ -18,7 +18,7 @@ type reply struct {
 	modified time.Time // Last-Modified of the data answered from
 }
 
-func jsonReply(status int, v any) reply { return reply{status: status, body: encode(v)} }
+func jsonReply(status int, v any) reply { return reply{status: status, body: catalog.Encode(v)} }
 
 func errorReply(status int, msg string) reply {
 	return jsonReply(status, errorJSON{Error: msg})
@@ -54,18 +54,4 @@ type redirectJSON struct {
 	LastPage int    `json:"lastPage"`
 	Location string `json:"location"` // the Location header
 	Page     int    `json:"page"`     // the page asked for
-}
-
-// encode is v as the twin writes its errors and redirects, as package
-// catalog writes the other bodies: JSON without HTML escaping (a Location
-// holds &), on one line ending in a newline.
-func encode(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		// Only the twin's own values reach here; a failure is a bug in it.
-		panic("gamedatatest: encoding a response: " + err.Error())
-	}
-	return b.Bytes()
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/gamedata-go/gamedata/internal/sanitize"
+	"github.com/gamedata-go/gamedata"
 )
 
 // exactCell writes s, an identifier or a member name the service chose,
@@ -36,7 +36,7 @@ func exactCell(s string) string {
 			b.WriteString(`\\`)
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02X`, s[i])
-		case !sanitize.Unchanged(s[i : i+size]):
+		case !gamedata.NewUntrusted(s[i : i+size]).Inert():
 			if r > 0xffff {
 				fmt.Fprintf(&b, `\U%08X`, r)
 			} else {

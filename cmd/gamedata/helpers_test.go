@@ -205,6 +205,8 @@ func parseArgs(t *testing.T, args ...string) (parsed, error) {
 		newCmdSync(f, func(ctx context.Context, o *syncOptions) error { return keep(ctx, o.common, o) }),
 		newCmdWatch(f, func(ctx context.Context, o *watchOptions) error { return keep(ctx, o.common, o) }),
 		newCmdExporter(f, func(ctx context.Context, o *exporterOptions) error { return keep(ctx, o.common, o) }),
+		newCmdBackfill(f, func(ctx context.Context, o *backfillOptions) error { return keep(ctx, o.common, o) }),
+		newCmdPrune(f, func(ctx context.Context, o *pruneOptions) error { return keep(ctx, o.common, o) }),
 	)
 	require.Len(t, root.Commands(), len(commands(f)), "parseArgs stops every command")
 	root.SetArgs(args)

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 // jsonLine is a record as sent, on one line and safe to print (safeJSON).
@@ -56,7 +55,7 @@ func safeJSON(b []byte) ([]byte, error) {
 // appendShown appends run, a run of bytes from a JSON string, with what a
 // terminal could act on escaped.
 func appendShown(out, run []byte) []byte {
-	if utf8.Valid(run) && sanitize.Unchanged(string(run)) {
+	if gamedata.NewUntrusted(string(run)).Inert() {
 		return append(out, run...)
 	}
 	for k := 0; k < len(run); {
@@ -64,7 +63,7 @@ func appendShown(out, run []byte) []byte {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = append(out, `\ufffd`...)
-		case sanitize.Unchanged(string(run[k : k+size])):
+		case gamedata.NewUntrusted(string(run[k : k+size])).Inert():
 			out = append(out, run[k:k+size]...)
 		case r > 0xffff:
 			r -= 0x10000

@@ -67,3 +67,25 @@ func TestSafeJSON(t *testing.T) {
 		assert.True(t, utf8.Valid(got))
 	}
 }
+
+// BenchmarkSafeJSON writes a record whose strings are plain ASCII, text
+// beyond ASCII that is shown as sent, and hostile text that is escaped:
+// the cost of each path of appendShown.
+func BenchmarkSafeJSON(b *testing.B) {
+	for _, bb := range []struct{ name, title string }{
+		{"ascii", "Space Miner: the return"},
+		{"unicode", "Space Miner — 宇宙 🚀 ünïcode"},
+		{"hostile", hostileTitle},
+	} {
+		doc, err := json.Marshal(map[string]string{"kind": "game", "ident": "neon-miner", "title": bb.title, "notes": bb.title + " " + bb.title})
+		require.NoError(b, err)
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := safeJSON(doc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

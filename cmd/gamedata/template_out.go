@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
 // maxHeldLine is the most of one line a template's output holds before it
@@ -84,9 +83,7 @@ func shownLines(s string) string {
 	for i, line := range lines {
 		fields := strings.Split(line, "\t")
 		for j, f := range fields {
-			if !sanitize.Unchanged(f) {
-				fields[j] = gamedata.NewUntrusted(f).String()
-			}
+			fields[j] = gamedata.NewUntrusted(f).String()
 		}
 		lines[i] = strings.Join(fields, "\t")
 	}

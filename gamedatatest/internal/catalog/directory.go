@@ -269,5 +269,5 @@ func page[T any](d dirQuery, rows []T, envelope func([]T, paginationJSON) any) P
 	lo := min((d.page-1)*d.pageSize, total)
 	hi := min(lo+d.pageSize, total)
 	p := paginationJSON{HasNext: d.page < totalPages, Page: d.page, PageSize: d.pageSize, Total: total, TotalPages: totalPages}
-	return Page{Body: encode(envelope(rows[lo:hi], p)), Asked: d.page, Last: totalPages}
+	return Page{Body: Encode(envelope(rows[lo:hi], p)), Asked: d.page, Last: totalPages}
 }

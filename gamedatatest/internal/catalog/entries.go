@@ -43,11 +43,11 @@ func (s *Snapshot) OrganizationEntries(query url.Values) []OrganizationEntry {
 
 func (o *org) typed() OrganizationEntry {
 	return OrganizationEntry{Ident: o.ident, Name: o.name, Description: o.description, Website: o.website,
-		Packages: len(o.packages), Verified: o.verified, JSON: trimmed(encode(o.entry()))}
+		Packages: len(o.packages), Verified: o.verified, JSON: trimmed(Encode(o.entry()))}
 }
 
 func (r row) typed() Entry {
-	raw := trimmed(encode(r.entry()))
+	raw := trimmed(Encode(r.entry()))
 	if p := r.p; p != nil {
 		return Entry{Kind: p.kind, Ident: p.ident, Name: p.title, Organization: p.org,
 			Players: p.players.json(), Online: p.online, Updated: p.updatedAt, JSON: raw}

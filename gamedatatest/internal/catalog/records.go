@@ -12,7 +12,7 @@ const searchLimit = 25
 // Package is the body of /api/packages/{kind}/{ident}.
 func (s *Snapshot) Package(kind, ident string) []byte {
 	if p := s.findPackage(kind, ident); p != nil {
-		return encode(p.record())
+		return Encode(p.record())
 	}
 	return nil
 }
@@ -20,7 +20,7 @@ func (s *Snapshot) Package(kind, ident string) []byte {
 // Server is the body of /api/servers/{id}.
 func (s *Snapshot) Server(id string) []byte {
 	if i, ok := s.srvIndex[id]; ok {
-		return encode(s.srvs[i].record())
+		return Encode(s.srvs[i].record())
 	}
 	return nil
 }
@@ -28,7 +28,7 @@ func (s *Snapshot) Server(id string) []byte {
 // Organization is the body of /api/organizations/{ident}.
 func (s *Snapshot) Organization(ident string) []byte {
 	if o := s.findOrg(ident); o != nil {
-		return encode(o.record())
+		return Encode(o.record())
 	}
 	return nil
 }
@@ -36,7 +36,7 @@ func (s *Snapshot) Organization(ident string) []byte {
 // PackageReport is the body of /api/analytics/packages/{kind}/{ident}.
 func (s *Snapshot) PackageReport(kind, ident string) []byte {
 	if p := s.findPackage(kind, ident); p != nil {
-		return encode(s.packageReport(p))
+		return Encode(s.packageReport(p))
 	}
 	return nil
 }
@@ -44,7 +44,7 @@ func (s *Snapshot) PackageReport(kind, ident string) []byte {
 // OrganizationReport is the body of /api/analytics/organizations/{ident}.
 func (s *Snapshot) OrganizationReport(ident string) []byte {
 	if o := s.findOrg(ident); o != nil {
-		return encode(s.orgReport(o))
+		return Encode(s.orgReport(o))
 	}
 	return nil
 }
@@ -53,14 +53,14 @@ func (s *Snapshot) OrganizationReport(ident string) []byte {
 // organizations whose identifier or name holds the query, trimmed,
 // case-insensitively, in default order, at most searchLimit of each. An
 // empty query matches nothing.
-func (s *Snapshot) Search(query string) []byte { return encode(s.search(query)) }
+func (s *Snapshot) Search(query string) []byte { return Encode(s.search(query)) }
 
 // AnalyticsSearch is the body of /api/analytics/packages?q=query: the
 // search without servers.
 func (s *Snapshot) AnalyticsSearch(query string) []byte {
 	res := s.search(query)
 	res.Servers = nil
-	return encode(res)
+	return Encode(res)
 }
 
 func (s *Snapshot) search(query string) searchJSON {

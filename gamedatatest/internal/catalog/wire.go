@@ -153,9 +153,9 @@ type rangeSummaryJSON struct {
 	Peak            *float64 `json:"peak"`
 }
 
-// encode is v as the twin writes every other body: JSON without HTML
-// escaping, on one line ending in a newline.
-func encode(v any) []byte {
+// Encode is v as the twin writes every body: JSON without HTML escaping
+// (a Location holds &), on one line ending in a newline.
+func Encode(v any) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

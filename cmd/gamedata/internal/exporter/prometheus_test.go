@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -107,9 +108,10 @@ func freePort(t *testing.T) string {
 }
 
 // startPrometheus starts bin with a scrape config for target, its data in
-// a temporary directory and its web API on addr; it is stopped when the
-// test ends. The channel receives its exit.
-func startPrometheus(t *testing.T, bin, target, addr string) <-chan error {
+// a temporary directory (unless flags name one) and its web API on addr,
+// and flags after its own; it is stopped when the test ends. The channel
+// receives its exit.
+func startPrometheus(t *testing.T, bin, target, addr string, flags ...string) <-chan error {
 	t.Helper()
 	dir := t.TempDir()
 	config := fmt.Sprintf(`global:
@@ -125,8 +127,11 @@ scrape_configs:
 		t.Fatal(err)
 	}
 	var out syncBuffer
-	cmd := exec.Command(bin, "--config.file="+configFile, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--log.level=warn")
+	args := []string{"--config.file=" + configFile, "--web.listen-address=" + addr, "--log.level=warn"}
+	if !slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "--storage.tsdb.path=") }) {
+		args = append(args, "--storage.tsdb.path="+filepath.Join(dir, "data"))
+	}
+	cmd := exec.Command(bin, append(args, flags...)...)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

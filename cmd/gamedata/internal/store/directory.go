@@ -68,6 +68,12 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 		if err != nil {
 			return err
 		}
+		if w.members, err = s.seriesMembers(ctx, tx); err != nil {
+			return err
+		}
+		if err := s.addSeriesMembers(ctx, tx, w.members, entries); err != nil {
+			return err
+		}
 		for _, e := range entries {
 			p, known := before[cleanKey(e.Key)]
 			raw := clean(string(e.Raw))
@@ -137,6 +143,7 @@ type entryWriter struct {
 	values  valueWriter
 	run     *Run
 	at, seq int64
+	members map[string]bool // the members that are series
 }
 
 func (s *DB) entryWriter(ctx context.Context, tx *sql.Tx, r *Run, seq int64) (entryWriter, error) {
@@ -164,10 +171,7 @@ func (s *DB) entryWriter(ctx context.Context, tx *sql.Tx, r *Run, seq int64) (en
 // its directory row. It returns the series rows written.
 func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (int, error) {
 	k := cleanKey(e.Key)
-	now := series{Partial: e.Partial, Values: e.Values}
-	if now.Values == nil {
-		now.Values = map[string]*float64{}
-	}
+	now := series{Partial: e.Partial, Values: seriesValues(e.Values, w.members)}
 	rows := diff(p.series, now)
 	for _, m := range rows {
 		if err := w.values.write(ctx, k, m, w.at, w.run.ID, now.Partial, true); err != nil {
@@ -236,12 +240,13 @@ type member struct {
 // diff is the members whose value differs between the series last
 // written (nil: none) and now, in name order: a member now absent is
 // written as NULL (unavailable), and a change of the partial-coverage
-// flag rewrites every member.
+// flag rewrites every member that has a value: a null stays a null,
+// whatever the coverage.
 func diff(before *series, now series) []member {
 	var out []member
 	for name, v := range now.Values {
-		if before != nil && before.Partial == now.Partial {
-			if old, ok := before.Values[name]; ok && sameValue(old, v) {
+		if before != nil {
+			if old, ok := before.Values[name]; ok && sameValue(old, v) && (before.Partial == now.Partial || v == nil) {
 				continue
 			}
 		}
@@ -249,7 +254,7 @@ func diff(before *series, now series) []member {
 	}
 	if before != nil {
 		for name, old := range before.Values {
-			if _, ok := now.Values[name]; !ok && (old != nil || before.Partial != now.Partial) {
+			if _, ok := now.Values[name]; !ok && old != nil {
 				out = append(out, member{name, nil})
 			}
 		}

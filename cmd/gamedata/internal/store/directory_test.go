@@ -88,8 +88,9 @@ func TestSeries(t *testing.T) {
 		db := open(t, dsn)
 		r1, c, gone := run(t, db, day0,
 			entry("a", false, map[string]any{"players": 10.0, "playersPeak": nil, "rating": 4.0}),
-			entry("b", false, map[string]any{"players": 5.0}))
-		assert.Equal(t, EntryCounts{New: 2, Rows: 4}, c)
+			entry("b", false, map[string]any{"players": 5.0}),
+			entry("p", false, map[string]any{"playersPeak": 1.0})) // playersPeak holds numbers: a's null is recorded
+		assert.Equal(t, EntryCounts{New: 3, Rows: 5}, c)
 		assert.Zero(t, gone)
 		assert.Equal(t, 1, count(t, db, `SELECT COUNT(*) FROM directory_values WHERE ident = 'a' AND member = 'playersPeak' AND value IS NULL`), "null is NULL, never 0")
 
@@ -108,14 +109,14 @@ func TestSeries(t *testing.T) {
 			entry("b", false, map[string]any{"players": 5.0}))
 		assert.Equal(t, EntryCounts{New: 1, Rows: 1}, c, "b is listed again")
 
-		assert.Equal(t, map[string]string{"a.players": "10", "a.playersPeak": "null", "a.rating": "4", "b.players": "5"}, valuesAt(t, db, r1.ID))
+		assert.Equal(t, map[string]string{"a.players": "10", "a.playersPeak": "null", "a.rating": "4", "b.players": "5", "p.playersPeak": "1"}, valuesAt(t, db, r1.ID))
 		assert.Equal(t, map[string]string{"a.players": "20", "a.playersPeak": "null", "a.rating": "4", "b.players": "5"}, valuesAt(t, db, r2.ID))
 		assert.Equal(t, map[string]string{"a.players": "30", "a.playersPeak": "null", "a.rating": "4"}, valuesAt(t, db, r3.ID), "b was gone")
 		assert.Equal(t, map[string]string{"a.players": "30", "a.playersPeak": "null", "a.rating": "4", "b.players": "5"}, valuesAt(t, db, r4.ID))
 
-		assert.Equal(t, 8, count(t, db, `SELECT COUNT(*) FROM directory_values`), "4 + 1 + 1 + b's gone row + b's return")
+		assert.Equal(t, 10, count(t, db, `SELECT COUNT(*) FROM directory_values`), "5 + 1 + p's gone row + 1 + b's gone row + b's return")
 		assert.Equal(t, 1, count(t, db, `SELECT COUNT(*) FROM directory_values WHERE ident = 'b' AND listed = 0 AND value IS NULL`))
-		assert.Equal(t, 0, count(t, db, `SELECT COUNT(*) FROM directory WHERE gone_at IS NOT NULL`))
+		assert.Equal(t, 1, count(t, db, `SELECT COUNT(*) FROM directory WHERE gone_at IS NOT NULL`), "p left after the first run")
 
 		// A fifth run over the same directory adds no series row.
 		before := count(t, db, `SELECT COUNT(*) FROM directory_values`)

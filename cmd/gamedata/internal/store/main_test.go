@@ -10,7 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(pruneHelperEnv); spec != "" {
+		os.Exit(pruneHelper(spec))
+	}
+	os.Exit(pgtest.Main(m))
+}
 
 // isPostgres reports whether conn names a PostgreSQL database.
 func isPostgres(conn string) bool {

@@ -202,6 +202,7 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 		if err != nil {
 			return err
 		}
+		dirty := int64(-1) // the earliest point that changed, for the platform's rollups
 		for _, pt := range points {
 			ins, chg, err := p.put(ctx, []any{unix(pt.Time)},
 				[]any{pt.Players, b2i(pt.Average), b2i(pt.Partial), b2i(pt.Current), unixPtr(pt.IntervalStart), unixPtr(pt.IntervalEnd)},
@@ -210,8 +211,14 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 				return err
 			}
 			c.count(ins, chg)
+			if first, _ := span([]Point{pt}); (ins || chg) && (dirty < 0 || first < dirty) {
+				dirty = first
+			}
 		}
-		return nil
+		if dirty < 0 {
+			return nil
+		}
+		return s.markPlatformDirty(ctx, tx, dirty)
 	})
 }
 

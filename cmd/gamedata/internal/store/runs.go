@@ -34,16 +34,23 @@ func (s *DB) BeginRun(ctx context.Context, kind string, at time.Time) (*Run, err
 	return r, nil
 }
 
-// FinishRun records how the run ended, and when.
+// FinishRun records how the run ended, and when, then rolls up the
+// periods that ended by the run's start into directory_rollups and
+// platform_rollups, the run's own values again when it started before
+// the last rollup.
 func (s *DB) FinishRun(ctx context.Context, r *Run, outcome Outcome, at time.Time) error {
 	if r == nil {
 		return errNoRun
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET finished_at = ?, outcome = ?, requests = ?, bytes_read = ? WHERE run_id = ?`),
 			unix(at), string(outcome), r.Requests, r.BytesRead, r.ID)
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx *sql.Tx) error { return s.rollup(ctx, tx, unix(r.StartedAt), unix(r.StartedAt)) })
 }
 
 // RecordFailure records an item the run could not get after its

@@ -31,6 +31,17 @@ package store
 // version 2's key cannot tell apart, the later one (by its time, then by
 // when it was synced) is kept in the table, and the other moves, as
 // version 1 held it, to migration_set_aside.
+//
+// Version 3 records the bytes of the responses a run read (NULL for a
+// run before it).
+//
+// Version 4 keeps text out of directory_values: series_members names the
+// members that have held a number or a boolean, and the rows of every
+// other member (text members, whose null was recorded like a number's)
+// are deleted.
+//
+// Version 5 adds the rollups as tables (schema_v5.go), filled as runs
+// finish, so that raw rows can be pruned.
 var migrations = []string{
 	`CREATE TABLE directory (
 		kind TEXT NOT NULL, ident TEXT NOT NULL DEFAULT '', id TEXT NOT NULL DEFAULT '',
@@ -62,6 +73,9 @@ var migrations = []string{
 	// Version 3 records the bytes of the responses a run read; NULL for
 	// a run before it.
 	`ALTER TABLE runs ADD COLUMN bytes_read BIGINT;`,
+
+	schemaV4,
+	schemaV5,
 }
 
 const schemaV2 = `

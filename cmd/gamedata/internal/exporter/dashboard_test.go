@@ -1,0 +1,249 @@
+package exporter
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/grafana"
+	"github.com/gamedata-go/gamedata/gamedatatest"
+)
+
+// dashboardFile is the shipped dashboard of the exporter.
+var dashboardFile = filepath.Join("..", "..", "..", "..", "deploy", "grafana", "dashboards", "gamedata-exporter.json")
+
+// TestDashboardQueries runs every query of the exporter's dashboard, as
+// Grafana would send it, against a real Prometheus scraping the exporter,
+// and compares each answer with the twin's values and the exporter's
+// own: every query answers, and every panel is checked.
+func TestDashboardQueries(t *testing.T) {
+	bin, err := exec.LookPath("prometheus")
+	if err != nil {
+		t.Skip("prometheus is not installed; apt-get install -y prometheus to run this end-to-end test")
+	}
+	dash, err := grafana.Load(dashboardFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin := newTwin(t, gamedatatest.WithSize(30, 0, 3))
+	game := firstWithPlayers(t, twin)
+	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{Kinds: []string{game.Kind}, Every: time.Hour})
+	poll(t, e)
+
+	scrapes := make(chan struct{}, 64)
+	e.wrap = func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+			if r.URL.Path == "/metrics" {
+				select {
+				case scrapes <- struct{}{}:
+				default:
+				}
+			}
+		})
+	}
+	target, stop := serve(t, e)
+	defer stop()
+	promAddr := freePort(t)
+	exited := startPrometheus(t, bin, target, promAddr)
+	guard := time.NewTimer(e2eGuard)
+	defer guard.Stop()
+	// Ten scrapes 250 ms apart: the rates' 2 s window (Grafana's
+	// $__rate_interval here) holds several samples, all after the poll.
+	for n := range 10 {
+		select {
+		case <-scrapes:
+		case err := <-exited:
+			t.Fatalf("prometheus exited before scrape %d: %v", n+1, err)
+		case <-guard.C:
+			t.Fatalf("no scrape %d from prometheus within %v", n+1, e2eGuard)
+		}
+	}
+	// The scrape after the last one counted begins once its samples are
+	// committed.
+	<-scrapes
+	at := time.Now().Truncate(time.Millisecond)
+
+	one := func(name string) float64 {
+		t.Helper()
+		s := samples(t, e, name)
+		if len(s) != 1 {
+			t.Fatalf("%s: %v", name, s)
+		}
+		for _, v := range s {
+			return v
+		}
+		return 0
+	}
+	h, err := newClient(t, twin.URL).Activity.History(context.Background(), &gamedata.ActivityOptions{Range: "7d"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	latest := h.Points[len(h.Points)-1]
+	platform, _ := latest.Players.Get()
+	var lowerBound []float64
+	if latest.PartialCoverage {
+		lowerBound = []float64{platform}
+	}
+
+	// want is each query's answer: its values, in any order, or, for the
+	// top games, checked on its own below.
+	want := map[string][]float64{
+		`gamedata_platform_players`: {platform},
+		`gamedata_platform_players and on (job, instance) gamedata_platform_players_partial == 1`: lowerBound,
+		`gamedata_package_players{kind="$kind", ident="$ident"}`:                                  {game.Players.Value},
+		`gamedata_up`:        {1},
+		`up{job="gamedata"}`: {1},
+		`time() - gamedata_last_poll_success_timestamp_seconds`:             {float64(at.UnixMilli())/1000 - one("gamedata_last_poll_success_timestamp_seconds")},
+		`gamedata_poll_duration_seconds`:                                    {one("gamedata_poll_duration_seconds")},
+		`increase(gamedata_poll_errors_total[$__rate_interval])`:            {0}, // no poll between the scrapes
+		`rate(gamedata_client_throttled_total[$__rate_interval])`:           {0},
+		`rate(gamedata_client_requests_total[$__rate_interval])`:            {0},
+		`rate(gamedata_client_cache_hits_total[$__rate_interval])`:          {0},
+		`rate(gamedata_client_cache_revalidations_total[$__rate_interval])`: {0},
+		`gamedata_client_rate_limit`:                                        {one("gamedata_client_rate_limit")},
+	}
+	vars := map[string]string{"kind": game.Kind, "ident": game.Ident}
+	r := grafana.Range{From: at.Add(-time.Hour), To: at}
+	for _, p := range dash.Panels {
+		for _, target := range p.Targets {
+			q, err := grafana.Expand(target.Expr, grafana.Prometheus, r, vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := queryAt(t, promAddr, q, at)
+			if slices.Contains([]string{"Top ${kind}s by players"}, p.Title) {
+				checkTop(t, twin, game.Kind, got)
+				continue
+			}
+			w, ok := want[target.Expr]
+			if !ok {
+				t.Errorf("panel %q: no expected answer for %s", p.Title, target.Expr)
+				continue
+			}
+			var values []float64
+			for _, s := range got {
+				values = append(values, s.value)
+			}
+			slices.Sort(values)
+			if len(values) != len(w) || !allClose(values, w) {
+				t.Errorf("panel %q: %s = %v, want %v", p.Title, q, values, w)
+			}
+			delete(want, target.Expr)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("queries expected but not in the dashboard: %v", want)
+	}
+
+	// The variables: label_values(metric, label) lists the label's
+	// values among the metric's series.
+	labelValues := regexp.MustCompile(`^label_values\((.+), (\w+)\)$`)
+	wantVars := map[string][]string{"kind": {game.Kind}}
+	for _, g := range twin.Catalog().Entries(url.Values{"kind": {game.Kind}}) {
+		if g.Players.Valid {
+			wantVars["ident"] = append(wantVars["ident"], g.Ident)
+		}
+	}
+	for _, v := range dash.Templating.List {
+		m := labelValues.FindStringSubmatch(v.Query())
+		if m == nil {
+			t.Fatalf("variable %s: %q is not label_values(metric, label)", v.Name, v.Query())
+		}
+		q, _ := grafana.Expand(fmt.Sprintf("group by (%s) (%s)", m[2], m[1]), grafana.Prometheus, r, vars)
+		var got []string
+		for _, s := range queryAt(t, promAddr, q, at) {
+			got = append(got, s.labels[m[2]])
+		}
+		slices.Sort(got)
+		slices.Sort(wantVars[v.Name])
+		if !slices.Equal(got, wantVars[v.Name]) {
+			t.Errorf("variable %s: %v, want %v", v.Name, got, wantVars[v.Name])
+		}
+	}
+}
+
+// checkTop compares the top games panel's answer with the twin's ten
+// games of kind with the most players, each with its title.
+func checkTop(t *testing.T, twin *gamedatatest.Server, kind string, got []sample) {
+	t.Helper()
+	all := twin.Catalog().Entries(url.Values{"kind": {kind}, "sort": {"players"}})
+	top := all[:10]
+	slices.SortFunc(got, func(a, b sample) int { return cmp.Compare(b.value, a.value) })
+	if len(got) != len(top) {
+		t.Fatalf("top games: %v", got)
+	}
+	for i, g := range top {
+		// Equal counts may come in either order, and topk picks any of
+		// them: the title is checked against the game each sample names.
+		j := slices.IndexFunc(all, func(e gamedatatest.Entry) bool { return e.Ident == got[i].labels["ident"] })
+		if got[i].value != g.Players.Value || j < 0 || got[i].labels["title"] != gamedata.NewUntrusted(all[j].Name).String() {
+			t.Errorf("top %d: %v, want %v players and the title of %s", i+1, got[i], g.Players.Value, got[i].labels["ident"])
+		}
+	}
+}
+
+func allClose(a, b []float64) bool {
+	for i := range a {
+		if math.Abs(a[i]-b[i]) > 1e-6*max(1, math.Abs(b[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// queryAt asks Prometheus's HTTP API for an instant query at the time at.
+func queryAt(t *testing.T, addr, q string, at time.Time) []sample {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	u := "http://" + addr + "/api/v1/query?" + url.Values{
+		"query": {q}, "time": {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)},
+	}.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Status, Error string
+		Data          struct {
+			Result []struct {
+				Metric map[string]string
+				Value  [2]any
+			}
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		t.Fatalf("query %s: %s: %v", q, resp.Status, err)
+	}
+	if body.Status != "success" {
+		t.Fatalf("query %s: %s, %s", q, body.Status, body.Error)
+	}
+	var out []sample
+	for _, r := range body.Data.Result {
+		s, _ := r.Value[1].(string)
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("query %s: value %v: %v", q, r.Value, err)
+		}
+		out = append(out, sample{labels: r.Metric, value: v})
+	}
+	return out
+}

@@ -1,0 +1,71 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"time"
+)
+
+// PruneCounts say what a prune deleted, and the cut it kept to.
+type PruneCounts struct {
+	// Cut is the time before which raw rows were deleted: the one asked
+	// for, or the end of the last day rolled up when that is earlier.
+	Cut time.Time
+	// Values and Points are the rows of directory_values and
+	// activity_points deleted.
+	Values, Points int64
+}
+
+// pruneHook, when set, runs inside a prune's transaction after its first
+// delete: the kill -9 test's point to kill it at.
+var pruneHook func()
+
+// Prune deletes the raw rows older than cut, in one transaction, so that
+// a prune killed at any moment leaves the database as before or as
+// after. First it rolls up every period that ended by the last run's
+// start, so every rollup is kept; the cut goes no later than the end of
+// the last day rolled. Of each member of each entry it keeps the last row
+// before the cut, and of the activity the last point before it, so that
+// values still hold across the cut. The daily views read raw rows: after
+// a prune, read the days before the cut from directory_rollups and
+// platform_rollups.
+func (s *DB) Prune(ctx context.Context, cut time.Time) (PruneCounts, error) {
+	var n PruneCounts
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		n = PruneCounts{}
+		var last sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(started_at) FROM runs`).Scan(&last); err != nil {
+			return err
+		}
+		if !last.Valid {
+			return nil // nothing recorded, nothing to prune
+		}
+		if err := s.rollup(ctx, tx, last.Int64, last.Int64); err != nil {
+			return err
+		}
+		state, err := rollupState(ctx, tx)
+		if err != nil {
+			return err
+		}
+		c := min(unix(cut), state["day"])
+		n.Cut = time.Unix(c, 0).UTC()
+		res, err := tx.ExecContext(ctx, s.q(`DELETE FROM directory_values WHERE at < ? AND EXISTS (SELECT 1 FROM directory_values n
+			WHERE n.kind = directory_values.kind AND n.ident = directory_values.ident AND n.id = directory_values.id
+				AND n.member = directory_values.member AND n.at > directory_values.at AND n.at <= ?)`), c, c)
+		if err != nil {
+			return err
+		}
+		n.Values, _ = res.RowsAffected()
+		if pruneHook != nil {
+			pruneHook()
+		}
+		res, err = tx.ExecContext(ctx, s.q(`DELETE FROM activity_points WHERE time < ? AND EXISTS (SELECT 1 FROM activity_points n
+			WHERE n.time > activity_points.time AND n.time <= ?)`), c, c)
+		if err != nil {
+			return err
+		}
+		n.Points, _ = res.RowsAffected()
+		return s.setState(ctx, tx, "pruned", max(c, state["pruned"]))
+	})
+	return n, err
+}

@@ -1,0 +1,176 @@
+package store
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fiveDays are fourRuns, the activity of three days, and a run on day 4.
+func fiveDays(t *testing.T, db *DB) {
+	t.Helper()
+	fourRuns(t, db)
+	var pts []Point
+	for h := 0; h < 72; h += 3 {
+		pts = append(pts, point(day0.Add(time.Duration(h)*time.Hour), float64(100+h), h%24 == 12))
+	}
+	points(t, db, day0.Add(73*time.Hour), pts...)
+	run(t, db, day0.Add(98*time.Hour),
+		entry("a", false, map[string]any{"players": 40.0}),
+		entry("b", false, map[string]any{"players": 5.0}),
+		entry("c", true, map[string]any{"players": 9.0}))
+}
+
+// heldQuery is the held-values query of the dashboards, over [from, to]
+// for one entry's players.
+const heldQuery = `SELECT CASE WHEN start_at < ? THEN ? ELSE start_at END AS "time", value FROM directory_segments
+	WHERE kind = 'game' AND ident = ? AND id = '' AND member = 'players' AND end_at >= ? AND start_at <= ?
+	ORDER BY "time"`
+
+// rolled is what a prune must leave as it was: every rollup, and the
+// values held over windows from the cut on.
+func rolled(t *testing.T, db *DB, cut time.Time) map[string][]string {
+	out := map[string][]string{
+		"directory_rollups": table(t, db, `SELECT * FROM directory_rollups ORDER BY kind, ident, id, member, period, start_at`),
+		"platform_rollups":  table(t, db, `SELECT * FROM platform_rollups ORDER BY period, start_at`),
+	}
+	for _, ident := range []string{"a", "b", "c"} {
+		for _, w := range [][2]time.Time{{cut, cut.Add(time.Hour)}, {cut.Add(-time.Hour), day0.Add(99 * time.Hour)}} {
+			from, to := w[0].Unix(), w[1].Unix()
+			out[fmt.Sprint("held ", ident, w)] = table(t, db, heldQuery, from, from, ident, from, to)
+		}
+	}
+	return out
+}
+
+// A prune keeps every rollup and the values that hold across the cut,
+// deletes the rest of the raw rows before it, and a run after it rolls
+// up its own periods without touching those before the cut.
+func TestPruneKeepsRollupsAndHeldValues(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		db := open(t, dsn)
+		fiveDays(t, db)
+		cut := day0.Add(50 * time.Hour)
+		before := rolled(t, db, cut)
+		n, err := db.Prune(ctx, cut)
+		require.NoError(t, err)
+		assert.Equal(t, cut, n.Cut)
+		assert.Positive(t, n.Values)
+		assert.Positive(t, n.Points)
+		assert.Equal(t, before, rolled(t, db, cut))
+		assert.Empty(t, table(t, db, `SELECT kind, ident, id, member FROM directory_values WHERE at < ? GROUP BY kind, ident, id, member HAVING COUNT(*) > 1`, cut.Unix()),
+			"one row a member before the cut: the value that holds at it")
+		assert.Equal(t, []string{"1"}, table(t, db, `SELECT COUNT(*) FROM activity_points WHERE time < ?`, cut.Unix()))
+
+		old := table(t, db, `SELECT * FROM directory_rollups WHERE start_at < ? ORDER BY kind, ident, id, member, period, start_at`, cut.Unix())
+		run(t, db, day0.Add(123*time.Hour), entry("a", false, map[string]any{"players": 1.0}))
+		assert.Equal(t, old, table(t, db, `SELECT * FROM directory_rollups WHERE start_at < ? ORDER BY kind, ident, id, member, period, start_at`, cut.Unix()))
+
+		n, err = db.Prune(ctx, day0.Add(1000*time.Hour))
+		require.NoError(t, err)
+		assert.Equal(t, day0.Add(120*time.Hour), n.Cut, "no later than the last day rolled up")
+	})
+}
+
+// pruneHelperEnv, when set, makes the test binary a prune of its own (a
+// pruneSpec in JSON), which the kill -9 test starts and kills.
+const pruneHelperEnv = "GAMEDATA_STORE_PRUNE_HELPER"
+
+type pruneSpec struct {
+	DSN string
+	Cut time.Time
+	// Hold is where the prune stops and waits to be killed: "inside" its
+	// transaction, after its first delete, or "after" it committed.
+	Hold string
+}
+
+func pruneHelper(spec string) int {
+	var s pruneSpec
+	if err := json.Unmarshal([]byte(spec), &s); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	db, err := Open(context.Background(), s.DSN)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if s.Hold == "inside" {
+		pruneHook = func() {
+			fmt.Println("inside")
+			select {} // until killed
+		}
+	}
+	if _, err := db.Prune(context.Background(), s.Cut); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Println("after")
+	select {} // until killed
+}
+
+// everything is the database's rows that a prune may change.
+func everything(t *testing.T, db *DB) map[string][]string {
+	out := map[string][]string{}
+	for _, tbl := range []string{"directory_values", "activity_points", "directory_rollups", "platform_rollups", "rollup_state"} {
+		out[tbl] = table(t, db, `SELECT * FROM `+tbl)
+		slices.Sort(out[tbl])
+	}
+	return out
+}
+
+// A prune killed with SIGKILL inside its transaction leaves the database
+// as it was before; killed after it committed, as an uninterrupted prune
+// leaves it. The prune is a process of its own (this test binary in its
+// helper mode), killed when it says where it is.
+func TestPruneKilled(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		cut := day0.Add(50 * time.Hour)
+		ref := open(t, pgtest.NewLike(t, dsn))
+		fiveDays(t, ref)
+		asBefore := everything(t, ref)
+		_, err := ref.Prune(context.Background(), cut)
+		require.NoError(t, err)
+		asAfter := everything(t, ref)
+		require.NotEqual(t, asBefore, asAfter)
+
+		for _, tc := range []struct {
+			hold string
+			want map[string][]string
+		}{{"inside", asBefore}, {"after", asAfter}} {
+			t.Run(tc.hold, func(t *testing.T) {
+				target := pgtest.NewLike(t, dsn)
+				db := open(t, target)
+				fiveDays(t, db)
+				spec, _ := json.Marshal(pruneSpec{DSN: target, Cut: cut, Hold: tc.hold})
+				cmd := exec.Command(os.Args[0], "-test.run=^$")
+				cmd.Env = append(os.Environ(), pruneHelperEnv+"="+string(spec))
+				stdout, err := cmd.StdoutPipe()
+				require.NoError(t, err)
+				var stderr strings.Builder
+				cmd.Stderr = &stderr
+				require.NoError(t, cmd.Start())
+				line, err := bufio.NewReader(stdout).ReadString('\n')
+				require.NoError(t, err, "the prune said nothing: %s", stderr.String())
+				require.Equal(t, tc.hold+"\n", line)
+				require.NoError(t, cmd.Process.Kill())
+				_ = cmd.Wait()
+				assert.Equal(t, tc.want, everything(t, db))
+			})
+		}
+	})
+}

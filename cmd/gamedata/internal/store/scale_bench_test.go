@@ -1,0 +1,156 @@
+package store
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
+)
+
+// BenchmarkScale fills a database as hourly syncs of a platform would,
+// through the store's real write path (BeginRun, SaveEntries in batches
+// of 100, EndWalk, SaveActivity, FinishRun with its rollups), then times
+// the dashboards' two heaviest reads: one game's held players over 30
+// days, and the platform's daily rollup over a year. It reports the
+// database's size and rows per entry-hour, from which BENCHMARKS.md
+// extrapolates. GAMEDATA_SCALE_GAMES (default 2,000) and
+// GAMEDATA_SCALE_HOURS (default 48) size the platform and the runs; a
+// fifth of the games change their players each hour.
+func BenchmarkScale(b *testing.B) {
+	games, hours := envInt("GAMEDATA_SCALE_GAMES", 2000), envInt("GAMEDATA_SCALE_HOURS", 48)
+	for _, dialect := range []string{"sqlite", "postgres"} {
+		b.Run(dialect, func(b *testing.B) {
+			dsn := filepath.Join(b.TempDir(), "scale.sqlite")
+			if dialect == "postgres" {
+				dsn = pgtest.NewDatabase(b)
+			}
+			db, err := Open(context.Background(), dsn)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer db.Close()
+			start := time.Now()
+			fillScale(b, db, games, hours)
+			fill := time.Since(start)
+			if dialect == "sqlite" {
+				db.SQL().Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+			}
+			size := dbSize(b, db, dsn)
+			var values, rollups int64
+			db.SQL().QueryRow(`SELECT COUNT(*) FROM directory_values`).Scan(&values)
+			db.SQL().QueryRow(`SELECT COUNT(*) FROM directory_rollups`).Scan(&rollups)
+			b.Logf("%s: %d games x %d hourly runs in %v: %d bytes, %d directory_values rows, %d directory_rollups rows",
+				dialect, games, hours, fill.Round(time.Second), size, values, rollups)
+			entryHours := float64(games * hours)
+			b.ReportMetric(float64(size)/entryHours, "bytes/entry-hour")
+			b.ReportMetric(float64(values)/entryHours, "values/entry-hour")
+			b.ReportMetric(float64(rollups)/entryHours, "rollups/entry-hour")
+
+			last := scaleStart.Add(time.Duration(hours-1) * time.Hour)
+			from := last.Add(-30 * 24 * time.Hour).Unix()
+			game := "g" + strconv.Itoa(games/2)
+			b.Run("game-30d", func(b *testing.B) {
+				for b.Loop() {
+					rows, err := db.SQL().Query(db.q(heldQuery), from, from, game, from, last.Unix())
+					if err != nil {
+						b.Fatal(err)
+					}
+					for rows.Next() {
+					}
+					rows.Close()
+				}
+			})
+			b.Run("platform-year", func(b *testing.B) {
+				for b.Loop() {
+					rows, err := db.SQL().Query(db.q(`SELECT start_at, avg_value, max_value, partial_coverage FROM platform_rollups
+						WHERE period = 86400 AND start_at > ? ORDER BY start_at`), last.Add(-365*24*time.Hour).Unix())
+					if err != nil {
+						b.Fatal(err)
+					}
+					for rows.Next() {
+					}
+					rows.Close()
+				}
+			})
+		})
+	}
+}
+
+// scaleStart is the first run's time.
+var scaleStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// fillScale writes hours hourly runs over games games.
+func fillScale(b *testing.B, db *DB, games, hours int) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(1, 2))
+	players := make([]float64, games)
+	for i := range players {
+		players[i] = float64(rng.IntN(5000))
+	}
+	for h := range hours {
+		at := scaleStart.Add(time.Duration(h) * time.Hour)
+		r, err := db.BeginRun(ctx, "game", at)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range players {
+			if h > 0 && rng.IntN(5) == 0 {
+				players[i] = float64(rng.IntN(5000))
+			}
+		}
+		for lo := 0; lo < games; lo += 100 {
+			batch := make([]Entry, 0, 100)
+			for i := lo; i < min(lo+100, games); i++ {
+				p, peak, rating := players[i], 5000.0, float64(i%50)/10
+				batch = append(batch, Entry{Key: Key{Kind: "game", Ident: "g" + strconv.Itoa(i)}, Players: &p,
+					Raw: []byte(`{}`), ChangeKey: "k", Values: map[string]*float64{"players": &p, "playersPeak": &peak, "rating": &rating}})
+			}
+			if _, err := db.SaveEntries(ctx, r, batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if _, err := db.EndWalk(ctx, r); err != nil {
+			b.Fatal(err)
+		}
+		var pts []Point
+		for m := 0; m < 60; m += 5 {
+			v := float64(100000 + rng.IntN(10000))
+			pts = append(pts, Point{Time: at.Add(time.Duration(m-60) * time.Minute), Players: &v, Raw: []byte(`[]`)})
+		}
+		if err := db.SaveActivity(ctx, r, pts, at); err != nil {
+			b.Fatal(err)
+		}
+		if err := db.FinishRun(ctx, r, OutcomeOK, at); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// dbSize is the database's size on disk: the SQLite file, or what
+// PostgreSQL says of the database.
+func dbSize(b *testing.B, db *DB, dsn string) int64 {
+	if db.Dialect() == "postgres" {
+		var n int64
+		if err := db.SQL().QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n); err != nil {
+			b.Fatal(err)
+		}
+		return n
+	}
+	fi, err := os.Stat(dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fi.Size()
+}
