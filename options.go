@@ -219,7 +219,7 @@ func WithHooks(h Hooks) Option {
 }
 
 // WithCache sets the cache of GET responses that the service allows to be
-// cached (see the README, "Caching"). The default is NewMemoryCache(32 <<
+// cached (see docs/sdk.md, "Caching"). The default is NewMemoryCache(32 <<
 // 20); WithCache(nil) turns caching off, so every call is a full request.
 func WithCache(c Cache) Option {
 	return func(cfg *config) error {

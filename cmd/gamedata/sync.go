@@ -60,7 +60,7 @@ on stderr and a row in the runs table. What was fetched is committed as
 it goes: Ctrl-C keeps it, and the next run goes on from there. An item
 that fails after its retries is recorded in the failures table and
 skipped; the run goes on, then exits 1 saying how many failed. The schema
-is in the README: times are Unix seconds, null is NULL, partial coverage
+is in docs/collecting.md: times are Unix seconds, null is NULL, partial coverage
 a column; it is migrated forward by version, never dropped, in one
 transaction, so several syncs started at once on a new database all
 succeed; a database of a newer schema is refused and left as it was.

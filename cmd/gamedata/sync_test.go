@@ -350,7 +350,7 @@ func TestSyncKindTheServiceDoesNotKnow(t *testing.T) {
 }
 
 // Text columns hold the text as sent, escape sequences included (the
-// README says so, and that sqlite3 and psql print them raw); only a NUL
+// docs/collecting.md says so, and that sqlite3 and psql print them raw); only a NUL
 // byte, which PostgreSQL's text cannot hold, becomes U+FFFD.
 func TestSyncKeepsTextAsSent(t *testing.T) {
 	t.Parallel()

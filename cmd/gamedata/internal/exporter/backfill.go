@@ -15,7 +15,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// Defaults of the backfill's labels: the scrape job the README configures
+// Defaults of the backfill's labels: the scrape job docs/exporter.md configures
 // and the exporter's default address, which Prometheus gives its series
 // as job and instance.
 const (

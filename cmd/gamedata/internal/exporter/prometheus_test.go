@@ -72,7 +72,7 @@ func TestPrometheusScrapes(t *testing.T) {
 		t.Errorf("Prometheus has %s/%s at %v, the twin at %v players", game.Kind, game.Ident, got, game.Players.Value)
 	}
 
-	// The README's top-N query, titles joined from the info series.
+	// docs/exporter.md's top-N query, titles joined from the info series.
 	top := twin.Catalog().Entries(url.Values{"kind": {game.Kind}, "sort": {"players"}})[:3]
 	got = query(t, promAddr, fmt.Sprintf(`topk(3, gamedata_package_players{kind=%q})
 		* on (kind, ident) group_left (title) gamedata_package_info`, game.Kind))
