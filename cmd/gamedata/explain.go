@@ -82,9 +82,8 @@ func wrongBase(rawURL, base string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	root := serviceRoot(u, base)
 	if strings.Contains(u.EscapedPath(), "/api/api/") {
-		return "--base-url should be the service's root (it ends in /api, and every path starts /api/): try --base-url " + root, true
+		return "--base-url should be the service's root (it ends in /api, and every path starts /api/): try --base-url " + serviceRoot(u, base), true
 	}
 	seg, ok := apiSegments(rawURL)
 	if page, _ := strconv.Atoi(u.Query().Get("page")); !ok || isRecord(seg) || page > 1 {

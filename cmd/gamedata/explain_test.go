@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -38,6 +40,18 @@ func TestNotFoundSaysWhatToDo(t *testing.T) {
 		assert.Equal(t, 1, code, "%v", tt.args)
 		assert.Equal(t, tt.says, errOut, "%v", tt.args)
 	}
+}
+
+// Without --base-url the command's own twin answers, and a record it does
+// not hold is said as any service's 404 is: the base URL is not blamed
+// (and reading it did panic, with no base URL to read).
+func TestNotFoundOnTheCommandsOwnTwin(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"--rate", "0", "get", "package", "game/no-such-game"}, &stdout, &stderr)
+	assert.Equal(t, 1, code, stderr.String())
+	assert.Contains(t, stderr.String(), "gamedata: no package game/no-such-game on the service (404); check the kind and ident")
+	assert.NotContains(t, stderr.String(), "panic")
 }
 
 // A service that cannot be reached is said with its address and what to
