@@ -138,8 +138,8 @@ func TestWithCacheMode(t *testing.T) {
 // anything is sent, for a call, a walk, a fan-out and a watch alike.
 func TestBadCallOptionsAreRefused(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
-	c := newTestClient(t, srv.URL)
+	twin, _ := newTwin(t)
+	c := newTestClient(t, twin.URL)
 	ctx := context.Background()
 	for _, tt := range []struct {
 		opt  CallOption
@@ -168,7 +168,7 @@ func TestBadCallOptionsAreRefused(t *testing.T) {
 			break
 		}
 	}
-	assert.Zero(t, log.len(), "nothing was sent")
+	assert.Empty(t, twin.Requests(), "nothing was sent")
 }
 
 // BenchmarkCallOptions is a Packages.Get of a record the static server
