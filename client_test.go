@@ -539,21 +539,21 @@ func TestResponseSizeLimit(t *testing.T) {
 	body := twin.Catalog().Server(id)
 	tests := []struct {
 		name    string
-		handler http.HandlerFunc
+		handler http.Handler
 	}{
-		{"with Content-Length", twin.Handler().ServeHTTP},
+		{"with Content-Length", twin.Handler()},
 		// By hand: the twin always declares a Content-Length.
-		{"chunked", func(w http.ResponseWriter, r *http.Request) {
+		{"chunked", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			for i := 0; i < len(body); i += 100 {
 				w.Write(body[i:min(i+100, len(body))])
 				w.(http.Flusher).Flush()
 			}
-		}},
+		})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv, log := newServer(t, tt.handler)
+			srv, log := newServer(t, tt.handler.ServeHTTP)
 			_, err := newTestClient(t, srv.URL, WithMaxResponseBytes(int64(len(body)-1))).Servers.Get(context.Background(), id)
 			assert.ErrorIs(t, err, ErrResponseTooLarge)
 			assert.Equal(t, 1, log.len(), "a body too large is not retried")
