@@ -3,7 +3,6 @@ package gamedata
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"reflect"
 	"testing"
@@ -188,14 +187,7 @@ func BenchmarkCallOptions(b *testing.B) {
 		name         string
 		cacheControl string
 	}{{"request", ""}, {"fresh-hit", "max-age=3600"}} {
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			if server.cacheControl != "" {
-				w.Header().Set("Cache-Control", server.cacheControl)
-			}
-			w.Write(body)
-		}))
-		b.Cleanup(srv.Close)
+		srv := staticServer(b, body, server.cacheControl)
 		for _, tt := range []struct {
 			name   string
 			client []Option
