@@ -55,7 +55,6 @@ const (
 // identifiers the families ask for.
 type matrixFixture struct {
 	twin        *gamedatatest.Server
-	answers     sync.Map // request URI → *realAnswer
 	cat         *gamedatatest.Catalog
 	openAPI     []byte
 	kind, ident string // a package
@@ -212,14 +211,6 @@ type realAnswer struct {
 	status int
 	header http.Header
 	body   []byte
-}
-
-func (a *realAnswer) write(w http.ResponseWriter) {
-	for k, v := range a.header {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(a.status)
-	w.Write(a.body)
 }
 
 // faultAnswer answers a faulted request by hand; a is the real answer.
@@ -590,19 +581,6 @@ func newMatrixFixture(t *testing.T, opts ...gamedatatest.Option) *matrixFixture 
 	return fx
 }
 
-// realAnswer asks the twin directly, once for each URI: the matrix's twin
-// injects no faults and does not shift, so its answers do not change.
-func (fx *matrixFixture) realAnswer(r *http.Request) *realAnswer {
-	if a, ok := fx.answers.Load(r.URL.RequestURI()); ok {
-		return a.(*realAnswer)
-	}
-	rec := httptest.NewRecorder()
-	fx.twin.Handler().ServeHTTP(rec, r)
-	a := &realAnswer{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
-	fx.answers.Store(r.URL.RequestURI(), a)
-	return a
-}
-
 // faultProxy serves the twin through gamedatatest.InjectFaults, which
 // answers a faulted URL with row's fault for the first row.times attempts
 // (every attempt when 0): the twin's fault of kind row.kind, or row.serve's
@@ -610,12 +588,9 @@ func (fx *matrixFixture) realAnswer(r *http.Request) *realAnswer {
 // and the channel that says when an answer has started to stall.
 func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, env *faultEnv) (*httptest.Server, func() map[string]int, <-chan struct{}) {
 	t.Helper()
-	real := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rest, ok := strings.CutPrefix(r.URL.Path, movedPrefix+"/"); ok {
-			r.URL.Path, r.URL.RawPath = "/"+rest, ""
-		}
-		fx.realAnswer(r).write(w)
-	})
+	real := http.NewServeMux()
+	real.Handle("/", fx.twin.Handler())
+	real.Handle(movedPrefix+"/", http.StripPrefix(movedPrefix, fx.twin.Handler()))
 	// The fault meets every request of a single-response family, and page
 	// 2 of a directory, so that a walk shows what it yielded before the
 	// fault and where it stopped.
