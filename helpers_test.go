@@ -47,7 +47,8 @@ func (l *requestLog) all() []*http.Request {
 }
 
 // newServer starts a test server that logs every request before handing
-// it to h.
+// it to h, usually a twin's handler: it keeps whole requests, headers
+// included, which the twin's own log (gamedatatest.Request) does not.
 func newServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, *requestLog) {
 	t.Helper()
 	log := &requestLog{}
