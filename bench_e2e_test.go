@@ -22,12 +22,16 @@ import (
 // Run them with: go test -run '^$' -bench . -count 5 .
 // BENCHMARKS.md reports the ratios.
 
-// staticServer serves body, a fixture, to every request: the baselines
+// staticServer serves body, a fixture, to every request, with
+// cacheControl as its Cache-Control when it is not empty: the baselines
 // decode the same bytes, which the twin, whose records are its own, does
-// not serve.
-func staticServer(b *testing.B, body []byte) *httptest.Server {
+// not serve, and nothing but the client's work weighs in the ratios.
+func staticServer(b *testing.B, body []byte, cacheControl string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		if cacheControl != "" {
+			w.Header().Set("Cache-Control", cacheControl)
+		}
 		w.Write(body)
 	}))
 	b.Cleanup(srv.Close)
@@ -60,7 +64,7 @@ func rawGet(b *testing.B, url string, v any) {
 
 func BenchmarkActivityEndToEnd(b *testing.B) {
 	body := activityBody(100_000)
-	srv := staticServer(b, body)
+	srv := staticServer(b, body, "")
 	b.Run("sdk", func(b *testing.B) {
 		c := benchClient(b, srv.URL)
 		b.SetBytes(int64(len(body)))
@@ -92,7 +96,7 @@ func BenchmarkPackageGet(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := staticServer(b, body)
+	srv := staticServer(b, body, "")
 	b.Run("sdk", func(b *testing.B) {
 		c := benchClient(b, srv.URL)
 		b.ReportAllocs()
@@ -106,13 +110,8 @@ func BenchmarkPackageGet(b *testing.B) {
 	// A fresh cache hit, to compare with "sdk", a loopback request of the
 	// same record.
 	b.Run("cached", func(b *testing.B) {
-		// By hand, as staticServer: the same bytes, storable for an hour.
-		cacheable := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Cache-Control", "max-age=3600")
-			w.Write(body)
-		}))
-		b.Cleanup(cacheable.Close)
+		// The same bytes, storable for an hour.
+		cacheable := staticServer(b, body, "max-age=3600")
 		c := benchClient(b, cacheable.URL)
 		b.ReportAllocs()
 		for b.Loop() {

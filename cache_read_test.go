@@ -2,11 +2,8 @@ package gamedata
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -207,20 +204,13 @@ func TestCacheStaleIfError(t *testing.T) {
 func TestCacheStoresOnlyDecodedBodies(t *testing.T) {
 	t.Parallel()
 	twin, srv, log, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: "max-age=60"}, nil)
-	twin.SetFaults(gamedatatest.Faults{
-		Rate: 1, Attempts: 1,
-		// Half the record, framed as whole, with the real answer's
-		// Cache-Control: storable, were it decoded.
-		Answer: func(w http.ResponseWriter, _ *http.Request, a gamedatatest.Response) {
-			for k, v := range a.Header {
-				w.Header()[k] = v
-			}
-			half := a.Body[:len(a.Body)/2]
-			w.Header().Set("Content-Length", strconv.Itoa(len(half)))
-			w.WriteHeader(a.Status)
-			w.Write(half)
-		},
-	})
+	// Half the record, framed as whole, with the real answer's
+	// Cache-Control: storable, were it decoded.
+	record := twin.Catalog().Package(string(ref.Kind), ref.Ident)
+	twin.SetFaults(gamedatatest.Faults{Rate: 1, Attempts: 1, Answer: gamedatatest.Respond(gamedatatest.Response{
+		Header: http.Header{"Content-Type": {"application/json"}, "Cache-Control": {"max-age=60"}},
+		Body:   record[:len(record)/2],
+	})})
 	c := cachingClient(t, srv.URL, newFakeClock())
 	_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
 	var de *DecodeError
@@ -234,27 +224,24 @@ func TestCacheStoresOnlyDecodedBodies(t *testing.T) {
 // 304 to a full request.
 func TestCacheOddValidatorAnswers(t *testing.T) {
 	t.Run("304 naming another version", func(t *testing.T) {
-		var calls atomic.Int32
-		srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Etag", `"v`+strconv.Itoa(int(calls.Add(1)))+`"`)
-			if r.Header.Get("If-None-Match") != "" {
-				w.WriteHeader(http.StatusNotModified)
-				return
-			}
-			fmt.Fprint(w, `{"kind":"game","ident":"space-miner"}`)
+		twin, srv, log, ref := cacheTwin(t, gamedatatest.CachePolicy{CacheControl: "no-cache"}, nil)
+		twin.SetFaults(gamedatatest.Faults{
+			Rate: 1, Attempts: 1,
+			Match:  func(r *http.Request) bool { return r.Header.Get("If-None-Match") != "" },
+			Answer: gamedatatest.Respond(gamedatatest.Response{Status: http.StatusNotModified, Header: http.Header{"Etag": {`"another"`}}}),
 		})
 		c := cachingClient(t, srv.URL, newFakeClock())
-		ref := PackageRef{Kind: KindGame, Ident: "space-miner"}
 		getTestRecord(t, c, ref)
 		getTestRecord(t, c, ref)
 		reqs := log.all()
 		require.Len(t, reqs, 3, "a 304 about another version is followed by a full read")
+		assert.NotEmpty(t, reqs[1].Header.Get("If-None-Match"))
 		assert.Empty(t, reqs[2].Header.Get("If-None-Match"))
 	})
 	t.Run("304 to a request without validators", func(t *testing.T) {
-		srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNotModified) })
+		twin, _ := newTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Answer: gamedatatest.Respond(gamedatatest.Response{Status: http.StatusNotModified})}))
 		for _, opt := range []Option{WithCache(NewMemoryCache(1 << 20)), WithCache(nil)} {
-			c := cachingClient(t, srv.URL, newFakeClock(), opt)
+			c := cachingClient(t, twin.URL, newFakeClock(), opt)
 			_, err := c.Packages.Get(context.Background(), KindGame, "space-miner")
 			assert.ErrorContains(t, err, "304 Not Modified to a request that named no validator")
 		}

@@ -3,7 +3,6 @@ package gamedata
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"reflect"
 	"testing"
@@ -138,8 +137,8 @@ func TestWithCacheMode(t *testing.T) {
 // anything is sent, for a call, a walk, a fan-out and a watch alike.
 func TestBadCallOptionsAreRefused(t *testing.T) {
 	t.Parallel()
-	srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(`{}`)) })
-	c := newTestClient(t, srv.URL)
+	twin, _ := newTwin(t)
+	c := newTestClient(t, twin.URL)
 	ctx := context.Background()
 	for _, tt := range []struct {
 		opt  CallOption
@@ -168,7 +167,7 @@ func TestBadCallOptionsAreRefused(t *testing.T) {
 			break
 		}
 	}
-	assert.Zero(t, log.len(), "nothing was sent")
+	assert.Empty(t, twin.Requests(), "nothing was sent")
 }
 
 // BenchmarkCallOptions is a Packages.Get of a record the static server
@@ -188,14 +187,7 @@ func BenchmarkCallOptions(b *testing.B) {
 		name         string
 		cacheControl string
 	}{{"request", ""}, {"fresh-hit", "max-age=3600"}} {
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "application/json")
-			if server.cacheControl != "" {
-				w.Header().Set("Cache-Control", server.cacheControl)
-			}
-			w.Write(body)
-		}))
-		b.Cleanup(srv.Close)
+		srv := staticServer(b, body, server.cacheControl)
 		for _, tt := range []struct {
 			name   string
 			client []Option

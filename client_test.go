@@ -164,25 +164,23 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func TestRetriesRecover(t *testing.T) {
 	t.Parallel()
 	for _, status := range []int{500, 502, 503, 504, 429} {
-		h, n := flaky(2, status, nil)
-		srv, _ := newServer(t, h)
-		s, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+		twin, id := flaky(t, 2, status, nil)
+		s, err := newTestClient(t, twin.URL).Servers.Get(context.Background(), id)
 		require.NoError(t, err, "status %d", status)
-		assert.Equal(t, "s1", s.ID)
-		assert.Equal(t, int32(3), n.Load(), "status %d: two failures, then success", status)
+		assert.Equal(t, id, s.ID)
+		assert.Len(t, twin.Requests(), 3, "status %d: two failures, then success", status)
 	}
 }
 
 func TestNotRetried(t *testing.T) {
 	t.Parallel()
 	for _, status := range []int{400, 401, 403, 404, 410, 501} {
-		h, n := flaky(1, status, nil)
-		srv, _ := newServer(t, h)
-		_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+		twin, id := flaky(t, 1, status, nil)
+		_, err := newTestClient(t, twin.URL).Servers.Get(context.Background(), id)
 		var apiErr *APIError
 		require.ErrorAs(t, err, &apiErr, "status %d", status)
 		assert.Equal(t, status, apiErr.StatusCode)
-		assert.Equal(t, int32(1), n.Load(), "status %d is not retried", status)
+		assert.Len(t, twin.Requests(), 1, "status %d is not retried", status)
 		assert.Equal(t, status == 404, errors.Is(err, ErrNotFound))
 	}
 }
@@ -208,7 +206,7 @@ func TestRetryAfter(t *testing.T) {
 		status     int
 		header     string
 		backoffMax time.Duration
-		wantTries  int32
+		wantTries  int
 		wantErr    bool
 		wantAfter  time.Duration
 	}{
@@ -232,11 +230,10 @@ func TestRetryAfter(t *testing.T) {
 			if tt.header != "" {
 				header.Set("Retry-After", tt.header)
 			}
-			h, n := flaky(1, tt.status, header)
-			srv, _ := newServer(t, h)
-			c := newTestClient(t, srv.URL, WithBackoff(time.Millisecond, tt.backoffMax), withClock(clk))
-			_, err := c.Servers.Get(context.Background(), "s1")
-			assert.Equal(t, tt.wantTries, n.Load())
+			twin, id := flaky(t, 1, tt.status, header)
+			c := newTestClient(t, twin.URL, WithBackoff(time.Millisecond, tt.backoffMax), withClock(clk))
+			_, err := c.Servers.Get(context.Background(), id)
+			assert.Len(t, twin.Requests(), tt.wantTries)
 			if !tt.wantErr {
 				assert.NoError(t, err)
 				return
@@ -542,21 +539,21 @@ func TestResponseSizeLimit(t *testing.T) {
 	body := twin.Catalog().Server(id)
 	tests := []struct {
 		name    string
-		handler http.HandlerFunc
+		handler http.Handler
 	}{
-		{"with Content-Length", twin.Handler().ServeHTTP},
+		{"with Content-Length", twin.Handler()},
 		// By hand: the twin always declares a Content-Length.
-		{"chunked", func(w http.ResponseWriter, r *http.Request) {
+		{"chunked", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			for i := 0; i < len(body); i += 100 {
 				w.Write(body[i:min(i+100, len(body))])
 				w.(http.Flusher).Flush()
 			}
-		}},
+		})},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			srv, log := newServer(t, tt.handler)
+			srv, log := newServer(t, tt.handler.ServeHTTP)
 			_, err := newTestClient(t, srv.URL, WithMaxResponseBytes(int64(len(body)-1))).Servers.Get(context.Background(), id)
 			assert.ErrorIs(t, err, ErrResponseTooLarge)
 			assert.Equal(t, 1, log.len(), "a body too large is not retried")
@@ -582,13 +579,12 @@ func TestBadBodies(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			// By hand: the twin serves only records.
-			srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(tt.body)) })
-			_, err := newTestClient(t, srv.URL).Servers.Get(context.Background(), "s1")
+			twin, id := newTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Answer: gamedatatest.Respond(gamedatatest.Response{Body: []byte(tt.body)})}))
+			_, err := newTestClient(t, twin.URL).Servers.Get(context.Background(), id)
 			var de *DecodeError
 			require.ErrorAs(t, err, &de)
 			assert.Contains(t, err.Error(), tt.want)
-			assert.Equal(t, srv.URL+"/api/servers/s1", de.URL)
+			assert.Equal(t, twin.URL+"/api/servers/"+id, de.URL)
 		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
@@ -119,11 +120,11 @@ func TestServiceChosenNamesAreQuoted(t *testing.T) {
 // only quoted.
 func TestWalkErrorQuotesTheArraysName(t *testing.T) {
 	t.Parallel()
-	// By hand: the twin names its array items.
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`{"` + hostileJSON + `":[{"title":"?"}],"pagination":{"hasNext":false}}`))
-	})
-	c := newTestClient(t, srv.URL)
+	// The twin names its array items: Respond sends a page that does not.
+	twin, _ := newTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Answer: gamedatatest.Respond(gamedatatest.Response{
+		Body: []byte(`{"` + hostileJSON + `":[{"title":"?"}],"pagination":{"hasNext":false}}`),
+	})}))
+	c := newTestClient(t, twin.URL)
 	_, err := collect(c.Dashboard.All(context.Background(), nil, nil))
 	var de *DecodeError
 	require.ErrorAs(t, err, &de)
@@ -180,12 +181,13 @@ func TestErrorMessagesAreSanitized(t *testing.T) {
 // sanitized.
 func TestRedirectTargetInErrorsIsSanitized(t *testing.T) {
 	t.Parallel()
-	// By hand: the twin's redirects name the request's own URL.
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Location", "/api/dashboard?page=1&x=\u009b2J\u202eevil\u200b")
-		w.WriteHeader(http.StatusFound)
-	})
-	c := newTestClient(t, srv.URL)
+	// The twin's redirects name the request's own URL: Respond sends one
+	// that names a hostile one.
+	twin, _ := newTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Answer: gamedatatest.Respond(gamedatatest.Response{
+		Status: http.StatusFound,
+		Header: http.Header{"Location": {"/api/dashboard?page=1&x=\u009b2J\u202eevil\u200b"}},
+	})}))
+	c := newTestClient(t, twin.URL)
 	_, err := c.Dashboard.List(context.Background(), &DashboardOptions{ListOptions: ListOptions{Page: 2}})
 	require.ErrorIs(t, err, ErrPageOutOfRange)
 	assert.Contains(t, err.Error(), "was redirected to")

@@ -55,7 +55,6 @@ const (
 // identifiers the families ask for.
 type matrixFixture struct {
 	twin        *gamedatatest.Server
-	answers     sync.Map // request URI → *realAnswer
 	cat         *gamedatatest.Catalog
 	openAPI     []byte
 	kind, ident string // a package
@@ -207,53 +206,50 @@ type faultEnv struct {
 	now      func() time.Time // the client's clock
 }
 
-// realAnswer is the twin's answer to a request, untouched.
-type realAnswer struct {
-	status int
-	header http.Header
-	body   []byte
-}
+// answer is a gamedatatest.Faults.Answer: it answers a faulted request,
+// given the twin's real answer to it.
+type answer = func(http.ResponseWriter, *http.Request, gamedatatest.Response)
 
-func (a *realAnswer) write(w http.ResponseWriter) {
-	for k, v := range a.header {
-		w.Header()[k] = v
-	}
-	w.WriteHeader(a.status)
-	w.Write(a.body)
-}
+// faultAnswer makes a cell's answer to a faulted request, in the cell's
+// environment.
+type faultAnswer func(env *faultEnv) answer
 
-// faultAnswer answers a faulted request by hand; a is the real answer.
-type faultAnswer func(w http.ResponseWriter, r *http.Request, a *realAnswer, env *faultEnv)
+// fixed is a faultAnswer that needs nothing of the environment.
+func fixed(a answer) faultAnswer { return func(*faultEnv) answer { return a } }
 
-// The hand-made answers.
+// The hand-made answers: what the twin's faults and
+// gamedatatest.Respond cannot send (an answer made of the real one, a
+// Retry-After on the cell's clock, a redirect to the request's own URL).
 
 func statusFault(status int, retryAfter func(env *faultEnv) string) faultAnswer {
-	return func(w http.ResponseWriter, r *http.Request, _ *realAnswer, env *faultEnv) {
-		w.Header().Set("Content-Type", "application/json")
-		if retryAfter != nil {
-			w.Header().Set("Retry-After", retryAfter(env))
+	return func(env *faultEnv) answer {
+		return func(w http.ResponseWriter, _ *http.Request, _ gamedatatest.Response) {
+			w.Header().Set("Content-Type", "application/json")
+			if retryAfter != nil {
+				w.Header().Set("Retry-After", retryAfter(env))
+			}
+			w.WriteHeader(status)
+			w.Write([]byte(`{"error":"injected fault"}`))
 		}
-		w.WriteHeader(status)
-		w.Write([]byte(`{"error":"injected fault"}`))
 	}
 }
 
 // contentLengthTooLong declares a Content-Length 100 bytes longer than
 // the real body, which it sends whole: the server then closes the
 // connection short of what it declared.
-func contentLengthTooLong(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+func contentLengthTooLong(w http.ResponseWriter, _ *http.Request, a gamedatatest.Response) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(a.body)+100))
+	w.Header().Set("Content-Length", strconv.Itoa(len(a.Body)+100))
 	w.WriteHeader(http.StatusOK)
-	w.Write(a.body)
+	w.Write(a.Body)
 }
 
 // gzipWhole sends the real body gzip-compressed, whole, with its
 // Content-Length: a valid answer the twin does not send.
-func gzipWhole(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+func gzipWhole(w http.ResponseWriter, _ *http.Request, a gamedatatest.Response) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
-	zw.Write(a.body)
+	zw.Write(a.Body)
 	zw.Close()
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Encoding", "gzip")
@@ -276,19 +272,21 @@ func stallCheck(t *testing.T, err error) {
 	assert.False(t, errors.As(err, &de), "a stalled body is never decoded: %v", err)
 }
 
-func okBody(contentType string, body func(a *realAnswer) []byte) faultAnswer {
-	return func(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+func okBody(contentType string, body func(a gamedatatest.Response) []byte) faultAnswer {
+	return fixed(func(w http.ResponseWriter, _ *http.Request, a gamedatatest.Response) {
 		b := body(a)
 		w.Header().Set("Content-Type", contentType)
 		w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 		w.WriteHeader(http.StatusOK)
 		w.Write(b)
-	}
+	})
 }
 
 func redirectTo(target func(r *http.Request, env *faultEnv) string) faultAnswer {
-	return func(w http.ResponseWriter, r *http.Request, _ *realAnswer, env *faultEnv) {
-		http.Redirect(w, r, target(r, env), http.StatusFound)
+	return func(env *faultEnv) answer {
+		return func(w http.ResponseWriter, r *http.Request, _ gamedatatest.Response) {
+			http.Redirect(w, r, target(r, env), http.StatusFound)
+		}
 	}
 }
 
@@ -307,11 +305,11 @@ const matrixCap = 256 << 10
 
 // overCap is the real body padded with white space to one byte over
 // matrixCap: valid JSON that only the cap refuses.
-func overCap(a *realAnswer) []byte {
-	return append(bytes.Clone(a.body), bytes.Repeat([]byte(" "), matrixCap+1-len(a.body))...)
+func overCap(a gamedatatest.Response) []byte {
+	return append(bytes.Clone(a.Body), bytes.Repeat([]byte(" "), matrixCap+1-len(a.Body))...)
 }
 
-func overCapChunked(w http.ResponseWriter, _ *http.Request, a *realAnswer, _ *faultEnv) {
+func overCapChunked(w http.ResponseWriter, _ *http.Request, a gamedatatest.Response) {
 	b := overCap(a)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
@@ -465,9 +463,9 @@ var faultRows = []faultRow{
 		name: "connection closed mid-body on every attempt", kind: gamedatatest.FaultTruncate, attempts: 5, want: typedError,
 		check: notDecodedCheck,
 	},
-	{name: "Content-Length longer than the body", serve: contentLengthTooLong, times: 2, attempts: 3, want: recovered},
+	{name: "Content-Length longer than the body", serve: fixed(contentLengthTooLong), times: 2, attempts: 3, want: recovered},
 	{
-		name: "Content-Length longer than the body on every attempt", serve: contentLengthTooLong, attempts: 5,
+		name: "Content-Length longer than the body on every attempt", serve: fixed(contentLengthTooLong), attempts: 5,
 		want: typedError, check: notDecodedCheck,
 	},
 	{name: "chunked body cut mid-stream", kind: gamedatatest.FaultChunkedCut, times: 2, attempts: 3, want: recovered},
@@ -498,17 +496,17 @@ var faultRows = []faultRow{
 	},
 	{
 		name:     "200 with malformed JSON",
-		serve:    okBody("application/json", func(a *realAnswer) []byte { return a.body[:len(a.body)/2] }),
+		serve:    okBody("application/json", func(a gamedatatest.Response) []byte { return a.Body[:len(a.Body)/2] }),
 		attempts: 1, want: typedError, check: decodeErrorCheck("unexpected end of JSON input", "invalid character", "OpenAPI description is not valid JSON"),
 	},
 	{
 		name:     "200 with an HTML error page",
-		serve:    okBody("text/html", func(*realAnswer) []byte { return []byte(htmlErrorPage) }),
+		serve:    okBody("text/html", func(gamedatatest.Response) []byte { return []byte(htmlErrorPage) }),
 		attempts: 1, want: typedError, check: decodeErrorCheck("not JSON"),
 	},
 	{
 		name:     "200 with an empty body",
-		serve:    okBody("application/json", func(*realAnswer) []byte { return nil }),
+		serve:    okBody("application/json", func(gamedatatest.Response) []byte { return nil }),
 		attempts: 1, want: typedError, check: decodeErrorCheck("empty response body"),
 	},
 	{
@@ -545,7 +543,7 @@ var faultRows = []faultRow{
 		opts: []gamedata.Option{gamedata.WithMaxResponseBytes(matrixCap)},
 	},
 	{
-		name: "body over the size cap (chunked)", serve: overCapChunked,
+		name: "body over the size cap (chunked)", serve: fixed(overCapChunked),
 		attempts: 1, want: typedError, check: isCheck(gamedata.ErrResponseTooLarge),
 		opts: []gamedata.Option{gamedata.WithMaxResponseBytes(matrixCap)},
 	},
@@ -556,10 +554,10 @@ var faultRows = []faultRow{
 		attempts: 1, want: recovered,
 		opts: []gamedata.Option{gamedata.WithMaxResponseBytes(matrixCap + 1)},
 	},
-	{name: "gzip-encoded body", serve: gzipWhole, attempts: 1, want: recovered},
+	{name: "gzip-encoded body", serve: fixed(gzipWhole), attempts: 1, want: recovered},
 	{
 		name:     "JSON nesting bomb of 100k levels",
-		serve:    okBody("application/json", func(*realAnswer) []byte { return nestingBomb }),
+		serve:    okBody("application/json", func(gamedatatest.Response) []byte { return nestingBomb }),
 		attempts: 1, want: typedError, check: decodeErrorCheck("exceeded max depth", "OpenAPI description is not valid JSON"),
 	},
 }
@@ -590,19 +588,6 @@ func newMatrixFixture(t *testing.T, opts ...gamedatatest.Option) *matrixFixture 
 	return fx
 }
 
-// realAnswer asks the twin directly, once for each URI: the matrix's twin
-// injects no faults and does not shift, so its answers do not change.
-func (fx *matrixFixture) realAnswer(r *http.Request) *realAnswer {
-	if a, ok := fx.answers.Load(r.URL.RequestURI()); ok {
-		return a.(*realAnswer)
-	}
-	rec := httptest.NewRecorder()
-	fx.twin.Handler().ServeHTTP(rec, r)
-	a := &realAnswer{status: rec.Code, header: rec.Header(), body: rec.Body.Bytes()}
-	fx.answers.Store(r.URL.RequestURI(), a)
-	return a
-}
-
 // faultProxy serves the twin through gamedatatest.InjectFaults, which
 // answers a faulted URL with row's fault for the first row.times attempts
 // (every attempt when 0): the twin's fault of kind row.kind, or row.serve's
@@ -610,12 +595,9 @@ func (fx *matrixFixture) realAnswer(r *http.Request) *realAnswer {
 // and the channel that says when an answer has started to stall.
 func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, env *faultEnv) (*httptest.Server, func() map[string]int, <-chan struct{}) {
 	t.Helper()
-	real := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if rest, ok := strings.CutPrefix(r.URL.Path, movedPrefix+"/"); ok {
-			r.URL.Path, r.URL.RawPath = "/"+rest, ""
-		}
-		fx.realAnswer(r).write(w)
-	})
+	real := http.NewServeMux()
+	real.Handle("/", fx.twin.Handler())
+	real.Handle(movedPrefix+"/", http.StripPrefix(movedPrefix, fx.twin.Handler()))
 	// The fault meets every request of a single-response family, and page
 	// 2 of a directory, so that a walk shows what it yielded before the
 	// fault and where it stopped.
@@ -630,9 +612,7 @@ func faultProxy(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamil
 	if row.kind != 0 {
 		faults.Kinds, faults.RetryAfter = []gamedatatest.Fault{row.kind}, row.retryAfter
 	} else {
-		faults.Answer = func(w http.ResponseWriter, r *http.Request, a gamedatatest.Response) {
-			row.serve(w, r, &realAnswer{status: a.Status, header: a.Header, body: a.Body}, env)
-		}
+		faults.Answer = row.serve(env)
 	}
 	fi := gamedatatest.InjectFaults(real, faults)
 	h, stalled := gamedata.StallSignals(t, fi, row.kind)
@@ -712,12 +692,9 @@ func TestFaultMatrix(t *testing.T) {
 func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFamily, truth any) {
 	clk := gamedata.NewFakeClock()
 	env := &faultEnv{now: clk.Now}
-	var otherHits sync.Map
+	var other *gamedatatest.Server // another host, which must never be asked
 	if row.otherHost {
-		other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			otherHits.Store(r.URL.RequestURI(), true)
-			fx.realAnswer(r).write(w)
-		}))
+		other = gamedatatest.NewServer(gamedatatest.WithSize(1, 1, 1))
 		t.Cleanup(other.Close)
 		env.otherURL = other.URL
 	}
@@ -762,10 +739,11 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 			assert.Equal(t, row.attempts, n, "requests for %s", uri)
 		}
 	}
-	otherHits.Range(func(k, _ any) bool {
-		t.Errorf("the other host got a request for %s", k)
-		return true
-	})
+	if other != nil {
+		for _, r := range other.Requests() {
+			t.Errorf("the other host got a request for %s", r.Path)
+		}
+	}
 	if row.waits != nil {
 		row.waits(t, waits.all())
 	}

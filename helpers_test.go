@@ -12,7 +12,6 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,7 +47,8 @@ func (l *requestLog) all() []*http.Request {
 }
 
 // newServer starts a test server that logs every request before handing
-// it to h.
+// it to h, usually a twin's handler: it keeps whole requests, headers
+// included, which the twin's own log (gamedatatest.Request) does not.
 func newServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, *requestLog) {
 	t.Helper()
 	log := &requestLog{}
@@ -129,22 +129,16 @@ func mustURL(t *testing.T, raw string) *url.URL {
 	return u
 }
 
-// flaky answers the first failures requests with status and header, then
-// serves a server record: for the statuses and Retry-After values the
-// twin's faults do not send (4xx, 501, 504, an HTTP date, garbage).
-func flaky(failures int, status int, header http.Header) (http.HandlerFunc, *atomic.Int32) {
-	var n atomic.Int32
-	return func(w http.ResponseWriter, r *http.Request) {
-		if int(n.Add(1)) <= failures {
-			for k, v := range header {
-				w.Header()[k] = v
-			}
-			w.WriteHeader(status)
-			w.Write([]byte(`{"error":"try later"}`))
-			return
-		}
-		w.Write([]byte(`{"id":"s1"}`))
-	}, &n
+// flaky is a small twin that answers the first failures requests of each
+// URL with status and header, and its server's id: for the statuses and
+// Retry-After values the twin's faults do not send (4xx, 501, 504, an
+// HTTP date, garbage).
+func flaky(t *testing.T, failures int, status int, header http.Header) (*gamedatatest.Server, string) {
+	t.Helper()
+	return newTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{
+		Rate: 1, Attempts: failures,
+		Answer: gamedatatest.Respond(gamedatatest.Response{Status: status, Header: header, Body: []byte(`{"error":"try later"}`)}),
+	}))
 }
 
 // withClock runs a client on clk.

@@ -252,11 +252,7 @@ func TestAllGuards(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			// By hand: the twin honours page.
-			srv, log := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-				p, _ := strconv.Atoi(r.URL.Query().Get("page"))
-				w.Write([]byte(tt.serve(p)))
-			})
+			srv, log := newServer(t, hostileDirectory(tt.serve).ServeHTTP)
 			c := newTestClient(t, srv.URL, WithPrefetch(0))
 			got, err := collect(c.Dashboard.All(context.Background(), nil, nil))
 			assert.Equal(t, tt.want, got)
@@ -381,16 +377,14 @@ func TestAllDropsDuplicatesOfAShiftingDirectory(t *testing.T) {
 	t.Parallel()
 	// Page 2 is served after "c" moved up from page 2 to page 1's range:
 	// the boundary shifts and "b" shows up again on page 2.
-	bodies := map[string]string{
-		"1": `{"items":[{"kind":"game","ident":"a"},{"kind":"game","ident":"b"}],"pagination":{"page":1,"hasNext":true}}`,
-		"2": `{"items":[{"kind":"game","ident":"b"},{"kind":"game","ident":"d"}],"pagination":{"page":2,"hasNext":true}}`,
-		"3": `{"items":[{"id":"203.0.113.7:27015"},{"kind":"game","ident":"a"}],"pagination":{"page":3,"hasNext":false}}`,
+	bodies := map[int]string{
+		1: `{"items":[{"kind":"game","ident":"a"},{"kind":"game","ident":"b"}],"pagination":{"page":1,"hasNext":true}}`,
+		2: `{"items":[{"kind":"game","ident":"b"},{"kind":"game","ident":"d"}],"pagination":{"page":2,"hasNext":true}}`,
+		3: `{"items":[{"id":"203.0.113.7:27015"},{"kind":"game","ident":"a"}],"pagination":{"page":3,"hasNext":false}}`,
 	}
-	// By hand: the twin shifts its order (ReorderEvery) but not to a
-	// chosen boundary, and never lists a server among packages.
-	srv, _ := newServer(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(bodies[r.URL.Query().Get("page")]))
-	})
+	// The twin shifts its order (ReorderEvery) but not to a chosen
+	// boundary, and never lists a server among packages.
+	srv, _ := newServer(t, hostileDirectory(func(page int) string { return bodies[page] }).ServeHTTP)
 	c := newTestClient(t, srv.URL)
 	var stats WalkStats
 	var got []string
@@ -466,12 +460,22 @@ func TestAllRecoversPagesCutMidBody(t *testing.T) {
 	assert.Positive(t, cuts)
 }
 
-// endless is a hostile directory that never ends: every page holds size
-// entries never seen before and says hasNext, with the members extra
-// beside hasNext in its pagination. The twin is a directory that ends.
-func endless(size int, extra string) http.Handler {
+// hostileDirectory serves the body serve gives for the page asked (0
+// when the request names none): a directory the twin cannot be, for the
+// twin's honours page, ends, shifts only at its own boundaries and tells
+// the truth in its pagination.
+func hostileDirectory(serve func(page int) string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+		w.Write([]byte(serve(page)))
+	})
+}
+
+// endless is a hostile directory that never ends: every page holds size
+// entries never seen before and says hasNext, with the members extra
+// beside hasNext in its pagination.
+func endless(size int, extra string) http.Handler {
+	return hostileDirectory(func(page int) string {
 		var b strings.Builder
 		b.WriteString(`{"items":[`)
 		for i := range size {
@@ -481,7 +485,7 @@ func endless(size int, extra string) http.Handler {
 			fmt.Fprintf(&b, `{"kind":"game","ident":"e%d"}`, (page-1)*size+i)
 		}
 		fmt.Fprintf(&b, `],"pagination":{"page":%d,"hasNext":true%s}}`, page, extra)
-		w.Write([]byte(b.String()))
+		return b.String()
 	})
 }
 
@@ -507,12 +511,10 @@ func TestWalkBounds(t *testing.T) {
 		{"a page of the contract's size", endless(100, `,"totalPages":2`), walkOpts{ListOptions{}, 0}, ErrWalkUnbounded, 4},
 		{
 			// The directory grew by a page while the walk ran, and said
-			// so late or not at all: one page of slack. A hand handler:
-			// the twin's pagination always tells the truth.
+			// so late or not at all: one page of slack.
 			name: "one page past what it said is allowed",
-			serve: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				page, _ := strconv.Atoi(r.URL.Query().Get("page"))
-				fmt.Fprintf(w, `{"items":[{"kind":"game","ident":"g%d"}],"pagination":{"page":%d,"hasNext":%t,"totalPages":2,"total":2}}`, page, page, page < 3)
+			serve: hostileDirectory(func(page int) string {
+				return fmt.Sprintf(`{"items":[{"kind":"game","ident":"g%d"}],"pagination":{"page":%d,"hasNext":%t,"totalPages":2,"total":2}}`, page, page, page < 3)
 			}),
 			opts: walkOpts{ListOptions{PageSize: 1}, 0},
 		},

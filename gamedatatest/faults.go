@@ -1,6 +1,7 @@
 package gamedatatest
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -141,6 +142,23 @@ type Faults struct {
 	// the wrapped handler's whole answer to the same request, for answers
 	// that alter it (a cut body, a redirect, bad JSON).
 	Answer func(w http.ResponseWriter, r *http.Request, real Response)
+}
+
+// Respond returns a Faults.Answer that answers every failing request with
+// resp whatever the real answer was: resp's headers, its status (200 when
+// Status is 0) and its body. It is for answers the twin never gives of
+// itself, such as a status it does not send (400, 501, 504), a Retry-After
+// that is a date or garbage, a redirect of a record, a 304 to a request
+// without validators, or a body that is not a record; with
+// Faults.Attempts, the client then gets the real answer.
+func Respond(resp Response) func(w http.ResponseWriter, r *http.Request, real Response) {
+	return func(w http.ResponseWriter, _ *http.Request, _ Response) {
+		for k, v := range resp.Header {
+			w.Header()[k] = slices.Clone(v)
+		}
+		w.WriteHeader(cmp.Or(resp.Status, http.StatusOK))
+		w.Write(resp.Body)
+	}
 }
 
 // apiOnly is the default Faults.Match.

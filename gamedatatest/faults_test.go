@@ -345,3 +345,44 @@ func TestStallBound(t *testing.T) {
 		})
 	}
 }
+
+// Respond answers a failing request with its response verbatim, 200 when
+// it names no status, and the real answer once Attempts is spent.
+func TestRespond(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name       string
+		resp       Response
+		wantStatus int
+	}{
+		{"a status and a header", Response{Status: http.StatusGatewayTimeout, Header: http.Header{"Retry-After": {"soon"}}, Body: []byte(`{"error":"x"}`)}, http.StatusGatewayTimeout},
+		{"no status is 200", Response{Body: []byte(`[]`)}, http.StatusOK},
+		{"a redirect", Response{Status: http.StatusFound, Header: http.Header{"Location": {"/elsewhere"}}}, http.StatusFound},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			s := NewServer(WithSize(1, 1, 1), WithFaults(Faults{Rate: 1, Attempts: 1, Answer: Respond(tt.resp)}))
+			t.Cleanup(s.Close)
+			path := "/api/servers/" + s.Catalog().Servers[0].ID
+			c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+			get := func() (*http.Response, []byte) {
+				resp, err := c.Get(s.URL + path)
+				require.NoError(t, err)
+				defer resp.Body.Close()
+				body, err := io.ReadAll(resp.Body)
+				require.NoError(t, err)
+				return resp, body
+			}
+			resp, body := get()
+			assert.Equal(t, tt.wantStatus, resp.StatusCode)
+			for k := range tt.resp.Header {
+				assert.Equal(t, tt.resp.Header.Get(k), resp.Header.Get(k), k)
+			}
+			assert.Equal(t, string(tt.resp.Body), string(body))
+			resp, body = get()
+			assert.Equal(t, http.StatusOK, resp.StatusCode, "the real answer once Attempts is spent")
+			assert.Equal(t, string(s.Catalog().Server(s.Catalog().Servers[0].ID)), string(body))
+			assert.Equal(t, FaultCustom, s.Requests()[0].Fault)
+		})
+	}
+}
