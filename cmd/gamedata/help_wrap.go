@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/spf13/cobra"
 )
 
@@ -39,7 +40,7 @@ func reflow(text string, width int) string {
 		var b strings.Builder
 		n := 0
 		for _, w := range strings.Fields(p) {
-			ww := displayWidth(w)
+			ww := textwidth.Width(w)
 			switch {
 			case n == 0:
 			case n+1+ww > width:

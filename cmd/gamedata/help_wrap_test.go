@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -44,11 +45,11 @@ func TestHelpWraps(t *testing.T) {
 				for i, line := range lines {
 					words := strings.Fields(line)
 					if len(words) > 1 {
-						assert.LessOrEqual(t, displayWidth(line), limit, "%v at %d: %q", args, width, line)
+						assert.LessOrEqual(t, textwidth.Width(line), limit, "%v at %d: %q", args, width, line)
 					}
 					if i+1 < len(lines) {
 						next := strings.Fields(lines[i+1])[0]
-						assert.Greater(t, displayWidth(line)+1+displayWidth(next), limit,
+						assert.Greater(t, textwidth.Width(line)+1+textwidth.Width(next), limit,
 							"%v at %d: %q broken before %q, which fits", args, width, line, next)
 					}
 				}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
 // writeMembers writes a record for a person, a member a line: its name,
@@ -32,7 +33,7 @@ func writeMembers(w io.Writer, f gamedata.Fields, fields []string, width int) er
 	keyWidth := 0
 	for i, n := range names {
 		keys[i] = gamedata.NewUntrusted(n).String() // a member name the service chose
-		keyWidth = max(keyWidth, displayWidth(keys[i]))
+		keyWidth = max(keyWidth, textwidth.Width(keys[i]))
 	}
 	valueWidth := 0
 	if width > 0 {
@@ -46,9 +47,9 @@ func writeMembers(w io.Writer, f gamedata.Fields, fields []string, width int) er
 				key = keys[i]
 			}
 			if valueWidth > 0 {
-				line = truncateWidth(line, valueWidth)
+				line = textwidth.Truncate(line, valueWidth)
 			}
-			b.WriteString(strings.TrimRight(padWidth(key, keyWidth)+"  "+line, " ") + "\n")
+			b.WriteString(strings.TrimRight(textwidth.Pad(key, keyWidth)+"  "+line, " ") + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

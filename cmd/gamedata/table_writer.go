@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
 // tableWriter lines up columns for a person, a batch of rows at a time:
@@ -63,7 +64,7 @@ func (t *tableWriter) write(f gamedata.Fields) error {
 func (t *tableWriter) flush() error {
 	for _, row := range t.rows {
 		for i, c := range row {
-			t.widths[i] = max(t.widths[i], displayWidth(c))
+			t.widths[i] = max(t.widths[i], textwidth.Width(c))
 		}
 	}
 	kinds := make([]columnKind, len(t.columns))
@@ -87,7 +88,7 @@ func (t *tableWriter) flush() error {
 			if !t.shown[i] {
 				continue
 			}
-			line = append(line, padWidth(truncateWidth(c, widths[i]), widths[i]))
+			line = append(line, textwidth.Pad(textwidth.Truncate(c, widths[i]), widths[i]))
 		}
 		b.WriteString(strings.TrimRight(strings.Join(line, "  "), " "))
 		b.WriteByte('\n')

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,7 +30,7 @@ func TestTableFitsTheTerminal(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, "…", "long titles are cut")
 		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-			assert.LessOrEqual(t, displayWidth(l), width, "%q fits %d cells", l, width)
+			assert.LessOrEqual(t, textwidth.Width(l), width, "%q fits %d cells", l, width)
 		}
 	}
 
@@ -39,18 +40,18 @@ func TestTableFitsTheTerminal(t *testing.T) {
 	starts := map[int]int{}
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
 		if prefix := lastColumn.FindString(l); prefix != "" {
-			starts[displayWidth(prefix)]++
+			starts[textwidth.Width(prefix)]++
 		}
 	}
 	assert.Len(t, starts, 1, "the last column begins at one cell on every line: %v\n%s", starts, out)
 
 	longest := ""
 	for _, g := range twin.Catalog().Entries(url.Values{"kind": {"game"}})[:100] {
-		if name := gamedata.NewUntrusted(g.Name).String(); displayWidth(name) > displayWidth(longest) {
+		if name := gamedata.NewUntrusted(g.Name).String(); textwidth.Width(name) > textwidth.Width(longest) {
 			longest = name
 		}
 	}
-	require.Greater(t, displayWidth(longest), 40, "a long title")
+	require.Greater(t, textwidth.Width(longest), 40, "a long title")
 	code, out, errOut = cli(t, twin.URL, "list", "--kind", "game", "--page-size", "100", "-o", "table")
 	require.Equal(t, 0, code, errOut)
 	assert.NotContains(t, out, "…", "a pipe gets every character")
@@ -103,7 +104,7 @@ func TestTableLeavesOutFoundColumns(t *testing.T) {
 	require.NoError(t, json.Unmarshal(twin.Catalog().Search("e"), &found))
 	require.NotEmpty(t, found.Servers)
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-		assert.LessOrEqual(t, displayWidth(l), 100, "%q", l)
+		assert.LessOrEqual(t, textwidth.Width(l), 100, "%q", l)
 	}
 	assert.Regexp(t, `^TYPE +KIND +IDENT +ID +NAME +PLAYERS`, out)
 	for _, s := range found.Servers {

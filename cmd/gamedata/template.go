@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
 // templateRun is the state of a --template's functions, gh's helpers
@@ -62,7 +63,7 @@ func (r *templateRun) render() string {
 	natural := make([]int, n)
 	for _, row := range r.rows {
 		for i, c := range row {
-			natural[i] = max(natural[i], displayWidth(c))
+			natural[i] = max(natural[i], textwidth.Width(c))
 		}
 	}
 	widths := fitColumns(natural, r.width)
@@ -70,9 +71,9 @@ func (r *templateRun) render() string {
 	for _, row := range r.rows {
 		line := make([]string, len(row))
 		for i, c := range row {
-			c = truncateWidth(c, widths[i])
+			c = textwidth.Truncate(c, widths[i])
 			if i < len(row)-1 {
-				c = padWidth(c, widths[i])
+				c = textwidth.Pad(c, widths[i])
 			}
 			line[i] = c
 		}
@@ -140,7 +141,7 @@ func pluck(field string, list []any) []any {
 
 // truncate cuts a value's text, as it will be shown, to width terminal
 // cells, with "…".
-func truncate(width int, v any) string { return truncateWidth(shown(v), width) }
+func truncate(width int, v any) string { return textwidth.Truncate(shown(v), width) }
 
 // shown is a value's text as the sanitizer shows it: what a column's
 // width is measured on and a cut is made in, so that an escape sequence

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -86,7 +87,7 @@ func TestTemplate(t *testing.T) {
 	starts := map[int]int{}
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		assertInert(t, l, "a template line")
-		starts[displayWidth(lastColumn.FindString(l))]++
+		starts[textwidth.Width(lastColumn.FindString(l))]++
 	}
 	assert.Len(t, starts, 1, "titles with escape sequences line up as shown: %v\n%s", starts, out)
 
@@ -95,7 +96,7 @@ func TestTemplate(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	want := games[0].Ident + ", " + games[1].Ident + ", " + games[2].Ident + "\n"
 	for _, g := range games {
-		want += truncateWidth(g.Ident, 4) + "\n"
+		want += textwidth.Truncate(g.Ident, 4) + "\n"
 	}
 	assert.Equal(t, want, out)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
 // maxChangedShown is how many changed members a change line names before
@@ -50,7 +51,7 @@ func changeLine(op string, old, new gamedata.Fields, width int) string {
 		}
 	}
 	if width > 0 {
-		line = truncateWidth(line, width)
+		line = textwidth.Truncate(line, width)
 	}
 	return line
 }
@@ -119,5 +120,5 @@ func shownValue(raw []byte, ok bool) string {
 	if json.Unmarshal(raw, &s) != nil {
 		s = string(raw) // not a string: as sent
 	}
-	return truncateWidth(safe(s), 24)
+	return textwidth.Truncate(safe(s), 24)
 }

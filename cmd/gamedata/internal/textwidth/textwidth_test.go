@@ -1,4 +1,4 @@
-package main
+package textwidth
 
 import (
 	"testing"
@@ -20,10 +20,10 @@ func TestDisplayWidth(t *testing.T) {
 		{s: "🎮🎮🎮", width: 6, cut: "🎮🎮…"},
 		{s: "e\u0301e\u0301e\u0301e\u0301e\u0301e\u0301", width: 6, cut: "e\u0301e\u0301e\u0301e\u0301…"},
 	} {
-		assert.Equal(t, tt.width, displayWidth(tt.s), "%q", tt.s)
-		got := truncateWidth(tt.s, 5)
+		assert.Equal(t, tt.width, Width(tt.s), "%q", tt.s)
+		got := Truncate(tt.s, 5)
 		assert.Equal(t, tt.cut, got, "%q", tt.s)
-		assert.LessOrEqual(t, displayWidth(got), 5)
-		assert.Equal(t, 14, displayWidth(padWidth(tt.s, 14)), "%q padded", tt.s)
+		assert.LessOrEqual(t, Width(got), 5)
+		assert.Equal(t, 14, Width(Pad(tt.s, 14)), "%q padded", tt.s)
 	}
 }

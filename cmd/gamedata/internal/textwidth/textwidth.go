@@ -1,4 +1,7 @@
-package main
+// Package textwidth measures and cuts text the way a terminal shows it:
+// in cells, a grapheme cluster at a time, so that columns line up
+// whatever the service sends.
+package textwidth
 
 import (
 	"strings"
@@ -8,20 +11,18 @@ import (
 
 // A terminal lays text out in cells, not runes or bytes: "🎮" takes two,
 // "é" written as e and a combining accent takes one, a flag of two
-// regional indicators takes two. These measure and cut text the way a
-// terminal shows it, a grapheme cluster at a time (uniseg), so that
-// columns line up whatever the service sends.
+// regional indicators takes two; uniseg knows which.
 
-// displayWidth is the number of terminal cells s takes.
-func displayWidth(s string) int { return uniseg.StringWidth(s) }
+// Width is the number of terminal cells s takes.
+func Width(s string) int { return uniseg.StringWidth(s) }
 
-// truncateWidth cuts s to at most width cells, ending it with "…" when it
+// Truncate cuts s to at most width cells, ending it with "…" when it
 // is cut; it never splits a grapheme cluster.
-func truncateWidth(s string, width int) string {
+func Truncate(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if displayWidth(s) <= width {
+	if Width(s) <= width {
 		return s
 	}
 	var b strings.Builder
@@ -39,9 +40,9 @@ func truncateWidth(s string, width int) string {
 	return b.String() + "…"
 }
 
-// padWidth pads s with spaces to width cells.
-func padWidth(s string, width int) string {
-	if n := width - displayWidth(s); n > 0 {
+// Pad pads s with spaces to width cells.
+func Pad(s string, width int) string {
+	if n := width - Width(s); n > 0 {
 		return s + strings.Repeat(" ", n)
 	}
 	return s
