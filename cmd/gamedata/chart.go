@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/chart"
 	"github.com/spf13/cobra"
 )
 
@@ -77,7 +78,7 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		return err
 	}
 	var title string
-	var samples []sample
+	var samples []chart.Sample
 	if opts.Target == "activity" {
 		h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: opts.Range})
 		if err != nil {
@@ -87,19 +88,19 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		if notice != "" {
 			say(opts.IO.errOut, "chart: %s", notice)
 		}
-		title, samples = "Players on the platform, "+served, activitySamples(h)
+		title, samples = "Players on the platform, "+served, chart.ActivitySamples(h)
 	} else {
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {
 			return err
 		}
-		title, samples = "Players of "+opts.Kind+"/"+opts.Ident, historySamples(r.History)
+		title, samples = "Players of "+opts.Kind+"/"+opts.Ident, chart.HistorySamples(r.History)
 	}
 	title = gamedata.NewUntrusted(title).String() // the range is the service's word
 	if opts.Term {
-		return terminalChart(opts.IO.out, title, samples, opts.IO.chartWidth())
+		return chart.Terminal(opts.IO.out, title, samples, opts.IO.chartWidth())
 	}
-	if err := fileChart(opts.Out, title, samples); err != nil {
+	if err := chart.File(opts.Out, title, samples); err != nil {
 		return err
 	}
 	if opts.IO.errTTY {

@@ -1,4 +1,4 @@
-package main
+package chart
 
 import (
 	"fmt"
@@ -10,11 +10,11 @@ import (
 	"github.com/guptarohit/asciigraph"
 )
 
-// terminalChart draws samples as text within width columns: players
+// Terminal draws samples as text within width columns: players
 // averaged into one column per bucket of time, a gap where none is
 // available; under the chart a row marks with ^ the columns with partial
 // coverage (lower bounds), and a row labels round times.
-func terminalChart(w io.Writer, title string, samples []sample, width int) error {
+func Terminal(w io.Writer, title string, samples []Sample, width int) error {
 	if len(samples) == 0 {
 		_, err := fmt.Fprintln(w, title+": no points")
 		return err

@@ -1,4 +1,8 @@
-package main
+// Package chart draws players over time, to a PNG or SVG file (gonum
+// plot) or as text in a terminal (asciigraph): averages as a line,
+// snapshots as dots, a gap where players are unavailable, and partial
+// coverage marked as a lower bound. Time is labelled at round times in UTC.
+package chart
 
 import (
 	"image/color"
@@ -15,8 +19,9 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// sample is one point of a chart: players at a time, or unavailable.
-type sample struct {
+// Sample is one point of a chart: players at a time, or unavailable.
+// ActivitySamples and HistorySamples make them.
+type Sample struct {
 	at      time.Time
 	players float64
 	ok      bool // false: unavailable, drawn as a gap, never as 0
@@ -24,22 +29,24 @@ type sample struct {
 	partial bool // partial coverage: a lower bound
 }
 
-func activitySamples(h *gamedata.ActivityHistory) []sample {
-	out := make([]sample, len(h.Points))
+// ActivitySamples are an activity history's points, averages and
+// snapshots as the service marked them.
+func ActivitySamples(h *gamedata.ActivityHistory) []Sample {
+	out := make([]Sample, len(h.Points))
 	for i, p := range h.Points {
 		v, ok := p.Players.Get()
-		out[i] = sample{at: p.Time, players: v, ok: ok, average: p.Aggregation == gamedata.AggregationAverage, partial: p.PartialCoverage}
+		out[i] = Sample{at: p.Time, players: v, ok: ok, average: p.Aggregation == gamedata.AggregationAverage, partial: p.PartialCoverage}
 	}
 	return out
 }
 
-// historySamples are an analytics history's entries; each is an average
+// HistorySamples are an analytics history's entries; each is an average
 // over its day.
-func historySamples(history []gamedata.HistoryEntry) []sample {
-	out := make([]sample, len(history))
+func HistorySamples(history []gamedata.HistoryEntry) []Sample {
+	out := make([]Sample, len(history))
 	for i, h := range history {
 		v, ok := h.Metric("players").Get()
-		out[i] = sample{at: h.CapturedAt, players: v, ok: ok, average: true, partial: h.PartialCoverage}
+		out[i] = Sample{at: h.CapturedAt, players: v, ok: ok, average: true, partial: h.PartialCoverage}
 	}
 	return out
 }
@@ -51,12 +58,12 @@ var (
 	partialColor  = color.NRGBA{R: 230, G: 140, A: 70} // a band the line shows through
 )
 
-// fileChart draws samples to a PNG or SVG file, by path's extension in
+// File draws samples to a PNG or SVG file, by path's extension in
 // any case. Averages are a line, an average between two gaps a dot of the
 // line's colour (a line of one point is not drawn), snapshots red dots;
 // partial coverage is a band behind the line over the times it covers,
 // which the legend calls a lower bound.
-func fileChart(path, title string, samples []sample) error {
+func File(path, title string, samples []Sample) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "time (UTC)"
@@ -109,7 +116,7 @@ func fileChart(path, title string, samples []sample) error {
 // addPartialBands shades, behind the line, each run of samples with
 // partial coverage: from half a step before its first to half a step
 // after its last, the full height of the chart.
-func addPartialBands(p *plot.Plot, samples []sample) error {
+func addPartialBands(p *plot.Plot, samples []Sample) error {
 	if len(samples) < 2 {
 		return nil
 	}
@@ -162,7 +169,7 @@ func addScatter(p *plot.Plot, xys plotter.XYs, name string, c color.Color) error
 // averageRuns are the runs of available averages between gaps, each drawn
 // as its own line so that a gap stays a gap, and the averages alone
 // between two gaps, which a line of one point would not show.
-func averageRuns(samples []sample) (runs []plotter.XYs, isolated plotter.XYs) {
+func averageRuns(samples []Sample) (runs []plotter.XYs, isolated plotter.XYs) {
 	var run plotter.XYs
 	end := func() {
 		switch len(run) {
