@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -30,7 +31,7 @@ does not support with its default; the command says so on stderr. It
 gives up after ` + defaultTimeout.String() + ` unless
 --timeout says otherwise.`,
 		Example: "  gamedata activity --range 24h -o csv",
-		Args:    exactArgs(0, "no arguments"),
+		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +48,7 @@ analytics, a row a hit, as search does.
 It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata analytics package game/neon-miner -o csv\n  gamedata analytics org acme-works --range 30d\n" +
 			"  gamedata analytics search miner",
-		Args: exactArgs(2, "package KIND/IDENT, org IDENT or search QUERY"),
+		Args: usage.ExactArgs(2, "package KIND/IDENT, org IDENT or search QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
 			switch opts.Type = args[0]; opts.Type {
@@ -61,10 +62,10 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 			case "search":
 				opts.Query = args[1]
 				if opts.Range != "" {
-					return usagef("analytics search --range: a search has no range summaries")
+					return usage.Errorf("analytics search --range: a search has no range summaries")
 				}
 			default:
-				return usagef("analytics %q: want package, org or search", args[0])
+				return usage.Errorf("analytics %q: want package, org or search", args[0])
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -142,9 +143,9 @@ func printSummary(ctx context.Context, c common, summaries gamedata.Summaries, n
 			have = append(have, s.Range)
 		}
 		if len(have) == 0 {
-			return usagef("--range %q: the report has no range summaries", name)
+			return usage.Errorf("--range %q: the report has no range summaries", name)
 		}
-		return usagef("--range %q: the report has no summary of that range; it has %s", name, strings.Join(have, ", "))
+		return usage.Errorf("--range %q: the report has no summary of that range; it has %s", name, strings.Join(have, ", "))
 	}
 	r, _ := json.Marshal(s.Range)
 	f, err := withMembers(s.Fields, []member{{"range", r}})

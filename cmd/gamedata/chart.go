@@ -7,6 +7,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/chart"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -54,13 +55,13 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 				}
 				opts.Target = "package"
 			default:
-				return usagef("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
+				return usage.Errorf("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
 			}
 			if (opts.Out == "") == !opts.Term {
-				return usagef("chart: want --out FILE.png, --out FILE.svg or --term")
+				return usage.Errorf("chart: want --out FILE.png, --out FILE.svg or --term")
 			}
 			if ext := strings.ToLower(filepath.Ext(opts.Out)); opts.Out != "" && ext != ".png" && ext != ".svg" {
-				return usagef("chart --out %q: want a .png or .svg file", opts.Out)
+				return usage.Errorf("chart --out %q: want a .png or .svg file", opts.Out)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},

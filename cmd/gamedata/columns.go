@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 )
 
 // The columns of a CSV file or a table, when --fields does not name them,
@@ -116,7 +117,7 @@ func checkFields(fields, known []string, records []gamedata.Fields) error {
 	}
 	slices.Sort(others)
 	names = append(names, others...)
-	return usagef("--fields %s: no such member; the members are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
+	return usage.Errorf("--fields %s: no such member; the members are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
 }
 
 // withIdentity is columns with every identity column first, those it

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -69,7 +70,7 @@ sent, with such characters escaped as \u in its strings.
 
 An entry no request can name (the ident "..") is skipped, and said so.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
-		Args:    exactArgs(0, "no arguments"),
+		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, 0)
 			switch opts.Format = f.global.output; opts.Format {
@@ -77,16 +78,16 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 				opts.Format = formatOf(opts.Out)
 			case "csv", "ndjson":
 			default:
-				return usagef("export -o %q: want csv or ndjson", opts.Format)
+				return usage.Errorf("export -o %q: want csv or ndjson", opts.Format)
 			}
 			if len(opts.Fields) > 0 && opts.Format != "csv" {
-				return usagef("export --fields names CSV columns; -o %s writes every member", opts.Format)
+				return usage.Errorf("export --fields names CSV columns; -o %s writes every member", opts.Format)
 			}
 			if opts.Resume && opts.Out == "" {
-				return usagef("export --resume needs --out, the file to continue")
+				return usage.Errorf("export --resume needs --out, the file to continue")
 			}
 			if opts.Concurrency < 1 {
-				return usagef("export --concurrency %d: want 1 or more", opts.Concurrency)
+				return usage.Errorf("export --concurrency %d: want 1 or more", opts.Concurrency)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -159,7 +160,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		x.bar = newProgress(opts.IO.errOut, "export", x.total)
 	}
 	err = x.run(ctx, dir)
-	if err == nil || isUsage(err) {
+	if err == nil || usage.Is(err) {
 		return err
 	}
 	if opts.Out == "" {

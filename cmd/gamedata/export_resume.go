@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 )
 
 // exportFile is what an export writes, which a resume must find in the
@@ -52,9 +53,9 @@ func openExport(ef exportFile, resume bool) (*os.File, resumed, error) {
 	r.size = size
 	if err != nil {
 		f.Close()
-		var ue usageError
+		var ue usage.Error
 		if errors.As(err, &ue) {
-			return nil, resumed{}, usagef("export --resume %s: %v", ef.path, ue.err)
+			return nil, resumed{}, usage.Errorf("export --resume %s: %v", ef.path, ue.Err)
 		}
 		return nil, resumed{}, fmt.Errorf("export --resume %s: %w", ef.path, err)
 	}
@@ -104,20 +105,20 @@ func (ef exportFile) check(r resumed) error {
 		}
 	}
 	if len(missing) > 0 {
-		return usagef("it has no %s column, by which a row it holds is told from those to come; a resume must not write a row twice; %s",
+		return usage.Errorf("it has no %s column, by which a row it holds is told from those to come; a resume must not write a row twice; %s",
 			strings.Join(missing, " or "), startOver)
 	}
 	own := strings.Join(r.columns, ",")
 	if ef.fields != nil {
 		if want := withIdentity(ef.identity, ef.fields); !slices.Equal(want, r.columns) {
-			return usagef("its columns are %s, not %s as --fields asks; resume with --fields %s, %s",
+			return usage.Errorf("its columns are %s, not %s as --fields asks; resume with --fields %s, %s",
 				own, strings.Join(want, ","), own, startOver)
 		}
 		return nil
 	}
 	for _, c := range ef.known {
 		if !slices.Contains(r.columns, c) {
-			return usagef("its columns are %s, which --fields chose, not the default ones; resume with --fields %s, %s", own, own, startOver)
+			return usage.Errorf("its columns are %s, which --fields chose, not the default ones; resume with --fields %s, %s", own, own, startOver)
 		}
 	}
 	return nil
@@ -132,7 +133,7 @@ func checkKinds(path string, r resumed, served string) error {
 	}
 	for k := range r.kinds {
 		if k != served {
-			return usagef("export --resume %s: it holds packages of kind %q, and this export is of kind %q; resume with --kind %s, %s",
+			return usage.Errorf("export --resume %s: it holds packages of kind %q, and this export is of kind %q; resume with --kind %s, %s",
 				path, k, served, k, startOver)
 		}
 	}
@@ -184,14 +185,14 @@ func (w *writtenLines) ndjsonLine(n int, line []byte) error {
 	var f gamedata.Fields
 	if err := json.Unmarshal(line, &f); err != nil {
 		if !looksJSON(line) {
-			return usagef("line %d is not a JSON object: this is not NDJSON; if it is CSV, resume with -o csv, %s", n, startOver)
+			return usage.Errorf("line %d is not a JSON object: this is not NDJSON; if it is CSV, resume with -o csv, %s", n, startOver)
 		}
 		return fmt.Errorf("line %d: %w", n, err)
 	}
 	// The ident (a server's id) names a record; a detail record may leave
 	// its kind out.
 	if c := w.ef.identity[len(w.ef.identity)-1]; idText(f, c) == "" {
-		return usagef("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
+		return usage.Errorf("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
 	}
 	w.res.done[writtenIdentity(f)] = true
 	w.addKind(idText(f, "kind"))
@@ -201,7 +202,7 @@ func (w *writtenLines) ndjsonLine(n int, line []byte) error {
 // csvHeader reads back the header of a CSV export.
 func (w *writtenLines) csvHeader(line []byte) error {
 	if looksJSON(line) {
-		return usagef("it holds NDJSON, not CSV; resume with -o ndjson, %s", startOver)
+		return usage.Errorf("it holds NDJSON, not CSV; resume with -o ndjson, %s", startOver)
 	}
 	columns, err := readExactCells(line, nil)
 	if err != nil {

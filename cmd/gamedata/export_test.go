@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -189,7 +190,7 @@ func TestExportOptions(t *testing.T) {
 		{"export", "--concurrency", "0"},
 	} {
 		p, err := parseArgs(t, args...)
-		assert.True(t, isUsage(err), "%v: %v", args, err)
+		assert.True(t, usage.Is(err), "%v: %v", args, err)
 		assert.Nil(t, p.opts, "%v: refused before it runs", args)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/spf13/cobra"
 	"golang.org/x/time/rate"
@@ -62,13 +63,13 @@ func (g *globals) check() error {
 	switch g.output {
 	case "", "json", "ndjson", "csv", "table":
 	default:
-		return usagef("-o %q: want json, ndjson, csv or table", g.output)
+		return usage.Errorf("-o %q: want json, ndjson, csv or table", g.output)
 	}
 	if g.rate < 0 || math.IsNaN(g.rate) || math.IsInf(g.rate, 0) {
-		return usagef("--rate %v: want a number of requests a second, or 0 for no limit", g.rate)
+		return usage.Errorf("--rate %v: want a number of requests a second, or 0 for no limit", g.rate)
 	}
 	if g.timeout < 0 {
-		return usagef("--timeout %v: want 0 (no limit) or more", g.timeout)
+		return usage.Errorf("--timeout %v: want 0 (no limit) or more", g.timeout)
 	}
 	return nil
 }
@@ -163,7 +164,7 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
 		if errors.Is(err, gamedata.ErrInvalidArgument) {
-			return nil, usageError{err}
+			return nil, usage.Error{Err: err}
 		}
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -38,7 +39,7 @@ members to show. It gives up after ` + defaultTimeout.String() + ` unless --time
 otherwise.`,
 		Example: "  gamedata get package game/neon-miner\n  gamedata get server 192.0.2.105:27015 -o json\n" +
 			"  gamedata get org acme-works --fields name,packages",
-		Args: exactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
+		Args: usage.ExactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
 			switch opts.Type = args[0]; opts.Type {
@@ -52,7 +53,7 @@ otherwise.`,
 			case "org", "organization":
 				opts.Type, opts.Ident = "org", args[1]
 			default:
-				return usagef("get %q: want package, server or org", args[0])
+				return usage.Errorf("get %q: want package, server or org", args[0])
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -153,7 +154,7 @@ func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []
 func splitRef(ref string) (kind, ident string, err error) {
 	kind, ident, ok := strings.Cut(ref, "/")
 	if !ok || kind == "" || ident == "" {
-		return "", "", usagef("package %q: want KIND/IDENT, such as game/neon-miner", ref)
+		return "", "", usage.Errorf("package %q: want KIND/IDENT, such as game/neon-miner", ref)
 	}
 	return kind, ident, nil
 }

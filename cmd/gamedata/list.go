@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -33,7 +34,7 @@ CSV and table columns: ` + columnsHelp(packageColumns) + ` for packages,
 		Example: "  gamedata list --kind game --sort players --page-size 10\n" +
 			"  gamedata list --kind server --all -o csv > servers.csv\n" +
 			"  gamedata list --kind game --filter online,has-players --jq '.[] | .ident'",
-		Args: exactArgs(0, "no arguments"),
+		Args: usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -24,7 +25,7 @@ func newCmdOrgs(f *factory, runF func(context.Context, *orgsOptions) error) *cob
 		Long: "List a page of the directory of organizations that publish games, or with --all every page from --page on.\n\n" +
 			"CSV and table columns: " + columnsHelp(organizationColumns) + ", then every numeric member found.\n\n" + directoryHelp,
 		Example: "  gamedata orgs --sort packages --all",
-		Args:    exactArgs(0, "no arguments"),
+		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })

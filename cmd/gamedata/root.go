@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -63,7 +64,7 @@ func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 		return exitInterrupted
 	}
 	say(stderr, "%s", err.Error())
-	if isUsage(err) {
+	if usage.Is(err) {
 		return 2
 	}
 	return 1
@@ -107,7 +108,7 @@ which run until interrupted, exit 0.`,
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
 			}
-			return usageError{errors.New(msg)}
+			return usage.Error{Err: errors.New(msg)}
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -129,7 +130,7 @@ which run until interrupted, exit 0.`,
 	root.SetHelpCommand(newCmdHelp())
 	wrapHelp(root, f.io)
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage.Error{Err: err} })
 	g := &f.global
 	fl := root.PersistentFlags()
 	fl.StringVar(&g.baseURL, "base-url", os.Getenv("GAMEDATA_BASE_URL"), "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
@@ -152,7 +153,7 @@ func newCmdHelp() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			cmd, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 {
-				return usagef("help %s: no such command; \"gamedata help\" lists them", safe(strings.Join(args, " ")))
+				return usage.Errorf("help %s: no such command; \"gamedata help\" lists them", safe(strings.Join(args, " ")))
 			}
 			cmd.InitDefaultHelpFlag()
 			return cmd.Help()

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -34,11 +35,11 @@ found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says o
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:
-				return usagef("search: want one QUERY (quote a query of several words), got %d", len(args))
+				return usage.Errorf("search: want one QUERY (quote a query of several words), got %d", len(args))
 			case len(args) == 0 || strings.TrimSpace(args[0]) == "":
 				// A search for nothing finds nothing: say what to give,
 				// not "no results".
-				return usagef("search: want a QUERY, such as: gamedata search miner (list and orgs read the directories whole)")
+				return usage.Errorf("search: want a QUERY, such as: gamedata search miner (list and orgs read the directories whole)")
 			}
 			return nil
 		},

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
@@ -55,26 +56,26 @@ func newTransform(cmd *cobra.Command, output string, io *iostreams, now func() t
 		return nil, nil
 	}
 	if expr != "" && text != "" {
-		return nil, usagef("--jq and --template: give one of them")
+		return nil, usage.Errorf("--jq and --template: give one of them")
 	}
 	if output == "csv" || output == "table" {
-		return nil, usagef("-o %s with --jq or --template: they work on the JSON form; leave -o out", output)
+		return nil, usage.Errorf("-o %s with --jq or --template: they work on the JSON form; leave -o out", output)
 	}
 	t := &transform{out: io.out, indent: io.outTTY}
 	if expr != "" {
 		q, err := gojq.Parse(expr)
 		if err != nil {
-			return nil, usagef("--jq %q: %v", expr, err)
+			return nil, usage.Errorf("--jq %q: %v", expr, err)
 		}
 		if t.jq, err = gojq.Compile(q); err != nil {
-			return nil, usagef("--jq %q: %v", expr, err)
+			return nil, usage.Errorf("--jq %q: %v", expr, err)
 		}
 		return t, nil
 	}
 	t.run = &templateRun{now: now, width: io.width}
 	tmpl, err := template.New("--template").Funcs(t.run.funcs()).Parse(text)
 	if err != nil {
-		return nil, usagef("--template: %v", err)
+		return nil, usage.Errorf("--template: %v", err)
 	}
 	t.tmpl = tmpl
 	return t, nil

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -56,7 +57,7 @@ watch has no time bound unless --timeout gives one.`,
 				return err
 			}
 			if opts.Every <= 0 {
-				return usagef("watch --every %v: want more than 0", opts.Every)
+				return usage.Errorf("watch --every %v: want more than 0", opts.Every)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -74,12 +75,12 @@ func watchRefs(args []string) ([]gamedata.PackageRef, error) {
 	for i, a := range args {
 		if a == "package" {
 			if i == len(args)-1 || args[i+1] == "package" {
-				return nil, usagef("watch: package needs one or more KIND/IDENT after it")
+				return nil, usage.Errorf("watch: package needs one or more KIND/IDENT after it")
 			}
 			continue
 		}
 		if i == 0 {
-			return nil, usagef("watch %q: want package KIND/IDENT ...", a)
+			return nil, usage.Errorf("watch %q: want package KIND/IDENT ...", a)
 		}
 		kind, ident, err := splitRef(a)
 		if err != nil {
