@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -62,7 +63,7 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 		}
 		records = append(records, f)
 	}
-	return printAll(ctx, opts.common, records, activityColumns, nil)
+	return printAll(ctx, opts.common, records, printer.ActivityColumns, nil)
 }
 
 // point is an activity point as a row: times in RFC 3339, players null

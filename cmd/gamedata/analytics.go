@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -34,12 +35,12 @@ func newCmdAnalytics(f *factory, runF func(context.Context, *analyticsOptions) e
 		Use:   "analytics package KIND/IDENT | analytics org IDENT | analytics search QUERY",
 		Short: "An analytics report (its history, or a range summary), or a search of analytics",
 		Long: `An analytics report of one package or organization: its history, a row an
-entry (` + columnsHelp(historyColumns) + `, then every numeric
+entry (` + printer.ColumnsHelp(printer.HistoryColumns) + `, then every numeric
 member), with partialCoverage true where the totals are lower bounds.
 In CSV and tables capturedAt is in UTC, RFC 3339, so that rows sort by
 it; JSON keeps it as sent. -o json writes the whole report.
 
---range 7d prints the report's summary over that range instead (` + columnsHelp(summaryColumns) + `);
+--range 7d prints the report's summary over that range instead (` + printer.ColumnsHelp(printer.SummaryColumns) + `);
 a range the report does not have is refused with the ranges it has.
 
 analytics search QUERY searches the games and organizations that have
@@ -93,7 +94,7 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 		if err != nil {
 			return err
 		}
-		return printAll(ctx, opts.common, records, searchColumns, nil)
+		return printAll(ctx, opts.common, records, printer.SearchColumns, nil)
 	case "package":
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {
@@ -119,7 +120,7 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 			return err
 		}
 	}
-	return printAll(ctx, opts.common, records, historyColumns, nil)
+	return printAll(ctx, opts.common, records, printer.HistoryColumns, nil)
 }
 
 // utcCapturedAt is a history entry for a CSV file or a table: its
@@ -155,5 +156,5 @@ func printSummary(ctx context.Context, c common, summaries gamedata.Summaries, n
 	if c.Format == "json" || c.Transform != nil {
 		return printOne(ctx, c, f, nil, nil)
 	}
-	return printAll(ctx, c, []gamedata.Fields{f}, summaryColumns, nil)
+	return printAll(ctx, c, []gamedata.Fields{f}, printer.SummaryColumns, nil)
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/spf13/cobra"
 )
 
@@ -42,17 +43,17 @@ func (d *directoryFlags) batch() int {
 	if d.List.PageSize > 0 {
 		return d.List.PageSize
 	}
-	return page
+	return printer.Page
 }
 
 // walkWriter is the writer of a walk of every page: it holds a page at
 // most, writes every known column, and says on stderr what it must
 // leave out.
-func walkWriter(ctx context.Context, c common, d directoryFlags, known []string, command string) writer {
+func walkWriter(ctx context.Context, c common, d directoryFlags, known []string, command string) printer.Writer {
 	o := c.output(ctx, known, d.Fields, d.batch())
-	o.stream = true
-	o.notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
-	return newWriter(o)
+	o.Stream = true
+	o.Notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
+	return printer.New(o)
 }
 
 // printDirectory prints what a directory command read: the records of
@@ -72,14 +73,14 @@ func printDirectory[T any](ctx context.Context, c common, d directoryFlags, know
 	for e, err := range walk {
 		if err == nil {
 			n++
-			err = w.write(fields(e))
+			err = w.Write(fields(e))
 		}
 		if err != nil {
-			w.close() // what was read is whole: print it
+			w.Close() // what was read is whole: print it
 			return withKept(err, "%s printed, each whole", plural(n, "record"))
 		}
 	}
-	if err := w.close(); err != nil {
+	if err := w.Close(); err != nil {
 		return err
 	}
 	c.noResults(n)

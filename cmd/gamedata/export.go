@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -41,7 +42,7 @@ an --out that ends in .csv, as chart takes its format, NDJSON otherwise).
 A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
 columns are the identity columns (kind and ident, or id for servers),
 always, then those --fields names, or by default the documented ones
-(` + columnsHelp(packageColumns) + `; for servers ` + columnsHelp(serverColumns) + `) and every
+(` + printer.ColumnsHelp(printer.PackageColumns) + `; for servers ` + printer.ColumnsHelp(printer.ServerColumns) + `) and every
 numeric member of the first 100 records. On a terminal, stderr shows a
 progress bar: entries done of the directory's total (when the service
 says it), rate and time left; it stops where the export stops. A
@@ -118,7 +119,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		return err
 	}
 	ef := exportFile{path: opts.Out, format: opts.Format, identity: exportIdentity(opts.Kind),
-		fields: opts.Fields, known: directoryColumns(opts.Kind)}
+		fields: opts.Fields, known: printer.DirectoryColumns(opts.Kind)}
 	out := opts.IO.out
 	var file *os.File
 	var prior resumed
@@ -129,7 +130,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		defer file.Close()
 		out = file
 	}
-	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
+	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: printer.Page}}
 	// The first page says what the service serves and how many entries
 	// there are; the walk reads it again, which the cache answers with a
 	// 304.
@@ -152,9 +153,9 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	}
 	x := &detailExport{
 		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done, total: directoryTotal(first.Pagination),
-		w: newWriter(output{format: opts.Format, w: out, columns: columns, known: ef.known, stream: true, identity: ef.identity,
-			batch: page, header: prior.header,
-			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
+		w: printer.New(printer.Options{Format: opts.Format, Out: out, Columns: columns, Known: ef.known, Stream: true, Identity: ef.identity,
+			Batch: printer.Page, Header: prior.header,
+			Notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
 		x.bar = newProgress(opts.IO.errOut, "export", x.total)
@@ -202,7 +203,7 @@ func servedKind(asked string, envelope gamedata.Fields) string {
 type detailExport struct {
 	c           *gamedata.Client
 	concurrency int
-	w           writer
+	w           printer.Writer
 	errOut      io.Writer
 	done        map[string]bool // identities already written, by a cut run
 	bar         *progress
@@ -220,7 +221,7 @@ type detailExport struct {
 func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) error {
 	err := x.walk(ctx, dir)
 	x.finished = err == nil
-	if cerr := x.w.close(); err == nil {
+	if cerr := x.w.Close(); err == nil {
 		err = cerr
 	}
 	if x.bar != nil {
@@ -246,7 +247,7 @@ func (x *detailExport) of() string {
 // walk reads the directory and exports each page's entries as the page
 // fills; it stops at the first failure, or when ctx ends.
 func (x *detailExport) walk(ctx context.Context, dir *gamedata.DashboardOptions) error {
-	batch := make([]gamedata.DashboardEntry, 0, page)
+	batch := make([]gamedata.DashboardEntry, 0, printer.Page)
 	for e, err := range x.c.Dashboard.All(ctx, dir, nil) {
 		if err != nil {
 			return err
@@ -257,7 +258,7 @@ func (x *detailExport) walk(ctx context.Context, dir *gamedata.DashboardOptions)
 			x.tick()
 			continue
 		}
-		if batch = append(batch, e); len(batch) == page {
+		if batch = append(batch, e); len(batch) == printer.Page {
 			if err := x.details(ctx, batch); err != nil {
 				return err
 			}
@@ -326,7 +327,7 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 	if err != nil {
 		return fmt.Errorf("export: %s: %w", entryName(e), itemCause(err))
 	}
-	if err := x.w.write(f); err != nil {
+	if err := x.w.Write(f); err != nil {
 		return err
 	}
 	x.written++

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 )
 
@@ -110,7 +111,7 @@ func (ef exportFile) check(r resumed) error {
 	}
 	own := strings.Join(r.columns, ",")
 	if ef.fields != nil {
-		if want := withIdentity(ef.identity, ef.fields); !slices.Equal(want, r.columns) {
+		if want := printer.WithIdentity(ef.identity, ef.fields); !slices.Equal(want, r.columns) {
 			return usage.Errorf("its columns are %s, not %s as --fields asks; resume with --fields %s, %s",
 				own, strings.Join(want, ","), own, startOver)
 		}
@@ -191,11 +192,11 @@ func (w *writtenLines) ndjsonLine(n int, line []byte) error {
 	}
 	// The ident (a server's id) names a record; a detail record may leave
 	// its kind out.
-	if c := w.ef.identity[len(w.ef.identity)-1]; idText(f, c) == "" {
+	if c := w.ef.identity[len(w.ef.identity)-1]; printer.IDText(f, c) == "" {
 		return usage.Errorf("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
 	}
 	w.res.done[writtenIdentity(f)] = true
-	w.addKind(idText(f, "kind"))
+	w.addKind(printer.IDText(f, "kind"))
 	return nil
 }
 
@@ -219,7 +220,7 @@ func (w *writtenLines) csvHeader(line []byte) error {
 // csvRow reads back row n of a CSV export, after its header.
 func (w *writtenLines) csvRow(n int, line []byte) error {
 	columns := w.res.columns
-	cells, err := readExactCells(line, func(i int) bool { return i < len(columns) && isIdentityColumn(columns[i]) })
+	cells, err := readExactCells(line, func(i int) bool { return i < len(columns) && printer.IsIdentityColumn(columns[i]) })
 	if err != nil {
 		return fmt.Errorf("line %d: %w", n, err)
 	}
@@ -247,7 +248,7 @@ func looksJSON(line []byte) bool { return bytes.HasPrefix(bytes.TrimSpace(line),
 
 // readExactCells reads one line of CSV this program wrote, with the cells
 // exact says (all when it is nil), which it wrote in their exact form
-// (exactCell), read back.
+// (printer.ExactCell), read back.
 func readExactCells(line []byte, exact func(i int) bool) ([]string, error) {
 	cells, err := csv.NewReader(bytes.NewReader(line)).Read()
 	if err != nil {
@@ -257,7 +258,7 @@ func readExactCells(line []byte, exact func(i int) bool) ([]string, error) {
 		if exact != nil && !exact(i) {
 			continue
 		}
-		if cells[i], err = readExactCell(c); err != nil {
+		if cells[i], err = printer.ReadExactCell(c); err != nil {
 			return nil, fmt.Errorf("%w: this file was not written by this version of gamedata; export again without --resume", err)
 		}
 	}
@@ -270,18 +271,18 @@ func readExactCells(line []byte, exact func(i int) bool) ([]string, error) {
 // identities are the same record: a row is never written twice, nor
 // skipped for another.
 func writtenIdentity(f gamedata.Fields) string {
-	return identityKey(idText(f, "kind"), idText(f, "ident"), idText(f, "id"))
+	return identityKey(printer.IDText(f, "kind"), printer.IDText(f, "ident"), printer.IDText(f, "id"))
 }
 
 // identityKey names a record by its identifiers in their exact form: a
 // server by its id alone (its detail record has no kind), a package by
-// its kind and ident. exactCell writes no NUL and no newline, so the
+// its kind and ident. printer.ExactCell writes no NUL and no newline, so the
 // separators cannot be forged.
 func identityKey(kind, ident, id string) string {
 	if id != "" && ident == "" {
-		return "\x00" + exactCell(id)
+		return "\x00" + printer.ExactCell(id)
 	}
-	return exactCell(kind) + "\n" + exactCell(ident)
+	return printer.ExactCell(kind) + "\n" + printer.ExactCell(ident)
 }
 
 // exportIdentity are the identity members of an export of kind.

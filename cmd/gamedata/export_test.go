@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
@@ -236,8 +237,8 @@ func TestExportNamesTheEntryThatFailed(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t, gamedatatest.WithSize(250, 6, 5))
 	games := twin.Catalog().Entries(url.Values{"kind": {"game"}})
-	require.Greater(t, len(games), page+1, "the failing entry is on the second page")
-	bad := games[page+1].Ident
+	require.Greater(t, len(games), printer.Page+1, "the failing entry is on the second page")
+	bad := games[printer.Page+1].Ident
 	fi := gamedatatest.InjectFaults(twin.Handler(), gamedatatest.Faults{
 		Rate:  1,
 		Match: func(r *http.Request) bool { return r.URL.Path == "/api/packages/game/"+bad },

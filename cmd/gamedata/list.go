@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -27,8 +28,8 @@ func newCmdList(f *factory, runF func(context.Context, *listOptions) error) *cob
 --all every page from --page on. --kind game lists games; --kind server
 lists dedicated servers.
 
-CSV and table columns: ` + columnsHelp(packageColumns) + ` for packages,
-` + columnsHelp(serverColumns) + ` for servers, then every numeric member found.
+CSV and table columns: ` + printer.ColumnsHelp(printer.PackageColumns) + ` for packages,
+` + printer.ColumnsHelp(printer.ServerColumns) + ` for servers, then every numeric member found.
 
 ` + directoryHelp,
 		Example: "  gamedata list --kind game --sort players --page-size 10\n" +
@@ -51,7 +52,7 @@ func listRun(ctx context.Context, opts *listOptions) error {
 		return err
 	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: opts.List}
-	known := directoryColumns(opts.Kind)
+	known := printer.DirectoryColumns(opts.Kind)
 	// The first page says what the service served; a walk reads it once
 	// more, which the cache answers with a 304.
 	p, err := c.Dashboard.List(ctx, dir)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -29,7 +30,7 @@ with its type (package, server or organization) and its name (a package's
 title, a server's or an organization's name); in JSON each hit is as
 sent, with the members "type" and "name" added unless it has them.
 
-CSV and table columns: ` + columnsHelp(searchColumns) + `, then every numeric member
+CSV and table columns: ` + printer.ColumnsHelp(printer.SearchColumns) + `, then every numeric member
 found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata search miner\n  gamedata search miner --jq '.[] | select(.type == \"server\") | .id'",
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -67,5 +68,5 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	return printAll(ctx, opts.common, records, searchColumns, opts.Fields)
+	return printAll(ctx, opts.common, records, printer.SearchColumns, opts.Fields)
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
@@ -66,7 +67,7 @@ func (r *templateRun) render() string {
 			natural[i] = max(natural[i], textwidth.Width(c))
 		}
 	}
-	widths := fitColumns(natural, r.width)
+	widths := printer.FitColumns(natural, r.width)
 	var b strings.Builder
 	for _, row := range r.rows {
 		line := make([]string, len(row))

@@ -10,7 +10,7 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
@@ -136,42 +136,13 @@ func jqLine(r any, indent bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if b, err = safeJSON(b); err != nil {
+	if b, err = printer.SafeJSON(b); err != nil {
 		return "", err
 	}
 	if indent {
-		b = indented(b, "")
+		b = printer.Indented(b, "")
 	}
 	return string(b) + "\n", nil
-}
-
-// transformWriter holds the records a command prints, then prints them
-// through its transform as one JSON array, as -o json would: a jq
-// expression sees the whole list, as in gh.
-type transformWriter struct {
-	ctx     context.Context
-	tx      *transform
-	records bytes.Buffer
-	n       int
-}
-
-func (w *transformWriter) write(f gamedata.Fields) error {
-	if w.n == 0 {
-		w.records.WriteByte('[')
-	} else {
-		w.records.WriteByte(',')
-	}
-	w.n++
-	_, err := w.records.Write(f.JSON())
-	return err
-}
-
-func (w *transformWriter) close() error {
-	if w.n == 0 {
-		return w.tx.apply(w.ctx, []byte("[]"))
-	}
-	w.records.WriteByte(']')
-	return w.tx.apply(w.ctx, w.records.Bytes())
 }
 
 // applyTemplate runs the template on v under ctx. text/template knows no

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -199,7 +200,7 @@ func orNull(f gamedata.Fields) json.RawMessage {
 	if f.JSON() == nil {
 		return json.RawMessage("null")
 	}
-	line, err := jsonLine(f)
+	line, err := printer.JSONLine(f)
 	if err != nil {
 		return json.RawMessage("null")
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
@@ -85,8 +86,8 @@ func titleOf(f gamedata.Fields) string {
 // member that came or went is shown as absent.
 func changedMembers(old, new gamedata.Fields) string {
 	var parts []string
-	names := memberOrder(new)
-	for _, n := range memberOrder(old) {
+	names := printer.MemberOrder(new)
+	for _, n := range printer.MemberOrder(old) {
 		if _, ok := new.Raw(n); !ok {
 			names = append(names, n)
 		}

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"bytes"
@@ -9,17 +9,17 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// jsonLine is a record as sent, on one line and safe to print (safeJSON).
-func jsonLine(f gamedata.Fields) ([]byte, error) { return safeJSON(f.JSON()) }
+// JSONLine is a record as sent, on one line and safe to print (SafeJSON).
+func JSONLine(f gamedata.Fields) ([]byte, error) { return SafeJSON(f.JSON()) }
 
-// safeJSON compacts the JSON b onto one line and writes, in its strings
+// SafeJSON compacts the JSON b onto one line and writes, in its strings
 // and member names, every character the sanitizer would not show as it is
 // (C0 and C1 controls, DEL, bidi and invisible characters, line
 // separators) as a \u escape, and each byte that is not UTF-8 as \ufffd,
 // as encoding/json does. The result is valid UTF-8, inert on any
 // terminal, 8-bit ones included, and decodes to the same strings but for
 // the invalid bytes.
-func safeJSON(b []byte) ([]byte, error) {
+func SafeJSON(b []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
 		return nil, err

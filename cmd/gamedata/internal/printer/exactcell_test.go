@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"testing"
@@ -39,9 +39,9 @@ func TestExactCell(t *testing.T) {
 		{"\u202eevil", `\u202Eevil`},
 		{"line\u2028sep", `line\u2028sep`},
 	} {
-		got := exactCell(tt.in)
+		got := ExactCell(tt.in)
 		assert.Equal(t, tt.want, got, "%q", tt.in)
-		back, err := readExactCell(got)
+		back, err := ReadExactCell(got)
 		require.NoError(t, err, "%q", got)
 		assert.Equal(t, tt.in, back, "%q reads back", got)
 	}
@@ -50,7 +50,7 @@ func TestExactCell(t *testing.T) {
 func TestReadExactCellRefusesWhatItDoesNotWrite(t *testing.T) {
 	t.Parallel()
 	for _, c := range []string{`a\`, `\q`, `\u12`, `\xZZ`, `\U0001F60`} {
-		_, err := readExactCell(c)
+		_, err := ReadExactCell(c)
 		assert.Error(t, err, "%q", c)
 	}
 }
@@ -64,16 +64,16 @@ func FuzzExactCell(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		c := exactCell(s)
-		back, err := readExactCell(c)
+		c := ExactCell(s)
+		back, err := ReadExactCell(c)
 		if err != nil || back != s {
-			t.Fatalf("exactCell(%q) = %q reads back as %q, %v", s, c, back, err)
+			t.Fatalf("ExactCell(%q) = %q reads back as %q, %v", s, c, back, err)
 		}
 		if !utf8.ValidString(c) || gamedata.NewUntrusted(c).String() != c {
-			t.Fatalf("exactCell(%q) = %q is not safe to show", s, c)
+			t.Fatalf("ExactCell(%q) = %q is not safe to show", s, c)
 		}
 		if c != "" && c[0] != '\'' && readAsFormula(c) {
-			t.Fatalf("exactCell(%q) = %q reads as a formula", s, c)
+			t.Fatalf("ExactCell(%q) = %q reads as a formula", s, c)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"encoding/csv"
@@ -19,12 +19,12 @@ func newCSVWriter(w io.Writer, columns []string, header bool) *csvWriter {
 	return &csvWriter{w: csv.NewWriter(w), columns: columns, header: header}
 }
 
-func (c *csvWriter) write(f gamedata.Fields) error {
+func (c *csvWriter) Write(f gamedata.Fields) error {
 	if !c.header {
 		c.header = true
 		names := make([]string, len(c.columns))
 		for i, col := range c.columns {
-			names[i] = exactCell(col) // a member name the service chose
+			names[i] = ExactCell(col) // a member name the service chose
 		}
 		c.w.Write(names)
 	}
@@ -37,7 +37,7 @@ func (c *csvWriter) write(f gamedata.Fields) error {
 	return c.w.Error()
 }
 
-func (c *csvWriter) close() error {
+func (c *csvWriter) Close() error {
 	c.w.Flush()
 	return c.w.Error()
 }
@@ -45,8 +45,8 @@ func (c *csvWriter) close() error {
 // csvCell is member col of f as a CSV cell: an identifier in its exact
 // form, anything else sanitized and guarded against formulas.
 func csvCell(f gamedata.Fields, col string) string {
-	if isIdentityColumn(col) {
-		return exactCell(idText(f, col))
+	if IsIdentityColumn(col) {
+		return ExactCell(IDText(f, col))
 	}
 	return spreadsheetSafe(cell(f, col))
 }

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"fmt"
@@ -25,23 +25,23 @@ import (
 // the first page are added. A numeric member that first appears later is
 // named on stderr, once.
 var (
-	packageColumns      = []string{"kind", "ident", "title", "players", "playersPeak", "rating", "servers"}
-	serverColumns       = []string{"id", "name", "players", "maxPlayers"}
-	organizationColumns = []string{"ident", "name", "packages"}
-	searchColumns       = []string{"type", "kind", "ident", "id", "name", "players"}
-	historyColumns      = []string{"capturedAt", "partialCoverage", "players", "playersPeak"}
-	summaryColumns      = []string{"range", "partialCoverage", "average", "peak"}
-	activityColumns     = []string{"time", "players", "aggregation", "partialCoverage", "current", "intervalStart", "intervalEnd"}
+	PackageColumns      = []string{"kind", "ident", "title", "players", "playersPeak", "rating", "servers"}
+	ServerColumns       = []string{"id", "name", "players", "maxPlayers"}
+	OrganizationColumns = []string{"ident", "name", "packages"}
+	SearchColumns       = []string{"type", "kind", "ident", "id", "name", "players"}
+	HistoryColumns      = []string{"capturedAt", "partialCoverage", "players", "playersPeak"}
+	SummaryColumns      = []string{"range", "partialCoverage", "average", "peak"}
+	ActivityColumns     = []string{"time", "players", "aggregation", "partialCoverage", "current", "intervalStart", "intervalEnd"}
 )
 
-// directoryColumns are the documented columns of the dashboard directory
+// DirectoryColumns are the documented columns of the dashboard directory
 // of kind: dedicated servers, or packages of any kind (an unsupported kind
 // lists every package).
-func directoryColumns(kind string) []string {
+func DirectoryColumns(kind string) []string {
 	if kind == "server" {
-		return serverColumns
+		return ServerColumns
 	}
-	return packageColumns
+	return PackageColumns
 }
 
 // chooseColumns picks the columns of records: the known ones (every one
@@ -94,10 +94,10 @@ func numeric(records []gamedata.Fields, name string) bool {
 	return seen
 }
 
-// checkFields refuses a --fields name that is neither a known column nor
+// CheckFields refuses a --fields name that is neither a known column nor
 // a member of any of records: a typo would otherwise be an empty column.
 // The error is bad usage and lists the names there are.
-func checkFields(fields, known []string, records []gamedata.Fields) error {
+func CheckFields(fields, known []string, records []gamedata.Fields) error {
 	present := presentNames(records)
 	var unknown []string
 	for _, f := range fields {
@@ -120,10 +120,10 @@ func checkFields(fields, known []string, records []gamedata.Fields) error {
 	return usage.Errorf("--fields %s: no such member; the members are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
 }
 
-// withIdentity is columns with every identity column first, those it
+// WithIdentity is columns with every identity column first, those it
 // names where it names them: an export always writes the identities it
 // is resumed by.
-func withIdentity(identity, columns []string) []string {
+func WithIdentity(identity, columns []string) []string {
 	var out []string
 	for _, c := range identity {
 		if !slices.Contains(columns, c) {
@@ -133,5 +133,5 @@ func withIdentity(identity, columns []string) []string {
 	return append(out, columns...)
 }
 
-// columnsHelp names columns for a command's help.
-func columnsHelp(columns []string) string { return strings.Join(columns, ", ") }
+// ColumnsHelp names columns for a command's help.
+func ColumnsHelp(columns []string) string { return strings.Join(columns, ", ") }

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"bytes"
@@ -8,12 +8,12 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// memberOrder is the names of f's members in the order the service sent
+// MemberOrder is the names of f's members in the order the service sent
 // them, each once. Fields.Names sorts them; a record shown whole (get's
 // CSV) keeps the service's order. A body that does not read as an object
 // here (never one the client decoded) gives Names' order: no member is
 // left out either way.
-func memberOrder(f gamedata.Fields) []string {
+func MemberOrder(f gamedata.Fields) []string {
 	d := json.NewDecoder(bytes.NewReader(f.JSON()))
 	if t, err := d.Token(); err != nil || t != json.Delim('{') {
 		return f.Names()

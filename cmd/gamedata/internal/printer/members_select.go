@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"bytes"
@@ -7,10 +7,10 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// selectMembers is f with only the members fields names, in fields'
+// SelectMembers is f with only the members fields names, in fields'
 // order, each as sent; a member f lacks stays absent (absent is not
 // null).
-func selectMembers(f gamedata.Fields, fields []string) (gamedata.Fields, error) {
+func SelectMembers(f gamedata.Fields, fields []string) (gamedata.Fields, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	n := 0

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// exactCell writes s, an identifier or a member name the service chose,
+// ExactCell writes s, an identifier or a member name the service chose,
 // as a CSV cell that is safe to show and to open in a spreadsheet and
 // that reads back exactly: no two strings are written alike, so an
 // export resumed by the identities it wrote never skips a record for
@@ -27,7 +27,7 @@ import (
 //
 // Everything else is written as it is: "neon-miner", "with space",
 // "ünïcode" and "players" read as themselves.
-func exactCell(s string) string {
+func ExactCell(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
@@ -54,8 +54,8 @@ func exactCell(s string) string {
 	return out
 }
 
-// readExactCell returns the string exactCell wrote as c.
-func readExactCell(c string) (string, error) {
+// ReadExactCell returns the string ExactCell wrote as c.
+func ReadExactCell(c string) (string, error) {
 	c = strings.TrimPrefix(c, "'")
 	if !strings.Contains(c, `\`) {
 		return c, nil
@@ -93,7 +93,7 @@ func readExactCell(c string) (string, error) {
 }
 
 // escapeDigits is the number of hexadecimal digits after a backslash and
-// e in an escape exactCell writes, or -1 when it writes none that begins so.
+// e in an escape ExactCell writes, or -1 when it writes none that begins so.
 func escapeDigits(e byte) int {
 	switch e {
 	case '\\':

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"encoding/json"
@@ -10,12 +10,12 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
-// writeMembers writes a record for a person, a member a line: its name,
+// WriteMembers writes a record for a person, a member a line: its name,
 // then its value. Every member is shown, the identifiers first, then by
 // name (or those fields names, in its order): null as null, a string
 // sanitized, a number as sent, a list an element a line, an object as
 // JSON. On a terminal (width > 0) a long value is cut to fit it.
-func writeMembers(w io.Writer, f gamedata.Fields, fields []string, width int) error {
+func WriteMembers(w io.Writer, f gamedata.Fields, fields []string, width int) error {
 	names := fields
 	if names == nil {
 		for _, c := range identityColumns {
@@ -92,7 +92,7 @@ func shownJSON(raw json.RawMessage) string {
 	if json.Unmarshal(raw, &s) == nil {
 		return gamedata.NewUntrusted(s).String()
 	}
-	b, err := safeJSON(raw)
+	b, err := SafeJSON(raw)
 	if err != nil {
 		b = raw
 	}

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"io"
@@ -34,7 +34,7 @@ type tableWriter struct {
 	started bool
 }
 
-func (t *tableWriter) write(f gamedata.Fields) error {
+func (t *tableWriter) Write(f gamedata.Fields) error {
 	if !t.started {
 		t.started = true
 		header := make([]string, len(t.columns))
@@ -72,7 +72,7 @@ func (t *tableWriter) flush() error {
 		switch {
 		case !t.text[i]:
 			kinds[i] = numberColumn
-		case isIdentityColumn(c):
+		case IsIdentityColumn(c):
 			kinds[i] = identityColumn
 		}
 	}
@@ -112,7 +112,7 @@ func (t *tableWriter) sayLeftOut() {
 	}
 }
 
-func (t *tableWriter) close() error {
+func (t *tableWriter) Close() error {
 	if !t.started {
 		return nil
 	}
@@ -193,10 +193,10 @@ func tableWidth(widths []int, shown []bool) int {
 	return total + 2*max(n-1, 0)
 }
 
-// fitColumns returns the widths of columns of text whose widest cells are
+// FitColumns returns the widths of columns of text whose widest cells are
 // natural, cut widest first, none below minColumn, so that the table fits
 // in width cells (0: no limit): a template's table.
-func fitColumns(natural []int, width int) []int {
+func FitColumns(natural []int, width int) []int {
 	kinds := make([]columnKind, len(natural))
 	widths, _ := fitTable(natural, kinds, len(natural), width, nil)
 	return widths

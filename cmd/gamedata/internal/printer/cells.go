@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"slices"
@@ -10,11 +10,12 @@ import (
 
 // identityColumns name a record: kind and ident for a package, id for a
 // server. They come first, in this order, when a record has them, and a
-// CSV file writes them in their exact form (exactCell), so that an export
+// CSV file writes them in their exact form (ExactCell), so that an export
 // can be resumed by them.
 var identityColumns = []string{"kind", "ident", "id"}
 
-func isIdentityColumn(name string) bool { return slices.Contains(identityColumns, name) }
+// IsIdentityColumn reports whether name is one of identityColumns.
+func IsIdentityColumn(name string) bool { return slices.Contains(identityColumns, name) }
 
 // cell is a member as text for a table or CSV cell: a string sanitized
 // (publisher text is data, never terminal control), a number as written,
@@ -34,10 +35,10 @@ func cell(f gamedata.Fields, name string) string {
 	return gamedata.NewUntrusted(string(raw)).String()
 }
 
-// idText is an identifier member as the service sent it, unsanitized: a
+// IDText is an identifier member as the service sent it, unsanitized: a
 // string's text, a number as written, "" when null or absent. It is for
-// exactCell and for comparing identities, never for a terminal as it is.
-func idText(f gamedata.Fields, name string) string {
+// ExactCell and for comparing identities, never for a terminal as it is.
+func IDText(f gamedata.Fields, name string) string {
 	if t, ok := f.Text(name); ok {
 		return t.Unsanitized()
 	}

@@ -1,4 +1,4 @@
-package main
+package printer
 
 import (
 	"bytes"
@@ -12,8 +12,8 @@ import (
 // ndjsonWriter writes a record a line, as sent and safe to print.
 type ndjsonWriter struct{ w io.Writer }
 
-func (n *ndjsonWriter) write(f gamedata.Fields) error {
-	line, err := jsonLine(f)
+func (n *ndjsonWriter) Write(f gamedata.Fields) error {
+	line, err := JSONLine(f)
 	if err != nil {
 		return err
 	}
@@ -21,7 +21,7 @@ func (n *ndjsonWriter) write(f gamedata.Fields) error {
 	return err
 }
 
-func (n *ndjsonWriter) close() error { return nil }
+func (n *ndjsonWriter) Close() error { return nil }
 
 // jsonWriter writes one JSON array, a record a line, so its output is one
 // document; with indent, for a person on a terminal, each record is
@@ -32,13 +32,13 @@ type jsonWriter struct {
 	n      int
 }
 
-func (j *jsonWriter) write(f gamedata.Fields) error {
-	line, err := jsonLine(f)
+func (j *jsonWriter) Write(f gamedata.Fields) error {
+	line, err := JSONLine(f)
 	if err != nil {
 		return err
 	}
 	if j.indent {
-		line = indented(line, "  ")
+		line = Indented(line, "  ")
 	}
 	sep := ",\n  "
 	if j.n == 0 {
@@ -49,7 +49,7 @@ func (j *jsonWriter) write(f gamedata.Fields) error {
 	return err
 }
 
-func (j *jsonWriter) close() error {
+func (j *jsonWriter) Close() error {
 	if j.n == 0 {
 		_, err := io.WriteString(j.w, "[]\n")
 		return err
@@ -58,9 +58,9 @@ func (j *jsonWriter) close() error {
 	return err
 }
 
-// indented is the JSON document b, which safeJSON made safe to print,
+// Indented is the JSON document b, which SafeJSON made safe to print,
 // indented by two spaces a level after prefix; its escapes are kept.
-func indented(b []byte, prefix string) []byte {
+func Indented(b []byte, prefix string) []byte {
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, b, prefix, "  "); err != nil {
 		return b
