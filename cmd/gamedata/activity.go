@@ -6,6 +6,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -53,7 +54,7 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 		return err
 	}
 	if _, notice := servedRange(opts.Range, h); notice != "" {
-		say(opts.IO.errOut, "activity: %s", notice)
+		say.Line(opts.IO.errOut, "activity: %s", notice)
 	}
 	records := make([]gamedata.Fields, 0, len(h.Points))
 	for _, p := range h.Points {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -95,6 +96,6 @@ func backfillRun(ctx context.Context, opts *backfillOptions) error {
 	if err != nil {
 		return fmt.Errorf("backfill: %w", err)
 	}
-	say(opts.IO.errOut, "backfill: %d activity points, %d history entries of %d packages", n.Points, n.Entries, n.Packages)
+	say.Line(opts.IO.errOut, "backfill: %d activity points, %d history entries of %d packages", n.Points, n.Entries, n.Packages)
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/chart"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -87,7 +88,7 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		}
 		served, notice := servedRange(opts.Range, h)
 		if notice != "" {
-			say(opts.IO.errOut, "chart: %s", notice)
+			say.Line(opts.IO.errOut, "chart: %s", notice)
 		}
 		title, samples = "Players on the platform, "+served, chart.ActivitySamples(h)
 	} else {
@@ -105,7 +106,7 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		return err
 	}
 	if opts.IO.errTTY {
-		say(opts.IO.errOut, "wrote %s", opts.Out)
+		say.Line(opts.IO.errOut, "wrote %s", opts.Out)
 	}
 	return nil
 }

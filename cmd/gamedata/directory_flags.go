@@ -7,6 +7,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/spf13/cobra"
 )
 
@@ -52,7 +53,7 @@ func (d *directoryFlags) batch() int {
 func walkWriter(ctx context.Context, c common, d directoryFlags, known []string, command string) printer.Writer {
 	o := c.output(ctx, known, d.Fields, d.batch())
 	o.Stream = true
-	o.Notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
+	o.Notice = func(format string, args ...any) { say.Line(c.IO.errOut, command+": "+format, args...) }
 	return printer.New(o)
 }
 
@@ -77,7 +78,7 @@ func printDirectory[T any](ctx context.Context, c common, d directoryFlags, know
 		}
 		if err != nil {
 			w.Close() // what was read is whole: print it
-			return withKept(err, "%s printed, each whole", plural(n, "record"))
+			return withKept(err, "%s printed, each whole", say.Plural(n, "record"))
 		}
 	}
 	if err := w.Close(); err != nil {
@@ -90,7 +91,7 @@ func printDirectory[T any](ctx context.Context, c common, d directoryFlags, know
 // sayServed says each notice of what the service served on stderr.
 func sayServed(c common, command string, notices []string) {
 	for _, n := range notices {
-		say(c.IO.errOut, "%s: %s", command, n)
+		say.Line(c.IO.errOut, "%s: %s", command, n)
 	}
 }
 

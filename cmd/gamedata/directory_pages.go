@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 )
 
 // pagesOf is how many pages the directory has, as p says, or 0 when it
@@ -35,7 +36,7 @@ func sayMorePages(c common, d directoryFlags, command string, p gamedata.Paginat
 	if n := pagesOf(p); n > p.Page {
 		of = fmt.Sprintf(" of %d", n)
 	}
-	say(c.IO.errOut, "%s: page %d%s: --page %d or --all", command, p.Page, of, p.Page+1)
+	say.Line(c.IO.errOut, "%s: page %d%s: --page %d or --all", command, p.Page, of, p.Page+1)
 }
 
 // pastTheEnd turns err, when it is a --page past the directory's last

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -155,7 +156,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done, total: directoryTotal(first.Pagination),
 		w: printer.New(printer.Options{Format: opts.Format, Out: out, Columns: columns, Known: ef.known, Stream: true, Identity: ef.identity,
 			Batch: printer.Page, Header: prior.header,
-			Notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
+			Notice: func(format string, args ...any) { say.Line(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
 		x.bar = newProgress(opts.IO.errOut, "export", x.total)
@@ -165,10 +166,10 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		return err
 	}
 	if opts.Out == "" {
-		return withKept(err, "%s printed, each whole", plural(x.written, "record"))
+		return withKept(err, "%s printed, each whole", say.Plural(x.written, "record"))
 	}
 	return withKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
-		"%s written to %s, each whole; run again with --resume to continue", plural(x.written, "row"), opts.Out)
+		"%s written to %s, each whole; run again with --resume to continue", say.Plural(x.written, "row"), opts.Out)
 }
 
 // directoryTotal is the number of entries a directory page's pagination
@@ -227,7 +228,7 @@ func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) 
 	if x.bar != nil {
 		x.bar.stop()
 	}
-	say(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
+	say.Line(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
 	return err
 }
 
@@ -321,7 +322,7 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 	if errors.Is(err, gamedata.ErrInvalidArgument) {
 		x.skipped++
 		x.tick()
-		say(x.errOut, "export: skipped %s, which no request can name: %v", entryName(e), errors.Unwrap(err))
+		say.Line(x.errOut, "export: skipped %s, which no request can name: %v", entryName(e), errors.Unwrap(err))
 		return nil
 	}
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/spf13/cobra"
@@ -159,7 +160,7 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 		// not a gap.
 		f.twin.Advance(f.now().Sub(f.twin.Catalog().Now))
 		base = f.twin.URL
-		say(f.io.errOut, "%s", redact.URLs(twinNotice(g, base)))
+		say.Line(f.io.errOut, "%s", redact.URLs(twinNotice(g, base)))
 	}
 	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
@@ -186,7 +187,7 @@ func (f *factory) diskCache() (gamedata.Cache, error) {
 	if f.global.cacheDirFlag {
 		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", safe(dir), safe(cause))
 	}
-	say(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", safe(cause))
+	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", safe(cause))
 	return nil, nil
 }
 

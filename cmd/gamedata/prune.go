@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
@@ -108,10 +109,10 @@ func pruneRun(ctx context.Context, opts *pruneOptions) error {
 		return fmt.Errorf("prune: %s: %w", dsn.Redact(opts.DB), err)
 	}
 	if n.Cut.IsZero() {
-		say(opts.IO.errOut, "prune: %s holds no run: nothing to prune", dsn.Redact(opts.DB))
+		say.Line(opts.IO.errOut, "prune: %s holds no run: nothing to prune", dsn.Redact(opts.DB))
 		return nil
 	}
-	say(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s; every rollup kept",
+	say.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s; every rollup kept",
 		n.Values, n.Points, n.Cut.Format(time.RFC3339))
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -60,10 +61,10 @@ func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 		return 0
 	}
 	if ctx.Err() != nil {
-		say(stderr, "%s", interrupted(err))
+		say.Line(stderr, "%s", interrupted(err))
 		return exitInterrupted
 	}
-	say(stderr, "%s", err.Error())
+	say.Line(stderr, "%s", err.Error())
 	if usage.Is(err) {
 		return 2
 	}

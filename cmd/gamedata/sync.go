@@ -13,6 +13,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
@@ -101,7 +102,7 @@ sync has no time bound unless --timeout gives one.`,
 func syncCacheDir(io *iostreams) string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		say(io.errOut, "sync: no HTTP cache (%v); give --cache-dir to keep one", err)
+		say.Line(io.errOut, "sync: no HTTP cache (%v); give --cache-dir to keep one", err)
 		return ""
 	}
 	return filepath.Join(dir, "gamedata")
@@ -130,7 +131,7 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 		bar.end()
 	}
 	if sum.Run != 0 { // the run was recorded: say how it went
-		say(opts.IO.errOut, "sync: %s", sum)
+		say.Line(opts.IO.errOut, "sync: %s", sum)
 	}
 	if err != nil {
 		return withKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")

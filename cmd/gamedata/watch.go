@@ -10,6 +10,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -101,7 +102,7 @@ type change struct {
 
 func watchRun(ctx context.Context, opts *watchOptions) error {
 	if opts.Format == "table" && opts.Transform == nil {
-		say(opts.IO.errOut, "%s", watchHeader(opts.Kind, opts.Refs, opts.Every))
+		say.Line(opts.IO.errOut, "%s", watchHeader(opts.Kind, opts.Refs, opts.Every))
 	}
 	status := directoryStatus(opts.IO.errOut, opts.Kind)
 	if len(opts.Refs) > 0 {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 )
 
 // A watch prints changes only, so a package that does not exist, or a
@@ -119,7 +120,7 @@ func (s *watchStatus) answered(status int) bool {
 // so; s.mu is held.
 func (s *watchStatus) recovered(w *watched) {
 	if w.failures > 0 {
-		s.say("watch: polls of %s succeed again, after %s", w.name, plural(w.failures, "failed poll"))
+		s.say("watch: polls of %s succeed again, after %s", w.name, say.Plural(w.failures, "failed poll"))
 		w.failures, w.failedPage, w.delay = 0, 0, 0
 	}
 }
@@ -179,7 +180,7 @@ func (s *watchStatus) changed(i int) {
 }
 
 // say writes a line on stderr; s.mu is held.
-func (s *watchStatus) say(format string, args ...any) { say(s.errOut, format, args...) }
+func (s *watchStatus) say(format string, args ...any) { say.Line(s.errOut, format, args...) }
 
 // transport is an HTTP transport that tells s the status of every
 // attempt it carries.

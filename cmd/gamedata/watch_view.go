@@ -9,6 +9,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
@@ -24,7 +25,7 @@ func watchHeader(kind string, refs []gamedata.PackageRef, every time.Duration) s
 		for i, r := range refs {
 			names[i] = safe(r.Kind + "/" + r.Ident)
 		}
-		return fmt.Sprintf("watch: watching %s every %s, a line a change; Ctrl-C to stop", plural(len(names), "package")+" ("+strings.Join(names, ", ")+")", every)
+		return fmt.Sprintf("watch: watching %s every %s, a line a change; Ctrl-C to stop", say.Plural(len(names), "package")+" ("+strings.Join(names, ", ")+")", every)
 	}
 	what := "the directory"
 	if kind != "" {

@@ -1,4 +1,8 @@
-package main
+// Package say writes the command's lines on stderr: errors, notices and
+// summaries, each one line beginning "gamedata: ", through the sanitizer,
+// so that whatever a line quotes of the service cannot steer the
+// terminal. It also spells counts for those lines.
+package say
 
 import (
 	"fmt"
@@ -8,11 +12,12 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// say writes one line on w: "gamedata: " and the message, through the
-// sanitizer and on one line. Errors and notices quote the service (an
-// ident, a member name, a body), so every line on stderr goes through
-// here: whatever it quotes cannot steer the terminal.
-func say(w io.Writer, format string, args ...any) {
+// Line writes one line on w: "gamedata: " and the message, formatted as
+// fmt.Sprintf does, through the sanitizer and on one line. Errors and
+// notices quote the service (an ident, a member name, a body), so every
+// line on stderr goes through here: whatever it quotes cannot steer the
+// terminal.
+func Line(w io.Writer, format string, args ...any) {
 	msg := gamedata.NewUntrusted(fmt.Sprintf(format, args...)).String()
 	fmt.Fprintln(w, "gamedata: "+unprefixed(strings.Join(strings.Fields(msg), " ")))
 }
@@ -30,9 +35,9 @@ func unprefixed(msg string) string {
 	return msg
 }
 
-// plural is n and what, in the plural unless n is 1: "1 record", "3
+// Plural is n and what, in the plural unless n is 1: "1 record", "3
 // records".
-func plural(n int, what string) string {
+func Plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
