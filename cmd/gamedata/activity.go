@@ -7,6 +7,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -40,7 +41,7 @@ gives up after ` + defaultTimeout.String() + ` unless
 		},
 	}
 	cmd.Flags().StringVar(&opts.Range, "range", gamedata.Range7d, "time range, such as 24h, 7d or 30d; a range the service does not support is said on stderr")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -72,7 +73,7 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 		},
 	}
 	cmd.Flags().StringVar(&opts.Range, "range", "", "print the report's summary over this range, such as 24h, 7d, 30d or 90d, instead of its history")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/spf13/cobra"
 )
 
@@ -26,7 +27,7 @@ func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
 	f.StringSliceVar(&d.Fields, "fields", nil, "the members to print, comma-separated: columns for csv and table (default: the documented ones and the numeric members found), members for json and ndjson (default: every one)")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 }
 
 // bound is the command's timeout unless --timeout is given: a page is

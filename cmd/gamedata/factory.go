@@ -12,6 +12,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/spf13/cobra"
@@ -34,7 +35,7 @@ type factory struct {
 	twin   *gamedatatest.Server // the in-process twin, once it serves
 	client *gamedata.Client
 	// tx is the command's --jq or --template, once its flags are parsed.
-	tx *transform
+	tx *transform.Transform
 	// now is the wall clock: the twin the command starts is set to it.
 	now func() time.Time
 }
@@ -90,7 +91,7 @@ type common struct {
 	// Timeout bounds the whole command; 0 is no bound.
 	Timeout time.Duration
 	// Transform is --jq or --template, or nil.
-	Transform *transform
+	Transform *transform.Transform
 }
 
 // common returns the common options of cmd, whose timeout is bound unless

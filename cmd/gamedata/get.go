@@ -8,6 +8,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -60,7 +61,7 @@ otherwise.`,
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated, in every format (default: every one)")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 
@@ -117,7 +118,7 @@ func notOnTheService(ctx context.Context, c *gamedata.Client, err error) error {
 func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []string) error {
 	switch {
 	case c.Transform != nil:
-		return c.Transform.apply(ctx, f.JSON())
+		return c.Transform.Apply(ctx, f.JSON())
 	case c.Format == "json":
 		if fields != nil {
 			if err := printer.CheckFields(fields, known, []gamedata.Fields{f}); err != nil {

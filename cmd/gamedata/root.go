@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -123,7 +124,7 @@ which run until interrupted, exit 0.`,
 				f.global.cacheDirFlag = fl.Changed
 			}
 			var err error
-			f.tx, err = newTransform(cmd, f.global.output, f.io, time.Now)
+			f.tx, err = transform.New(cmd, f.global.output, f.io.out, f.io.outTTY, f.io.width, time.Now)
 			return err
 		},
 	}

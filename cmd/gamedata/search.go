@@ -6,6 +6,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -51,7 +52,7 @@ found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says o
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "columns for csv and table, comma-separated")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 

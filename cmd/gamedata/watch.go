@@ -11,6 +11,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -66,7 +67,7 @@ watch has no time bound unless --timeout gives one.`,
 	}
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "the directory's kind, when no package is named")
 	cmd.Flags().DurationVar(&opts.Every, "every", time.Minute, "how often each thing is polled")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 
@@ -174,7 +175,7 @@ func printChange(ctx context.Context, opts *watchOptions, op gamedata.Op, old, n
 		return err
 	}
 	if opts.Transform != nil {
-		return opts.Transform.apply(ctx, line)
+		return opts.Transform.Apply(ctx, line)
 	}
 	_, err = opts.IO.out.Write(append(line, '\n'))
 	return err

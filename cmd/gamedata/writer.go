@@ -32,7 +32,7 @@ func (c common) output(ctx context.Context, known, fields []string, batch int) p
 		Width: c.IO.width, Indent: c.IO.outTTY,
 		Notice: func(format string, args ...any) { say.Line(c.IO.errOut, format, args...) }}
 	if c.Transform != nil {
-		o.Apply = c.Transform.apply
+		o.Apply = c.Transform.Apply
 	}
 	return o
 }

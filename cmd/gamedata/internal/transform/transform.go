@@ -1,4 +1,9 @@
-package main
+// Package transform runs --jq and --template, as gh has them: what a
+// command would print with -o json is passed through a jq expression
+// (gojq) or a Go text/template with gh's helpers, under the command's
+// context, and what that yields is printed instead, sanitized line by
+// line and never held whole.
+package transform
 
 import (
 	"bytes"
@@ -16,7 +21,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// transform is --jq or --template, as gh has them: what a command would
+// Transform is --jq or --template, as gh has them: what a command would
 // print with -o json (an array of records, or one record for get) is
 // passed through a jq expression (gojq, the implementation gh uses) or a
 // Go text/template, and what that yields is printed instead.
@@ -24,7 +29,7 @@ import (
 // Whatever it prints is sanitized line by line, tabs kept: it quotes the
 // service's text, which must not steer a terminal, while @tsv output and
 // tablerow columns keep their separators.
-type transform struct {
+type Transform struct {
 	jq   *gojq.Code
 	tmpl *template.Template
 	run  *templateRun // the state of tmpl's functions
@@ -33,18 +38,20 @@ type transform struct {
 	indent bool
 }
 
-// transformFlags adds --jq and --template to cmd, a command that prints
-// records.
-func transformFlags(cmd *cobra.Command) {
+// Flags adds --jq and --template to cmd, a command that prints records.
+func Flags(cmd *cobra.Command) {
 	cmd.Flags().String("jq", "", "print what -o json would, filtered by this jq expression (gojq; strings are printed raw)")
 	cmd.Flags().String("template", "", "print what -o json would through this Go template (with tablerow, tablerender, timeago, timefmt, join, pluck, truncate)")
 }
 
-// newTransform reads cmd's --jq and --template, when it has them, and
-// returns the transform they ask for, or nil. A bad expression or
-// template, both flags, or an output format that is not JSON is bad
-// usage, refused before anything is sent.
-func newTransform(cmd *cobra.Command, output string, io *iostreams, now func() time.Time) (*transform, error) {
+// New reads cmd's --jq and --template, when it has them, and returns the
+// Transform they ask for, or nil. output is the -o format; what the
+// Transform prints goes to out, a JSON result indented when indent is
+// set (a terminal), a template's table fitted to width cells (0: no
+// limit); timeago reads now. A bad expression or template, both flags,
+// or an output format that is not JSON is bad usage (usage.Error),
+// refused before anything is sent.
+func New(cmd *cobra.Command, output string, out io.Writer, indent bool, width int, now func() time.Time) (*Transform, error) {
 	flag := func(name string) string {
 		if fl := cmd.Flags().Lookup(name); fl != nil {
 			return fl.Value.String()
@@ -61,7 +68,7 @@ func newTransform(cmd *cobra.Command, output string, io *iostreams, now func() t
 	if output == "csv" || output == "table" {
 		return nil, usage.Errorf("-o %s with --jq or --template: they work on the JSON form; leave -o out", output)
 	}
-	t := &transform{out: io.out, indent: io.outTTY}
+	t := &Transform{out: out, indent: indent}
 	if expr != "" {
 		q, err := gojq.Parse(expr)
 		if err != nil {
@@ -72,7 +79,7 @@ func newTransform(cmd *cobra.Command, output string, io *iostreams, now func() t
 		}
 		return t, nil
 	}
-	t.run = &templateRun{now: now, width: io.width}
+	t.run = &templateRun{now: now, width: width}
 	tmpl, err := template.New("--template").Funcs(t.run.funcs()).Parse(text)
 	if err != nil {
 		return nil, usage.Errorf("--template: %v", err)
@@ -81,12 +88,12 @@ func newTransform(cmd *cobra.Command, output string, io *iostreams, now func() t
 	return t, nil
 }
 
-// apply prints doc, a JSON document, through the transform, under ctx:
+// Apply prints doc, a JSON document, through the transform, under ctx:
 // a jq expression or a template is the user's program, and the
 // command's --timeout, Ctrl-C and SIGTERM end it wherever it is.
 // What it prints is written as it comes, never held whole, so an
 // expression that prints without end (repeat) holds no more than a line.
-func (t *transform) apply(ctx context.Context, doc []byte) error {
+func (t *Transform) Apply(ctx context.Context, doc []byte) error {
 	d := json.NewDecoder(bytes.NewReader(doc))
 	d.UseNumber() // numbers as sent, never rounded through a float
 	var v any
@@ -99,7 +106,7 @@ func (t *transform) apply(ctx context.Context, doc []byte) error {
 	return t.applyTemplate(ctx, v)
 }
 
-func (t *transform) applyJQ(ctx context.Context, v any) error {
+func (t *Transform) applyJQ(ctx context.Context, v any) error {
 	iter := t.jq.RunWithContext(ctx, v)
 	for {
 		r, ok := iter.Next()
@@ -149,7 +156,7 @@ func jqLine(r any, indent bool) (string, error) {
 // context, so it runs on its own goroutine: when ctx ends first the
 // command ends at once, and the template's next write fails, which stops
 // it (one that loops without writing is left to the process's exit).
-func (t *transform) applyTemplate(ctx context.Context, v any) error {
+func (t *Transform) applyTemplate(ctx context.Context, v any) error {
 	out := &templateOut{ctx: ctx, w: t.out}
 	done := make(chan error, 1)
 	go func() {
