@@ -11,6 +11,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
@@ -159,7 +160,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 			Notice: func(format string, args ...any) { say.Line(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
-		x.bar = newProgress(opts.IO.errOut, "export", x.total)
+		x.bar = progress.New(opts.IO.errOut, "export", x.total)
 	}
 	err = x.run(ctx, dir)
 	if err == nil || usage.Is(err) {
@@ -207,7 +208,7 @@ type detailExport struct {
 	w           printer.Writer
 	errOut      io.Writer
 	done        map[string]bool // identities already written, by a cut run
-	bar         *progress
+	bar         *progress.Bar
 
 	entries, written, skipped, already int
 	finished                           bool // the walk read the whole directory
@@ -226,7 +227,7 @@ func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) 
 		err = cerr
 	}
 	if x.bar != nil {
-		x.bar.stop()
+		x.bar.Stop()
 	}
 	say.Line(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
 	return err
@@ -347,6 +348,6 @@ func entryName(e gamedata.DashboardEntry) string {
 
 func (x *detailExport) tick() {
 	if x.bar != nil {
-		x.bar.add()
+		x.bar.Add()
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -256,12 +255,4 @@ func TestExportNamesTheEntryThatFailed(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr.String(), "gamedata: export: package game/"+bad+": GET ")
 	assert.NotContains(t, stderr.String(), "item ")
-}
-
-// The bar's clock runs from its making.
-func TestProgressStartsAtOnce(t *testing.T) {
-	t.Parallel()
-	p := newProgress(io.Discard, "export", 10)
-	assert.True(t, p.bar.IsStarted())
-	p.stop()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
@@ -121,14 +122,14 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 	}
 	defer db.Close()
 	o := collect.Options{Kind: opts.Kind, Range: opts.Range, DetailsEvery: opts.DetailsEvery, HistoryEvery: opts.HistoryEvery, Concurrency: 4, BytesRead: counter.n.Load}
-	var bar *syncBar
+	var bar *progress.SyncBar
 	if opts.IO.errTTY {
-		bar = newSyncBar(opts.IO.errOut)
-		o.Progress = bar.update
+		bar = progress.NewSyncBar(opts.IO.errOut)
+		o.Progress = bar.Update
 	}
 	sum, err := collect.Run(ctx, c, db, o)
 	if bar != nil {
-		bar.end()
+		bar.End()
 	}
 	if sum.Run != 0 { // the run was recorded: say how it went
 		say.Line(opts.IO.errOut, "sync: %s", sum)

@@ -1,7 +1,8 @@
-package main
+package progress
 
 import (
 	"bytes"
+	"io"
 	"runtime/pprof"
 	"strings"
 	"testing"
@@ -17,13 +18,21 @@ import (
 // sync, is the case that started one.
 func TestProgressDrawsOnlyFromItsCaller(t *testing.T) {
 	var w bytes.Buffer
-	b := newSyncBar(&w)
-	b.update(collect.Progress{Stage: collect.StageDirectory, Done: 0, Total: -1})
-	b.update(collect.Progress{Stage: collect.StageDirectory, Done: 100, Total: -1})
-	p := newProgress(&w, "export", -1)
+	b := NewSyncBar(&w)
+	b.Update(collect.Progress{Stage: collect.StageDirectory, Done: 0, Total: -1})
+	b.Update(collect.Progress{Stage: collect.StageDirectory, Done: 100, Total: -1})
+	p := New(&w, "export", -1)
 	var stacks strings.Builder
 	assert.NoError(t, pprof.Lookup("goroutine").WriteTo(&stacks, 1))
 	assert.NotContains(t, stacks.String(), "progressbar", "a goroutine of the bar's library draws behind the caller")
-	p.stop()
-	b.end()
+	p.Stop()
+	b.End()
+}
+
+// The bar's clock runs from its making.
+func TestProgressStartsAtOnce(t *testing.T) {
+	t.Parallel()
+	p := New(io.Discard, "export", 10)
+	assert.True(t, p.bar.IsStarted())
+	p.Stop()
 }

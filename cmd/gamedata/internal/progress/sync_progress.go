@@ -1,4 +1,4 @@
-package main
+package progress
 
 import (
 	"io"
@@ -6,49 +6,49 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
 )
 
-// syncBar shows a sync's progress on a terminal's stderr: a bar a stage,
+// SyncBar shows a sync's progress on a terminal's stderr: a bar a stage,
 // with the items done, their rate and the time left (a count while the
 // directory, whose length the service does not say, is walked; a walk
 // that reaches its end becomes a bar at its total, finished). A stage
 // that ends short of its total (an interrupt) leaves its bar where it
-// stopped. Each bar is a progress, drawn only from the run's own calls,
+// stopped. Each bar is a Bar, drawn only from the run's own calls,
 // so nothing writes to stderr behind the summary.
-type syncBar struct {
+type SyncBar struct {
 	w     io.Writer
 	stage string
 	total int // the current stage's, -1 while unknown
-	bar   *progress
+	bar   *Bar
 }
 
-func newSyncBar(w io.Writer) *syncBar { return &syncBar{w: w} }
+func NewSyncBar(w io.Writer) *SyncBar { return &SyncBar{w: w} }
 
-// update is the run's Progress callback.
-func (b *syncBar) update(p collect.Progress) {
+// Update is the run's Progress callback.
+func (b *SyncBar) Update(p collect.Progress) {
 	if p.Stage != b.stage {
-		b.end()
+		b.End()
 		b.stage = p.Stage
 		if p.Total == 0 {
 			return // nothing due: no bar
 		}
-		b.bar = newProgress(b.w, "sync: "+p.Stage, p.Total)
+		b.bar = New(b.w, "sync: "+p.Stage, p.Total)
 		b.total = p.Total
 	}
 	if b.bar == nil {
 		return
 	}
 	if b.total < 0 && p.Total >= 0 { // the directory's length, once its walk ended
-		b.bar.finish(p.Total)
+		b.bar.Finish(p.Total)
 		b.bar = nil
 		return
 	}
-	b.bar.set(p.Done)
+	b.bar.Set(p.Done)
 }
 
-// end leaves the current bar as it is and moves to the next line.
-func (b *syncBar) end() {
+// End leaves the current bar as it is and moves to the next line.
+func (b *SyncBar) End() {
 	if b.bar == nil {
 		return
 	}
-	b.bar.stop()
+	b.bar.Stop()
 	b.bar = nil
 }
