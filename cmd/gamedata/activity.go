@@ -7,6 +7,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
@@ -54,7 +55,7 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 	if err != nil {
 		return err
 	}
-	if _, notice := servedRange(opts.Range, h); notice != "" {
+	if _, notice := served.Range(opts.Range, h); notice != "" {
 		say.Line(opts.IO.errOut, "activity: %s", notice)
 	}
 	records := make([]gamedata.Fields, 0, len(h.Points))

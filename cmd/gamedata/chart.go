@@ -8,6 +8,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/chart"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -86,11 +87,11 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		if err != nil {
 			return err
 		}
-		served, notice := servedRange(opts.Range, h)
+		covered, notice := served.Range(opts.Range, h)
 		if notice != "" {
 			say.Line(opts.IO.errOut, "chart: %s", notice)
 		}
-		title, samples = "Players on the platform, "+served, chart.ActivitySamples(h)
+		title, samples = "Players on the platform, "+covered, chart.ActivitySamples(h)
 	} else {
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {

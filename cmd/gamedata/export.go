@@ -13,6 +13,7 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -140,7 +141,7 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	sayServed(opts.common, "export", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.Sort, filters: opts.Filters}, first.Fields, first.Pagination))
+	sayServed(opts.common, "export", served.Notices(served.Asked{Kind: opts.Kind, Sort: opts.Sort, Filters: opts.Filters}, first.Fields, first.Pagination))
 	if err := checkKinds(opts.Out, prior, servedKind(opts.Kind, first.Fields)); err != nil {
 		return err
 	}

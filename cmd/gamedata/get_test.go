@@ -93,7 +93,7 @@ func TestGetOnATerminal(t *testing.T) {
 
 	code, out, errOut = onTerminal(t, twin.URL, 100, "get", "org", org, "-o", "json")
 	require.Equal(t, 0, code, errOut)
-	assert.True(t, strings.HasPrefix(out, "{\n  \""), "printer.Indented: %.40q", out)
+	assert.True(t, strings.HasPrefix(out, "{\n  \""), "indented: %.40q", out)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &m))
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -67,8 +68,8 @@ func listRun(ctx context.Context, opts *listOptions) error {
 			return p.Pagination, nil
 		})
 	}
-	sayServed(opts.common, "list", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.List.Sort,
-		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
+	sayServed(opts.common, "list", served.Notices(served.Asked{Kind: opts.Kind, Sort: opts.List.Sort,
+		Filters: opts.List.Filters, PageSize: opts.List.PageSize}, p.Fields, p.Pagination))
 	err = printDirectory(ctx, opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir, nil),
 		func(e gamedata.DashboardEntry) gamedata.Fields { return e.Fields })
 	if err == nil {

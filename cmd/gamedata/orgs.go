@@ -5,6 +5,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -53,8 +54,8 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 			return p.Pagination, nil
 		})
 	}
-	sayServed(opts.common, "orgs", servedNotices(askedDirectory{sort: opts.List.Sort,
-		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
+	sayServed(opts.common, "orgs", served.Notices(served.Asked{Sort: opts.List.Sort,
+		Filters: opts.List.Filters, PageSize: opts.List.PageSize}, p.Fields, p.Pagination))
 	err = printDirectory(ctx, opts.common, opts.directoryFlags, printer.OrganizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List, nil),
 		func(o gamedata.Organization) gamedata.Fields { return o.Fields })
 	if err == nil {

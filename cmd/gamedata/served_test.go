@@ -42,7 +42,7 @@ func TestServedIsSaid(t *testing.T) {
 
 	code, _, errOut := cli(t, twin.URL, "list", "--kind", "game", "--filter", "online", "--sort", "ident", "--page-size", "5")
 	require.Equal(t, 0, code)
-	assert.Empty(t, errOut, "nothing to say.Line when the service served what was asked")
+	assert.Empty(t, errOut, "nothing to say when the service served what was asked")
 }
 
 // --filter a,b is two filters, as people type them, like two --filter.

@@ -11,6 +11,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
@@ -145,7 +146,7 @@ func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions,
 		// for; the watch's first round reads it again (a 304). A failure
 		// is the watch's to say.
 		if p, err := c.Dashboard.List(ctx, dir); err == nil {
-			sayServed(opts.common, "watch", servedNotices(askedDirectory{kind: opts.Kind}, p.Fields, p.Pagination))
+			sayServed(opts.common, "watch", served.Notices(served.Asked{Kind: opts.Kind}, p.Fields, p.Pagination))
 		}
 	}
 	for ch, err := range c.Dashboard.Watch(ctx, dir, opts.Every) {

@@ -1,4 +1,8 @@
-package main
+// Package served compares what the service served with what a command
+// asked for: the service answers a kind, sort, filter, page size or range
+// it does not support with its default, without an error, and a command
+// says each difference once on stderr.
+package served
 
 import (
 	"fmt"
@@ -17,46 +21,46 @@ import (
 // difference once on stderr; it says nothing about a member the service
 // does not send.
 
-// askedDirectory is what a directory command asked for.
-type askedDirectory struct {
-	kind     string
-	sort     string
-	filters  []string
-	pageSize int
+// Asked is what a directory command asked for.
+type Asked struct {
+	Kind     string
+	Sort     string
+	Filters  []string
+	PageSize int
 }
 
-// servedNotices are the differences between what a directory page served
+// Notices are the differences between what a directory page served
 // (its envelope and its pagination) and what was asked, a sentence each.
-func servedNotices(asked askedDirectory, envelope gamedata.Fields, pagination gamedata.Pagination) []string {
+func Notices(asked Asked, envelope gamedata.Fields, pagination gamedata.Pagination) []string {
 	var out []string
-	if asked.kind != "" {
+	if asked.Kind != "" {
 		if raw, ok := envelope.Raw("kind"); ok {
 			served, _ := envelope.Text("kind")
 			switch {
 			case string(raw) == "null":
-				out = append(out, fmt.Sprintf("kind %q is not supported; the service sent every kind of package", asked.kind))
-			case served.Unsanitized() != asked.kind:
-				out = append(out, fmt.Sprintf("kind %q is not supported; the service sent kind %s", asked.kind, served.Unsanitized()))
+				out = append(out, fmt.Sprintf("kind %q is not supported; the service sent every kind of package", asked.Kind))
+			case served.Unsanitized() != asked.Kind:
+				out = append(out, fmt.Sprintf("kind %q is not supported; the service sent kind %s", asked.Kind, served.Unsanitized()))
 			}
 		}
 	}
-	if asked.sort != "" {
-		if served, ok := envelope.Text("sort"); ok && served.Unsanitized() != asked.sort {
-			out = append(out, fmt.Sprintf("sort %q is not supported; the service sorted by %s", asked.sort, served.Unsanitized()))
+	if asked.Sort != "" {
+		if served, ok := envelope.Text("sort"); ok && served.Unsanitized() != asked.Sort {
+			out = append(out, fmt.Sprintf("sort %q is not supported; the service sorted by %s", asked.Sort, served.Unsanitized()))
 		}
 	}
-	if len(asked.filters) > 0 {
+	if len(asked.Filters) > 0 {
 		if served, ok := servedFilters(envelope); ok {
-			for _, f := range asked.filters {
+			for _, f := range asked.Filters {
 				if !slices.Contains(served, f) {
 					out = append(out, fmt.Sprintf("filter %q is not supported; the service applied %s", f, filterList(served)))
 				}
 			}
 		}
 	}
-	if asked.pageSize > 0 {
-		if n, ok := pagination.Metric("pageSize").Get(); ok && n != float64(asked.pageSize) {
-			out = append(out, fmt.Sprintf("page size %d was not kept; the service sent pages of %s", asked.pageSize, strconv.FormatFloat(n, 'f', -1, 64)))
+	if asked.PageSize > 0 {
+		if n, ok := pagination.Metric("pageSize").Get(); ok && n != float64(asked.PageSize) {
+			out = append(out, fmt.Sprintf("page size %d was not kept; the service sent pages of %s", asked.PageSize, strconv.FormatFloat(n, 'f', -1, 64)))
 		}
 	}
 	return out
@@ -81,10 +85,10 @@ func filterList(filters []string) string {
 	return "only " + strings.Join(filters, ", ")
 }
 
-// servedRange is the range an activity history says it covers, or asked
+// Range is the range an activity history says it covers, or asked
 // when it does not say; its notice says when that is not the range asked
 // for.
-func servedRange(asked string, h *gamedata.ActivityHistory) (string, string) {
+func Range(asked string, h *gamedata.ActivityHistory) (string, string) {
 	served, ok := h.Fields.Text("range")
 	if !ok {
 		return asked, ""
