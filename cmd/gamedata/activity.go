@@ -6,6 +6,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
@@ -60,7 +61,7 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 	}
 	records := make([]gamedata.Fields, 0, len(h.Points))
 	for _, p := range h.Points {
-		f, err := fieldsOf(pointRow(p))
+		f, err := record.Of(pointRow(p))
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
@@ -91,7 +92,7 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 		if err != nil {
 			return err
 		}
-		records, err := hitRecords(r.Packages, nil, r.Organizations)
+		records, err := record.Hits(r.Packages, nil, r.Organizations)
 		if err != nil {
 			return err
 		}
@@ -132,7 +133,7 @@ func utcCapturedAt(h gamedata.HistoryEntry) (gamedata.Fields, error) {
 		return h.Fields, nil
 	}
 	at, _ := json.Marshal(h.CapturedAt.UTC().Format(time.RFC3339))
-	return withMember(h.Fields, "capturedAt", at)
+	return record.With(h.Fields, "capturedAt", at)
 }
 
 // printSummary prints the summary of range name, a record with its range
@@ -150,7 +151,7 @@ func printSummary(ctx context.Context, c common, summaries gamedata.Summaries, n
 		return usage.Errorf("--range %q: the report has no summary of that range; it has %s", name, strings.Join(have, ", "))
 	}
 	r, _ := json.Marshal(s.Range)
-	f, err := withMembers(s.Fields, []member{{"range", r}})
+	f, err := record.WithMembers(s.Fields, []record.Member{{Name: "range", Value: r}})
 	if err != nil {
 		return err
 	}

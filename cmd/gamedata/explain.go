@@ -54,9 +54,9 @@ func explain(err error, base string) error {
 	return err
 }
 
-// record is a path of the service that reads one record: its fixed
+// recordPath is a path of the service that reads one record: its fixed
 // segments, how many name the record, and how a message speaks of it.
-type record struct {
+type recordPath struct {
 	fixed  []string
 	names  int
 	what   string // "package", "analytics for package", …
@@ -64,7 +64,7 @@ type record struct {
 	finder string // the command that finds it
 }
 
-var records = []record{
+var recordPaths = []recordPath{
 	{[]string{"packages"}, 2, "package", "check the kind and ident", "gamedata search"},
 	{[]string{"servers"}, 1, "server", "check the id", "gamedata search"},
 	{[]string{"organizations"}, 1, "organization", "check the ident", "gamedata search"},
@@ -109,7 +109,7 @@ func serviceRoot(u *url.URL, base string) string {
 
 // isRecord reports whether the path segments after /api/ read one record.
 func isRecord(seg []string) bool {
-	for _, r := range records {
+	for _, r := range recordPaths {
 		if len(seg) == len(r.fixed)+r.names && slices.Equal(seg[:len(r.fixed)], r.fixed) {
 			return true
 		}
@@ -125,7 +125,7 @@ func notFound(rawURL string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	for _, r := range records {
+	for _, r := range recordPaths {
 		if len(seg) != len(r.fixed)+r.names || !slices.Equal(seg[:len(r.fixed)], r.fixed) {
 			continue
 		}

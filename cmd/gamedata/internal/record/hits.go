@@ -1,4 +1,4 @@
-package main
+package record
 
 import (
 	"bytes"
@@ -15,8 +15,8 @@ import (
 // has a member of that name already, which is kept as sent. The rest of
 // the hit is as sent.
 
-// hitRecords are the hits of a search, a record each, packages first.
-func hitRecords(packages []gamedata.Package, servers []gamedata.Server, orgs []gamedata.Organization) ([]gamedata.Fields, error) {
+// Hits are the hits of a search, a record each, packages first.
+func Hits(packages []gamedata.Package, servers []gamedata.Server, orgs []gamedata.Organization) ([]gamedata.Fields, error) {
 	var out []gamedata.Fields
 	add := func(typ string, f gamedata.Fields) error {
 		h, err := hit(typ, f)
@@ -44,22 +44,22 @@ func hitRecords(packages []gamedata.Package, servers []gamedata.Server, orgs []g
 // hit is f, a search hit of type typ, with its type and name.
 func hit(typ string, f gamedata.Fields) (gamedata.Fields, error) {
 	t, _ := json.Marshal(typ)
-	add := []member{{"type", t}}
+	add := []Member{{"type", t}}
 	if raw, ok := f.Raw("title"); ok {
-		add = append(add, member{"name", raw})
+		add = append(add, Member{"name", raw})
 	}
-	return withMembers(f, add)
+	return WithMembers(f, add)
 }
 
-// member is a member of a JSON object, its value as JSON.
-type member struct {
-	name  string
-	value json.RawMessage
+// Member is a member of a JSON object, its value as JSON.
+type Member struct {
+	Name  string
+	Value json.RawMessage
 }
 
-// withMembers is f with the members add put first, those f does not
+// WithMembers is f with the members add put first, those f does not
 // have; f's own members follow as sent, in its order.
-func withMembers(f gamedata.Fields, add []member) (gamedata.Fields, error) {
+func WithMembers(f gamedata.Fields, add []Member) (gamedata.Fields, error) {
 	body := bytes.TrimSpace(f.JSON())
 	if len(body) == 0 || body[0] != '{' {
 		return f, errors.New("a record that is not a JSON object")
@@ -69,17 +69,17 @@ func withMembers(f gamedata.Fields, add []member) (gamedata.Fields, error) {
 	b.WriteByte('{')
 	n := 0
 	for _, m := range add {
-		if _, ok := f.Raw(m.name); ok {
+		if _, ok := f.Raw(m.Name); ok {
 			continue
 		}
 		if n > 0 {
 			b.WriteByte(',')
 		}
 		n++
-		name, _ := json.Marshal(m.name)
+		name, _ := json.Marshal(m.Name)
 		b.Write(name)
 		b.WriteByte(':')
-		b.Write(m.value)
+		b.Write(m.Value)
 	}
 	if n > 0 && len(rest) > 0 && rest[0] != '}' {
 		b.WriteByte(',')
