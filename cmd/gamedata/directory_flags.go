@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
@@ -79,7 +80,7 @@ func printDirectory[T any](ctx context.Context, c common, d directoryFlags, know
 		}
 		if err != nil {
 			w.Close() // what was read is whole: print it
-			return withKept(err, "%s printed, each whole", say.Plural(n, "record"))
+			return failure.WithKept(err, "%s printed, each whole", say.Plural(n, "record"))
 		}
 	}
 	if err := w.Close(); err != nil {

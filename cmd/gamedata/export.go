@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
@@ -168,9 +169,9 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		return err
 	}
 	if opts.Out == "" {
-		return withKept(err, "%s printed, each whole", say.Plural(x.written, "record"))
+		return failure.WithKept(err, "%s printed, each whole", say.Plural(x.written, "record"))
 	}
-	return withKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
+	return failure.WithKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
 		"%s written to %s, each whole; run again with --resume to continue", say.Plural(x.written, "row"), opts.Out)
 }
 
@@ -328,7 +329,7 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("export: %s: %w", entryName(e), itemCause(err))
+		return fmt.Errorf("export: %s: %w", entryName(e), failure.ItemCause(err))
 	}
 	if err := x.w.Write(f); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
@@ -62,8 +63,8 @@ func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 		return 0
 	}
 	if ctx.Err() != nil {
-		say.Line(stderr, "%s", interrupted(err))
-		return exitInterrupted
+		say.Line(stderr, "%s", failure.Interrupted(err))
+		return failure.ExitInterrupted
 	}
 	say.Line(stderr, "%s", err.Error())
 	if usage.Is(err) {

@@ -13,6 +13,7 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
@@ -135,7 +136,7 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 		say.Line(opts.IO.errOut, "sync: %s", sum)
 	}
 	if err != nil {
-		return withKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
+		return failure.WithKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
 	}
 	return nil
 }

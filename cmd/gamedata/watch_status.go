@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 )
 
@@ -275,5 +276,5 @@ func pageOf(req *http.Request) int {
 // watched (the name says which), and without the blank that ends the
 // service's body.
 func pollFailure(err error) string {
-	return strings.TrimSpace(itemCause(err).Error())
+	return strings.TrimSpace(failure.ItemCause(err).Error())
 }

@@ -1,4 +1,8 @@
-package main
+// Package failure says how a command failed: what it kept when it was
+// cut short (an interrupt ends it with status ExitInterrupted and a line
+// saying what was kept), and an item's own cause without the index a
+// batch call gave it.
+package failure
 
 import (
 	"errors"
@@ -7,10 +11,10 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// itemCause is err without the *gamedata.ItemError around it, whose index
+// ItemCause is err without the *gamedata.ItemError around it, whose index
 // counts from the start of one call (a page of an export, the refs of a
 // watch) and so says less than the name of the item, which callers give.
-func itemCause(err error) error {
+func ItemCause(err error) error {
 	var ie *gamedata.ItemError
 	if errors.As(err, &ie) {
 		return ie.Err
@@ -18,9 +22,9 @@ func itemCause(err error) error {
 	return err
 }
 
-// exitInterrupted is the exit status of a command an interrupt cut short:
+// ExitInterrupted is the exit status of a command an interrupt cut short:
 // 128 and SIGINT's number, as shells (and gh) report it.
-const exitInterrupted = 130
+const ExitInterrupted = 130
 
 // keptError is the error of a command that was cut short, with what it
 // kept: said after "interrupted" when an interrupt is what cut it.
@@ -29,9 +33,9 @@ type keptError struct {
 	err  error
 }
 
-// withKept notes on err what the command kept, for the line that says it
+// WithKept notes on err what the command kept, for the line that says it
 // was interrupted; err's own text is said when something else failed.
-func withKept(err error, format string, args ...any) error {
+func WithKept(err error, format string, args ...any) error {
 	if err == nil {
 		return nil
 	}
@@ -42,9 +46,9 @@ func (e *keptError) Error() string { return e.err.Error() }
 
 func (e *keptError) Unwrap() error { return e.err }
 
-// interrupted is the line said when an interrupt ended a command that
+// Interrupted is the line said when an interrupt ended a command that
 // failed because of it: no raw "context canceled", but what was kept.
-func interrupted(err error) string {
+func Interrupted(err error) string {
 	var k *keptError
 	if errors.As(err, &k) {
 		return "interrupted; " + k.kept
