@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 )
 
@@ -48,7 +49,7 @@ func pastTheEnd(ctx context.Context, err error, command string, page int, first 
 	}
 	p, ferr := first(ctx)
 	if n := pagesOf(p); ferr == nil && n >= 1 {
-		return &explained{msg: fmt.Sprintf("%s --page %d: past the directory's end; the last page is %d", command, page, n), err: err}
+		return &explain.Error{Msg: fmt.Sprintf("%s --page %d: past the directory's end; the last page is %d", command, page, n), Err: err}
 	}
-	return &explained{msg: fmt.Sprintf("%s --page %d: past the directory's last page; give a smaller --page", command, page), err: err}
+	return &explain.Error{Msg: fmt.Sprintf("%s --page %d: past the directory's last page; give a smaller --page", command, page), Err: err}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
@@ -186,9 +187,9 @@ func (f *factory) diskCache() (gamedata.Cache, error) {
 	}
 	cause := strings.TrimPrefix(err.Error(), "gamedata: NewDiskCache: ")
 	if f.global.cacheDirFlag {
-		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", safe(dir), safe(cause))
+		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", explain.Safe(dir), explain.Safe(cause))
 	}
-	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", safe(cause))
+	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", explain.Safe(cause))
 	return nil, nil
 }
 

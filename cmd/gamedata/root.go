@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
@@ -40,7 +41,7 @@ func runWith(ctx context.Context, f *factory, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(f.io.out)
 	root.SetErr(f.io.errOut)
-	return exitStatus(ctx, f.io.errOut, explain(root.ExecuteContext(ctx), f.reached()))
+	return exitStatus(ctx, f.io.errOut, explain.Failure(root.ExecuteContext(ctx), f.reached()))
 }
 
 // commands are the program's commands, each running for real.
@@ -156,7 +157,7 @@ func newCmdHelp() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			cmd, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 {
-				return usage.Errorf("help %s: no such command; \"gamedata help\" lists them", safe(strings.Join(args, " ")))
+				return usage.Errorf("help %s: no such command; \"gamedata help\" lists them", explain.Safe(strings.Join(args, " ")))
 			}
 			cmd.InitDefaultHelpFlag()
 			return cmd.Help()

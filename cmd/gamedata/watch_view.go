@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
@@ -23,13 +24,13 @@ func watchHeader(kind string, refs []gamedata.PackageRef, every time.Duration) s
 	if len(refs) > 0 {
 		names := make([]string, len(refs))
 		for i, r := range refs {
-			names[i] = safe(r.Kind + "/" + r.Ident)
+			names[i] = explain.Safe(r.Kind + "/" + r.Ident)
 		}
 		return fmt.Sprintf("watch: watching %s every %s, a line a change; Ctrl-C to stop", say.Plural(len(names), "package")+" ("+strings.Join(names, ", ")+")", every)
 	}
 	what := "the directory"
 	if kind != "" {
-		what = "the " + safe(kind) + " directory"
+		what = "the " + explain.Safe(kind) + " directory"
 	}
 	return fmt.Sprintf("watch: watching %s every %s, a line a change (the first poll lists every entry as added); Ctrl-C to stop", what, every)
 }
@@ -104,7 +105,7 @@ func changedMembers(old, new gamedata.Fields) string {
 			more++
 			continue
 		}
-		parts = append(parts, safe(n)+" "+shownValue(a, aok)+" → "+shownValue(b, bok))
+		parts = append(parts, explain.Safe(n)+" "+shownValue(a, aok)+" → "+shownValue(b, bok))
 	}
 	if more > 0 {
 		parts = append(parts, fmt.Sprintf("and %d more", more))
@@ -122,5 +123,5 @@ func shownValue(raw []byte, ok bool) string {
 	if json.Unmarshal(raw, &s) != nil {
 		s = string(raw) // not a string: as sent
 	}
-	return textwidth.Truncate(safe(s), 24)
+	return textwidth.Truncate(explain.Safe(s), 24)
 }

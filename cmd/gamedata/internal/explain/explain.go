@@ -1,4 +1,8 @@
-package main
+// Package explain turns the failures a person meets first into one line
+// that says what to do: a record the service does not have, a base URL
+// that is not the service's, a service that cannot be reached. It also
+// quotes the service's text safely in those lines.
+package explain
 
 import (
 	"errors"
@@ -12,33 +16,33 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// explained is an error said in words that tell what to do, in place of
+// Error is an error said in words that tell what to do, in place of
 // the request's own text; the error it explains stays in the chain.
-type explained struct {
-	msg string
-	err error
+type Error struct {
+	Msg string
+	Err error
 }
 
-func (e *explained) Error() string { return e.msg }
+func (e *Error) Error() string { return e.Msg }
 
-func (e *explained) Unwrap() error { return e.err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// explain turns the failures a person meets first into what to do: a
+// Failure turns the failures a person meets first into what to do: a
 // record the service does not have (404), and a service that cannot be
 // reached at base (connection refused, a name that does not resolve).
 // Any other error is returned as it is. Every command's error passes
 // here, once, on its way to stderr.
-func explain(err error, base string) error {
+func Failure(err error, base string) error {
 	if err == nil {
 		return nil
 	}
 	var apiErr *gamedata.APIError
 	if errors.As(err, &apiErr) && errors.Is(err, gamedata.ErrNotFound) {
 		if msg, ok := wrongBase(apiErr.URL, base); ok {
-			return &explained{msg: msg, err: err}
+			return &Error{Msg: msg, Err: err}
 		}
-		if msg, ok := notFound(apiErr.URL); ok {
-			return &explained{msg: msg, err: err}
+		if msg, ok := NotFound(apiErr.URL); ok {
+			return &Error{Msg: msg, Err: err}
 		}
 	}
 	var dns *net.DNSError
@@ -48,8 +52,8 @@ func explain(err error, base string) error {
 		if dns == nil {
 			cause = op
 		}
-		return &explained{msg: "could not reach the service at " + serviceURL(err, base) + ": " + cause.Error() +
-			"; check --base-url and the network", err: err}
+		return &Error{Msg: "could not reach the service at " + serviceURL(err, base) + ": " + cause.Error() +
+			"; check --base-url and the network", Err: err}
 	}
 	return err
 }
@@ -93,7 +97,7 @@ func wrongBase(rawURL, base string) (string, bool) {
 	if base == "" {
 		base = u.Scheme + "://" + u.Host
 	}
-	return "the service at " + safe(base) + " has no " + safe("/api/"+strings.Join(seg, "/")) + " (404), which every one of its calls uses; " +
+	return "the service at " + Safe(base) + " has no " + Safe("/api/"+strings.Join(seg, "/")) + " (404), which every one of its calls uses; " +
 		"check --base-url: it should be the service's root, the part before /api/", true
 }
 
@@ -101,10 +105,10 @@ func wrongBase(rawURL, base string) (string, bool) {
 // went to /api/api/…: base without its /api, or u's up to it.
 func serviceRoot(u *url.URL, base string) string {
 	if base != "" {
-		return safe(strings.TrimSuffix(strings.TrimRight(base, "/"), "/api"))
+		return Safe(strings.TrimSuffix(strings.TrimRight(base, "/"), "/api"))
 	}
 	path := u.EscapedPath()
-	return safe(u.Scheme + "://" + u.Host + path[:strings.Index(path, "/api/api/")])
+	return Safe(u.Scheme + "://" + u.Host + path[:strings.Index(path, "/api/api/")])
 }
 
 // isRecord reports whether the path segments after /api/ read one record.
@@ -117,10 +121,10 @@ func isRecord(seg []string) bool {
 	return false
 }
 
-// notFound says that the record the request for rawURL reads is not on
+// NotFound says that the record the request for rawURL reads is not on
 // the service, and how to find it; false for a request that reads no one
 // record.
-func notFound(rawURL string) (string, bool) {
+func NotFound(rawURL string) (string, bool) {
 	seg, ok := apiSegments(rawURL)
 	if !ok {
 		return "", false
@@ -130,7 +134,7 @@ func notFound(rawURL string) (string, bool) {
 			continue
 		}
 		name := seg[len(r.fixed):]
-		return "no " + r.what + " " + safe(strings.Join(name, "/")) + " on the service (404); " +
+		return "no " + r.what + " " + Safe(strings.Join(name, "/")) + " on the service (404); " +
 			r.check + ", or find it with: " + r.finder + " " + shellWord(name[len(name)-1]), true
 	}
 	return "", false
@@ -162,19 +166,19 @@ func apiSegments(rawURL string) ([]string, bool) {
 // that failed.
 func serviceURL(err error, base string) string {
 	if base != "" {
-		return safe(base)
+		return Safe(base)
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		if u, perr := url.Parse(ue.URL); perr == nil {
-			return safe(u.Scheme + "://" + u.Host)
+			return Safe(u.Scheme + "://" + u.Host)
 		}
 	}
 	return "its base URL"
 }
 
-// safe is text from the service or the command line, sanitized.
-func safe(s string) string { return gamedata.NewUntrusted(s).String() }
+// Safe is text from the service or the command line, sanitized.
+func Safe(s string) string { return gamedata.NewUntrusted(s).String() }
 
 // plainWord is a word a shell reads as it is.
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9._/:@%+=,-]+$`)
@@ -182,7 +186,7 @@ var plainWord = regexp.MustCompile(`^[A-Za-z0-9._/:@%+=,-]+$`)
 // shellWord is s, sanitized, as one shell word: quoted when a shell would
 // read it otherwise (spaces, $, quotes, globs).
 func shellWord(s string) string {
-	s = safe(s)
+	s = Safe(s)
 	if plainWord.MatchString(s) {
 		return s
 	}
