@@ -14,6 +14,7 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/watch"
 	"github.com/spf13/cobra"
 )
 
@@ -104,13 +105,13 @@ type change struct {
 
 func watchRun(ctx context.Context, opts *watchOptions) error {
 	if opts.Format == "table" && opts.Transform == nil {
-		say.Line(opts.IO.errOut, "%s", watchHeader(opts.Kind, opts.Refs, opts.Every))
+		say.Line(opts.IO.errOut, "%s", watch.Header(opts.Kind, opts.Refs, opts.Every))
 	}
-	status := directoryStatus(opts.IO.errOut, opts.Kind)
+	status := watch.DirectoryStatus(opts.IO.errOut, opts.Kind)
 	if len(opts.Refs) > 0 {
-		status = packageStatus(opts.IO.errOut, opts.Refs)
+		status = watch.PackageStatus(opts.IO.errOut, opts.Refs)
 	}
-	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: status.transport()}))
+	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: status.Transport()}))
 	if err != nil {
 		return err
 	}
@@ -122,11 +123,11 @@ func watchRun(ctx context.Context, opts *watchOptions) error {
 
 // watchPackages prints the changes of the packages opts names until ctx
 // ends; a failed poll is status's to say.
-func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watchStatus) error {
+func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watch.Status) error {
 	for ch, err := range c.Packages.Watch(ctx, opts.Refs, opts.Every) {
 		if err != nil {
 			if ctx.Err() == nil {
-				status.failed(itemIndex(err), err)
+				status.Failed(itemIndex(err), err)
 			}
 			continue
 		}
@@ -139,7 +140,7 @@ func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, 
 
 // watchDirectory prints the changes of the directory of opts.Kind until
 // ctx ends; a failed round is status's to say.
-func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watchStatus) error {
+func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watch.Status) error {
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind}
 	if opts.Kind != "" {
 		// The first page says whether the service lists the kind asked
@@ -152,11 +153,11 @@ func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions,
 	for ch, err := range c.Dashboard.Watch(ctx, dir, opts.Every) {
 		if err != nil {
 			if ctx.Err() == nil {
-				status.failed(0, err)
+				status.Failed(0, err)
 			}
 			continue
 		}
-		status.changed(0)
+		status.Changed(0)
 		if err := printChange(ctx, opts, ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
 			return err
 		}
@@ -168,7 +169,7 @@ func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions,
 // one is given.
 func printChange(ctx context.Context, opts *watchOptions, op gamedata.Op, old, new gamedata.Fields) error {
 	if opts.Format == "table" && opts.Transform == nil {
-		_, err := fmt.Fprintln(opts.IO.out, changeLine(op.String(), old, new, opts.IO.width))
+		_, err := fmt.Fprintln(opts.IO.out, watch.ChangeLine(op.String(), old, new, opts.IO.width))
 		return err
 	}
 	line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})

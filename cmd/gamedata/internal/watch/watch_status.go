@@ -1,4 +1,8 @@
-package main
+// Package watch holds what watch says as it polls: the status of each
+// thing watched on stderr (not found, a streak of failed polls said once,
+// a recovery), read from every attempt the client makes, and the lines
+// that show a change on stdout.
+package watch
 
 import (
 	"errors"
@@ -29,8 +33,8 @@ import (
 // attempt is matched to what it polls by its path (and, for the
 // directory, its page).
 
-// watchStatus is what a watch has said about each thing it polls.
-type watchStatus struct {
+// Status is what a watch has said about each thing it polls.
+type Status struct {
 	mu     sync.Mutex
 	errOut io.Writer
 	things []*watched
@@ -54,9 +58,9 @@ type watched struct {
 	delay      time.Duration // the last Retry-After delay said
 }
 
-// packageStatus watches refs, matched by their path.
-func packageStatus(errOut io.Writer, refs []gamedata.PackageRef) *watchStatus {
-	s := &watchStatus{errOut: errOut}
+// PackageStatus watches refs, matched by their path.
+func PackageStatus(errOut io.Writer, refs []gamedata.PackageRef) *Status {
+	s := &Status{errOut: errOut}
 	paths := make([]string, len(refs))
 	for i, r := range refs {
 		s.things = append(s.things, &watched{name: "package " + r.Kind + "/" + r.Ident})
@@ -73,13 +77,13 @@ func packageStatus(errOut io.Writer, refs []gamedata.PackageRef) *watchStatus {
 	return s
 }
 
-// directoryStatus watches the directory of kind.
-func directoryStatus(errOut io.Writer, kind string) *watchStatus {
+// DirectoryStatus watches the directory of kind.
+func DirectoryStatus(errOut io.Writer, kind string) *Status {
 	name := "the directory"
 	if kind != "" {
 		name = "the " + kind + " directory"
 	}
-	s := &watchStatus{errOut: errOut, things: []*watched{{name: name}}, directory: true}
+	s := &Status{errOut: errOut, things: []*watched{{name: name}}, directory: true}
 	s.match = func(req *http.Request) int {
 		if strings.HasSuffix(req.URL.EscapedPath(), "/api/dashboard") {
 			return 0
@@ -94,7 +98,7 @@ func directoryStatus(errOut io.Writer, kind string) *watchStatus {
 // page the streak fails at); a package's 404 or 200 says whether it is
 // found. A failure says nothing yet: the client may retry it, and a poll
 // that fails in the end is yielded by the watch.
-func (s *watchStatus) attempt(req *http.Request, status int) {
+func (s *Status) attempt(req *http.Request, status int) {
 	i := s.match(req)
 	if i < 0 || !s.answered(status) {
 		return
@@ -112,14 +116,14 @@ func (s *watchStatus) attempt(req *http.Request, status int) {
 
 // answered tells whether an attempt's status is an answer: a 2xx or a
 // 304, or a 404 for a package (which says it is not found).
-func (s *watchStatus) answered(status int) bool {
+func (s *Status) answered(status int) bool {
 	return status == http.StatusNotModified || (status >= 200 && status < 300) ||
 		(status == http.StatusNotFound && !s.directory)
 }
 
 // recovered ends w's streak of failures, if one is in progress, and says
 // so; s.mu is held.
-func (s *watchStatus) recovered(w *watched) {
+func (s *Status) recovered(w *watched) {
 	if w.failures > 0 {
 		s.say("watch: polls of %s succeed again, after %s", w.name, say.Plural(w.failures, "failed poll"))
 		w.failures, w.failedPage, w.delay = 0, 0, 0
@@ -129,7 +133,7 @@ func (s *watchStatus) recovered(w *watched) {
 // found notes whether package w was found by a poll, and says when that
 // changes: not found at the first poll or when it goes, found when it
 // comes back; s.mu is held.
-func (s *watchStatus) found(w *watched, found bool) {
+func (s *Status) found(w *watched, found bool) {
 	switch {
 	case !found && (!w.seen || !w.notFound):
 		s.say("watch: %s is not found (404); watching for it to appear", w.name)
@@ -139,9 +143,9 @@ func (s *watchStatus) found(w *watched, found bool) {
 	w.seen, w.notFound = true, !found
 }
 
-// failed notes a poll of thing i that failed with err: the first of a
+// Failed notes a poll of thing i that failed with err: the first of a
 // streak is said, and a delay the service asked for.
-func (s *watchStatus) failed(i int, err error) {
+func (s *Status) Failed(i int, err error) {
 	if i < 0 || i >= len(s.things) {
 		s.mu.Lock()
 		s.say("watch: %v", err)
@@ -169,9 +173,9 @@ func (s *watchStatus) failed(i int, err error) {
 	}
 }
 
-// changed notes that thing i changed: a round or poll that yields a
+// Changed notes that thing i changed: a round or poll that yields a
 // change has succeeded.
-func (s *watchStatus) changed(i int) {
+func (s *Status) Changed(i int) {
 	if i < 0 || i >= len(s.things) {
 		return
 	}
@@ -181,11 +185,11 @@ func (s *watchStatus) changed(i int) {
 }
 
 // say writes a line on stderr; s.mu is held.
-func (s *watchStatus) say(format string, args ...any) { say.Line(s.errOut, format, args...) }
+func (s *Status) say(format string, args ...any) { say.Line(s.errOut, format, args...) }
 
-// transport is an HTTP transport that tells s the status of every
+// Transport is an HTTP transport that tells s the status of every
 // attempt it carries.
-func (s *watchStatus) transport() http.RoundTripper {
+func (s *Status) Transport() http.RoundTripper {
 	return observed{next: http.DefaultTransport, seen: s.attempt}
 }
 

@@ -1,4 +1,4 @@
-package main
+package watch
 
 import (
 	"bytes"
@@ -18,9 +18,9 @@ import (
 // it says how many more there are.
 const maxChangedShown = 4
 
-// watchHeader is the line that says on a terminal what a watch polls and
+// Header is the line that says on a terminal what a watch polls and
 // how often, before its first change comes.
-func watchHeader(kind string, refs []gamedata.PackageRef, every time.Duration) string {
+func Header(kind string, refs []gamedata.PackageRef, every time.Duration) string {
 	if len(refs) > 0 {
 		names := make([]string, len(refs))
 		for i, r := range refs {
@@ -35,11 +35,11 @@ func watchHeader(kind string, refs []gamedata.PackageRef, every time.Duration) s
 	return fmt.Sprintf("watch: watching %s every %s, a line a change (the first poll lists every entry as added); Ctrl-C to stop", what, every)
 }
 
-// changeLine is a change as a person reads it, one line: what changed
+// ChangeLine is a change as a person reads it, one line: what changed
 // (its op and identity, and its title or name), and for an update the
 // members that changed, old → new. Every text the service sent is
 // sanitized; width, when above 0, is the terminal's, which it fits.
-func changeLine(op string, old, new gamedata.Fields, width int) string {
+func ChangeLine(op string, old, new gamedata.Fields, width int) string {
 	rec := new
 	if op == "removed" {
 		rec = old
