@@ -16,6 +16,7 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/version"
 	"github.com/spf13/cobra"
 )
 
@@ -100,7 +101,7 @@ watch) have no bound unless --timeout gives one.
 Exit status: 0 on success, 1 on a failure, 2 on bad usage, 130 when
 interrupted (Ctrl-C), after saying what was kept; watch and exporter,
 which run until interrupted, exit 0.`,
-		Version:                    version(),
+		Version:                    version.String(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,

@@ -1,4 +1,7 @@
-package main
+// Package version says what the command is, from what the Go toolchain
+// recorded in the binary: its module's version, the library's, the commit
+// and the Go version.
+package version
 
 import (
 	"fmt"
@@ -6,29 +9,30 @@ import (
 	"strings"
 )
 
-// libraryPath is the module path of the library this program is built on.
-const libraryPath = "github.com/gamedata-go/gamedata"
+// LibraryPath is the module path of the library this program is built on.
+const LibraryPath = "github.com/gamedata-go/gamedata"
 
-// version says what this program is, as the Go toolchain recorded it in
+// String says what this program is, as the Go toolchain recorded it in
 // the binary: the module's version ("(devel)" for a build from a
 // clone, honestly: it is no release), the library's, the commit when the
 // build recorded one, and the Go version.
-func version() string {
+func String() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "unknown (built without module information)"
 	}
-	return versionOf(info)
+	return Of(info)
 }
 
-func versionOf(info *debug.BuildInfo) string {
+// Of is String for the build information info.
+func Of(info *debug.BuildInfo) string {
 	v := info.Main.Version
 	if v == "" {
 		v = "(devel)"
 	}
 	var details []string
 	for _, d := range info.Deps {
-		if d.Path == libraryPath {
+		if d.Path == LibraryPath {
 			lib := d.Version
 			if d.Replace != nil {
 				lib += " => " + d.Replace.Path + " " + d.Replace.Version
