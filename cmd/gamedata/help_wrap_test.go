@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/help"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,12 +34,12 @@ func TestHelpWraps(t *testing.T) {
 			require.Equal(t, 0, code, "%v: %s", args, errOut)
 			long, _, ok := strings.Cut(out, "\n\nUsage:")
 			require.True(t, ok, "%v: %q", args, out)
-			limit := helpWidth
+			limit := help.Width
 			if width > 0 {
-				limit = min(width, helpWidth)
+				limit = min(width, help.Width)
 			}
 			for _, para := range strings.Split(long, "\n\n") {
-				if laidOut(para) {
+				if help.LaidOut(para) {
 					continue
 				}
 				lines := strings.Split(para, "\n")

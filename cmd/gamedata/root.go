@@ -13,6 +13,7 @@ import (
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/help"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
@@ -133,7 +134,7 @@ which run until interrupted, exit 0.`,
 	}
 	root.SetVersionTemplate("gamedata version {{.Version}}\n")
 	root.SetHelpCommand(newCmdHelp())
-	wrapHelp(root, f.io)
+	help.Wrap(root, func() int { return f.io.width })
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage.Error{Err: err} })
 	g := &f.global

@@ -1,4 +1,7 @@
-package main
+// Package help wraps every command's long description to the terminal,
+// so that texts holding values written in at build time (a timeout,
+// column lists) never break mid-phrase.
+package help
 
 import (
 	"strings"
@@ -7,20 +10,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// helpWidth is the width help text is wrapped to in a pipe, or on a
+// Width is the width help text is wrapped to in a pipe, or on a
 // terminal wider than reads well.
-const helpWidth = 80
+const Width = 80
 
-// wrapHelp makes every command's help wrap its long description to the
-// terminal (helpWidth at most, and in a pipe): the texts hold values
-// written in at build time (a timeout, column lists), so their own line
-// breaks fall mid-phrase.
-func wrapHelp(root *cobra.Command, io *iostreams) {
+// Wrap makes every command's help wrap its long description to the
+// terminal, as wide as termWidth says when it is above 0 (Width at most,
+// and in a pipe): the texts hold values written in at build time (a
+// timeout, column lists), so their own line breaks fall mid-phrase.
+func Wrap(root *cobra.Command, termWidth func() int) {
 	help := root.HelpFunc()
 	root.SetHelpFunc(func(cmd *cobra.Command, args []string) {
-		width := helpWidth
-		if io.width > 0 {
-			width = min(io.width, helpWidth)
+		width := Width
+		if w := termWidth(); w > 0 {
+			width = min(w, Width)
 		}
 		cmd.Long = reflow(cmd.Long, width)
 		help(cmd, args)
@@ -34,7 +37,7 @@ func wrapHelp(root *cobra.Command, io *iostreams) {
 func reflow(text string, width int) string {
 	paras := strings.Split(text, "\n\n")
 	for i, p := range paras {
-		if laidOut(p) {
+		if LaidOut(p) {
 			continue
 		}
 		var b strings.Builder
@@ -58,8 +61,8 @@ func reflow(text string, width int) string {
 	return strings.Join(paras, "\n\n")
 }
 
-// laidOut reports whether a paragraph's line breaks are its own layout.
-func laidOut(p string) bool {
+// LaidOut reports whether a paragraph's line breaks are its own layout.
+func LaidOut(p string) bool {
 	for _, line := range strings.Split(p, "\n") {
 		if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") || strings.HasPrefix(line, "- ") {
 			return true
