@@ -13,6 +13,7 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/resume"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
@@ -122,13 +123,13 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	ef := exportFile{path: opts.Out, format: opts.Format, identity: exportIdentity(opts.Kind),
-		fields: opts.Fields, known: printer.DirectoryColumns(opts.Kind)}
+	ef := resume.File{Path: opts.Out, Format: opts.Format, Identity: resume.Identity(opts.Kind),
+		Fields: opts.Fields, Known: printer.DirectoryColumns(opts.Kind)}
 	out := opts.IO.out
 	var file *os.File
-	var prior resumed
+	var prior resume.Written
 	if opts.Out != "" {
-		if file, prior, err = openExport(ef, opts.Resume); err != nil {
+		if file, prior, err = resume.Open(ef, opts.Resume); err != nil {
 			return err
 		}
 		defer file.Close()
@@ -143,22 +144,22 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		return err
 	}
 	sayServed(opts.common, "export", served.Notices(served.Asked{Kind: opts.Kind, Sort: opts.Sort, Filters: opts.Filters}, first.Fields, first.Pagination))
-	if err := checkKinds(opts.Out, prior, servedKind(opts.Kind, first.Fields)); err != nil {
+	if err := resume.CheckKinds(opts.Out, prior, servedKind(opts.Kind, first.Fields)); err != nil {
 		return err
 	}
 	if opts.Resume {
-		if err := prior.continueAt(file); err != nil {
+		if err := prior.ContinueAt(file); err != nil {
 			return fmt.Errorf("export --resume %s: %w", opts.Out, err)
 		}
 	}
 	columns := opts.Fields
-	if prior.header {
-		columns = prior.columns
+	if prior.Header {
+		columns = prior.Columns
 	}
 	x := &detailExport{
-		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done, total: directoryTotal(first.Pagination),
-		w: printer.New(printer.Options{Format: opts.Format, Out: out, Columns: columns, Known: ef.known, Stream: true, Identity: ef.identity,
-			Batch: printer.Page, Header: prior.header,
+		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.Done, total: directoryTotal(first.Pagination),
+		w: printer.New(printer.Options{Format: opts.Format, Out: out, Columns: columns, Known: ef.Known, Stream: true, Identity: ef.Identity,
+			Batch: printer.Page, Header: prior.Header,
 			Notice: func(format string, args ...any) { say.Line(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
@@ -257,7 +258,7 @@ func (x *detailExport) walk(ctx context.Context, dir *gamedata.DashboardOptions)
 			return err
 		}
 		x.entries++
-		if x.done[writtenIdentity(e.Fields)] {
+		if x.done[resume.IdentityOf(e.Fields)] {
 			x.already++
 			x.tick()
 			continue

@@ -1,4 +1,9 @@
-package main
+// Package resume continues a cut export: it reads back what the file
+// holds (NDJSON lines or CSV rows, their identities in their exact form),
+// checks that this export can continue it exactly, and sets the file to
+// write after its last whole line; a file it cannot continue is refused
+// with what to do.
+package resume
 
 import (
 	"bufio"
@@ -17,35 +22,35 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 )
 
-// exportFile is what an export writes, which a resume must find in the
+// File is what an export writes, which a resume must find in the
 // file it continues: its format, the identity columns its rows are told
 // apart by, and its columns.
-type exportFile struct {
-	path   string
-	format string
-	// identity are the members a record is told apart by: kind and ident
+type File struct {
+	Path   string
+	Format string
+	// Identity are the members a record is told apart by: kind and ident
 	// for packages, id for dedicated servers.
-	identity []string
-	// fields are the columns --fields names, or nil for the default ones,
+	Identity []string
+	// Fields are the columns --fields names, or nil for the default ones,
 	// which always hold known.
-	fields []string
-	known  []string
+	Fields []string
+	Known  []string
 }
 
-// openExport opens ef's file for an export: made anew, or with resume,
+// Open opens ef's file for an export: made anew, or with resume,
 // the cut export there read and checked (a file that does not exist is
 // made), to be continued after its last whole line once its kind is
-// checked too (resumed.continueAt). A file this export cannot continue
+// checked too (Written.ContinueAt). A file this export cannot continue
 // exactly is refused, with what to do, before anything is sent or
 // written.
-func openExport(ef exportFile, resume bool) (*os.File, resumed, error) {
+func Open(ef File, resume bool) (*os.File, Written, error) {
 	if !resume {
-		f, err := os.Create(ef.path)
-		return f, resumed{}, err
+		f, err := os.Create(ef.Path)
+		return f, Written{}, err
 	}
-	f, err := os.OpenFile(ef.path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(ef.Path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, resumed{}, err
+		return nil, Written{}, err
 	}
 	r, size, err := readWritten(f, ef)
 	if err == nil {
@@ -56,31 +61,31 @@ func openExport(ef exportFile, resume bool) (*os.File, resumed, error) {
 		f.Close()
 		var ue usage.Error
 		if errors.As(err, &ue) {
-			return nil, resumed{}, usage.Errorf("export --resume %s: %v", ef.path, ue.Err)
+			return nil, Written{}, usage.Errorf("export --resume %s: %v", ef.Path, ue.Err)
 		}
-		return nil, resumed{}, fmt.Errorf("export --resume %s: %w", ef.path, err)
+		return nil, Written{}, fmt.Errorf("export --resume %s: %w", ef.Path, err)
 	}
 	return f, r, nil
 }
 
-// resumed is what a cut export holds already.
-type resumed struct {
-	// done holds the identities of the records written, as
-	// writtenIdentity gives them.
-	done map[string]bool
+// Written is what a cut export holds already.
+type Written struct {
+	// Done holds the identities of the records written, as
+	// IdentityOf gives them.
+	Done map[string]bool
 	// kinds are the package kinds of the records written.
 	kinds map[string]bool
-	// header is true when a CSV file holds its whole header, whose
-	// columns, read back, are columns.
-	header  bool
-	columns []string
+	// Header is true when a CSV file holds its whole header, whose
+	// columns, read back, are Columns.
+	Header  bool
+	Columns []string
 	// size is that of the whole lines: where the export goes on.
 	size int64
 }
 
-// continueAt drops from f what follows the last whole line (a line cut
+// ContinueAt drops from f what follows the last whole line (a line cut
 // in the middle was never a row) and sets it to write there.
-func (r resumed) continueAt(f *os.File) error {
+func (r Written) ContinueAt(f *os.File) error {
 	if err := f.Truncate(r.size); err != nil {
 		return err
 	}
@@ -95,13 +100,13 @@ const startOver = "or export again without --resume (to another --out to keep th
 // check refuses a CSV file whose columns are not those this export
 // writes: without the identity columns, no row can be told from those
 // to come; with other columns, its rows would not line up.
-func (ef exportFile) check(r resumed) error {
-	if ef.format != "csv" || !r.header {
+func (ef File) check(r Written) error {
+	if ef.Format != "csv" || !r.Header {
 		return nil
 	}
 	var missing []string
-	for _, c := range ef.identity {
-		if !slices.Contains(r.columns, c) {
+	for _, c := range ef.Identity {
+		if !slices.Contains(r.Columns, c) {
 			missing = append(missing, c)
 		}
 	}
@@ -109,26 +114,26 @@ func (ef exportFile) check(r resumed) error {
 		return usage.Errorf("it has no %s column, by which a row it holds is told from those to come; a resume must not write a row twice; %s",
 			strings.Join(missing, " or "), startOver)
 	}
-	own := strings.Join(r.columns, ",")
-	if ef.fields != nil {
-		if want := printer.WithIdentity(ef.identity, ef.fields); !slices.Equal(want, r.columns) {
+	own := strings.Join(r.Columns, ",")
+	if ef.Fields != nil {
+		if want := printer.WithIdentity(ef.Identity, ef.Fields); !slices.Equal(want, r.Columns) {
 			return usage.Errorf("its columns are %s, not %s as --fields asks; resume with --fields %s, %s",
 				own, strings.Join(want, ","), own, startOver)
 		}
 		return nil
 	}
-	for _, c := range ef.known {
-		if !slices.Contains(r.columns, c) {
+	for _, c := range ef.Known {
+		if !slices.Contains(r.Columns, c) {
 			return usage.Errorf("its columns are %s, which --fields chose, not the default ones; resume with --fields %s, %s", own, own, startOver)
 		}
 	}
 	return nil
 }
 
-// checkKinds refuses a file whose rows are packages of another kind than
+// CheckKinds refuses a file whose rows are packages of another kind than
 // served, the kind the service lists for the export's --kind ("" when it
 // lists every kind).
-func checkKinds(path string, r resumed, served string) error {
+func CheckKinds(path string, r Written, served string) error {
 	if served == "" {
 		return nil
 	}
@@ -146,8 +151,8 @@ func checkKinds(path string, r resumed, served string) error {
 // returns them and the size of those lines: a last line without its
 // newline was cut in the middle, and is not counted. A file in the other
 // format, or lines without ef's identity, are refused.
-func readWritten(r io.Reader, ef exportFile) (resumed, int64, error) {
-	w := writtenLines{ef: ef, res: resumed{done: map[string]bool{}, kinds: map[string]bool{}}}
+func readWritten(r io.Reader, ef File) (Written, int64, error) {
+	w := writtenLines{ef: ef, res: Written{Done: map[string]bool{}, kinds: map[string]bool{}}}
 	br := bufio.NewReader(r)
 	var size int64
 	for n := 1; ; n++ {
@@ -160,9 +165,9 @@ func readWritten(r io.Reader, ef exportFile) (resumed, int64, error) {
 		}
 		size += int64(len(line))
 		switch {
-		case ef.format != "csv":
+		case ef.Format != "csv":
 			err = w.ndjsonLine(n, line)
-		case !w.res.header:
+		case !w.res.Header:
 			err = w.csvHeader(line)
 		default:
 			err = w.csvRow(n, line)
@@ -175,8 +180,8 @@ func readWritten(r io.Reader, ef exportFile) (resumed, int64, error) {
 
 // writtenLines is what readWritten has read back of a cut export.
 type writtenLines struct {
-	ef  exportFile
-	res resumed
+	ef  File
+	res Written
 	// col is the position of each column of a CSV header, by name.
 	col map[string]int
 }
@@ -192,10 +197,10 @@ func (w *writtenLines) ndjsonLine(n int, line []byte) error {
 	}
 	// The ident (a server's id) names a record; a detail record may leave
 	// its kind out.
-	if c := w.ef.identity[len(w.ef.identity)-1]; printer.IDText(f, c) == "" {
+	if c := w.ef.Identity[len(w.ef.Identity)-1]; printer.IDText(f, c) == "" {
 		return usage.Errorf("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
 	}
-	w.res.done[writtenIdentity(f)] = true
+	w.res.Done[IdentityOf(f)] = true
 	w.addKind(printer.IDText(f, "kind"))
 	return nil
 }
@@ -209,7 +214,7 @@ func (w *writtenLines) csvHeader(line []byte) error {
 	if err != nil {
 		return fmt.Errorf("header: %w", err)
 	}
-	w.res.columns, w.res.header = columns, true
+	w.res.Columns, w.res.Header = columns, true
 	w.col = make(map[string]int, len(columns))
 	for i, c := range columns {
 		w.col[c] = i
@@ -219,7 +224,7 @@ func (w *writtenLines) csvHeader(line []byte) error {
 
 // csvRow reads back row n of a CSV export, after its header.
 func (w *writtenLines) csvRow(n int, line []byte) error {
-	columns := w.res.columns
+	columns := w.res.Columns
 	cells, err := readExactCells(line, func(i int) bool { return i < len(columns) && printer.IsIdentityColumn(columns[i]) })
 	if err != nil {
 		return fmt.Errorf("line %d: %w", n, err)
@@ -230,7 +235,7 @@ func (w *writtenLines) csvRow(n int, line []byte) error {
 		}
 		return ""
 	}
-	w.res.done[identityKey(get("kind"), get("ident"), get("id"))] = true
+	w.res.Done[identityKey(get("kind"), get("ident"), get("id"))] = true
 	w.addKind(get("kind"))
 	return nil
 }
@@ -238,7 +243,7 @@ func (w *writtenLines) csvRow(n int, line []byte) error {
 // addKind notes the kind of a package record read back; a server's
 // record has no kind to check.
 func (w *writtenLines) addKind(kind string) {
-	if kind != "" && slices.Contains(w.ef.identity, "ident") {
+	if kind != "" && slices.Contains(w.ef.Identity, "ident") {
 		w.res.kinds[kind] = true
 	}
 }
@@ -265,12 +270,12 @@ func readExactCells(line []byte, exact func(i int) bool) ([]string, error) {
 	return cells, nil
 }
 
-// writtenIdentity is the identity of record f as an export writes it. A
+// IdentityOf is the identity of record f as an export writes it. A
 // resume compares the identities it reads back from the file with those
 // of the directory's entries through this one transform, so equal
 // identities are the same record: a row is never written twice, nor
 // skipped for another.
-func writtenIdentity(f gamedata.Fields) string {
+func IdentityOf(f gamedata.Fields) string {
 	return identityKey(printer.IDText(f, "kind"), printer.IDText(f, "ident"), printer.IDText(f, "id"))
 }
 
@@ -285,8 +290,8 @@ func identityKey(kind, ident, id string) string {
 	return printer.ExactCell(kind) + "\n" + printer.ExactCell(ident)
 }
 
-// exportIdentity are the identity members of an export of kind.
-func exportIdentity(kind string) []string {
+// Identity are the identity members of an export of kind.
+func Identity(kind string) []string {
 	if kind == "server" {
 		return []string{"id"}
 	}
