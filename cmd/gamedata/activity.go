@@ -5,6 +5,12 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -30,14 +36,14 @@ does not support with its default; the command says so on stderr. It
 gives up after ` + defaultTimeout.String() + ` unless
 --timeout says otherwise.`,
 		Example: "  gamedata activity --range 24h -o csv",
-		Args:    exactArgs(0, "no arguments"),
+		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	cmd.Flags().StringVar(&opts.Range, "range", gamedata.Range7d, "time range, such as 24h, 7d or 30d; a range the service does not support is said on stderr")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 
@@ -50,18 +56,18 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 	if err != nil {
 		return err
 	}
-	if _, notice := servedRange(opts.Range, h); notice != "" {
-		say(opts.IO.errOut, "activity: %s", notice)
+	if _, notice := served.Range(opts.Range, h); notice != "" {
+		say.Line(opts.IO.errOut, "activity: %s", notice)
 	}
 	records := make([]gamedata.Fields, 0, len(h.Points))
 	for _, p := range h.Points {
-		f, err := fieldsOf(pointRow(p))
+		f, err := record.Of(pointRow(p))
 		if err != nil {
 			return err
 		}
 		records = append(records, f)
 	}
-	return printAll(ctx, opts.common, records, activityColumns, nil)
+	return printAll(ctx, opts.common, records, printer.ActivityColumns, nil)
 }
 
 // point is an activity point as a row: times in RFC 3339, players null

@@ -7,6 +7,10 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -33,12 +37,12 @@ func newCmdAnalytics(f *factory, runF func(context.Context, *analyticsOptions) e
 		Use:   "analytics package KIND/IDENT | analytics org IDENT | analytics search QUERY",
 		Short: "An analytics report (its history, or a range summary), or a search of analytics",
 		Long: `An analytics report of one package or organization: its history, a row an
-entry (` + columnsHelp(historyColumns) + `, then every numeric
+entry (` + printer.ColumnsHelp(printer.HistoryColumns) + `, then every numeric
 member), with partialCoverage true where the totals are lower bounds.
 In CSV and tables capturedAt is in UTC, RFC 3339, so that rows sort by
 it; JSON keeps it as sent. -o json writes the whole report.
 
---range 7d prints the report's summary over that range instead (` + columnsHelp(summaryColumns) + `);
+--range 7d prints the report's summary over that range instead (` + printer.ColumnsHelp(printer.SummaryColumns) + `);
 a range the report does not have is refused with the ranges it has.
 
 analytics search QUERY searches the games and organizations that have
@@ -47,7 +51,7 @@ analytics, a row a hit, as search does.
 It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata analytics package game/neon-miner -o csv\n  gamedata analytics org acme-works --range 30d\n" +
 			"  gamedata analytics search miner",
-		Args: exactArgs(2, "package KIND/IDENT, org IDENT or search QUERY"),
+		Args: usage.ExactArgs(2, "package KIND/IDENT, org IDENT or search QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
 			switch opts.Type = args[0]; opts.Type {
@@ -61,16 +65,16 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 			case "search":
 				opts.Query = args[1]
 				if opts.Range != "" {
-					return usagef("analytics search --range: a search has no range summaries")
+					return usage.Errorf("analytics search --range: a search has no range summaries")
 				}
 			default:
-				return usagef("analytics %q: want package, org or search", args[0])
+				return usage.Errorf("analytics %q: want package, org or search", args[0])
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	cmd.Flags().StringVar(&opts.Range, "range", "", "print the report's summary over this range, such as 24h, 7d, 30d or 90d, instead of its history")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 
@@ -88,11 +92,11 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 		if err != nil {
 			return err
 		}
-		records, err := hitRecords(r.Packages, nil, r.Organizations)
+		records, err := record.Hits(r.Packages, nil, r.Organizations)
 		if err != nil {
 			return err
 		}
-		return printAll(ctx, opts.common, records, searchColumns, nil)
+		return printAll(ctx, opts.common, records, printer.SearchColumns, nil)
 	case "package":
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {
@@ -118,7 +122,7 @@ func analyticsRun(ctx context.Context, opts *analyticsOptions) error {
 			return err
 		}
 	}
-	return printAll(ctx, opts.common, records, historyColumns, nil)
+	return printAll(ctx, opts.common, records, printer.HistoryColumns, nil)
 }
 
 // utcCapturedAt is a history entry for a CSV file or a table: its
@@ -129,7 +133,7 @@ func utcCapturedAt(h gamedata.HistoryEntry) (gamedata.Fields, error) {
 		return h.Fields, nil
 	}
 	at, _ := json.Marshal(h.CapturedAt.UTC().Format(time.RFC3339))
-	return withMember(h.Fields, "capturedAt", at)
+	return record.With(h.Fields, "capturedAt", at)
 }
 
 // printSummary prints the summary of range name, a record with its range
@@ -142,17 +146,17 @@ func printSummary(ctx context.Context, c common, summaries gamedata.Summaries, n
 			have = append(have, s.Range)
 		}
 		if len(have) == 0 {
-			return usagef("--range %q: the report has no range summaries", name)
+			return usage.Errorf("--range %q: the report has no range summaries", name)
 		}
-		return usagef("--range %q: the report has no summary of that range; it has %s", name, strings.Join(have, ", "))
+		return usage.Errorf("--range %q: the report has no summary of that range; it has %s", name, strings.Join(have, ", "))
 	}
 	r, _ := json.Marshal(s.Range)
-	f, err := withMembers(s.Fields, []member{{"range", r}})
+	f, err := record.WithMembers(s.Fields, []record.Member{{Name: "range", Value: r}})
 	if err != nil {
 		return err
 	}
 	if c.Format == "json" || c.Transform != nil {
 		return printOne(ctx, c, f, nil, nil)
 	}
-	return printAll(ctx, c, []gamedata.Fields{f}, summaryColumns, nil)
+	return printAll(ctx, c, []gamedata.Fields{f}, printer.SummaryColumns, nil)
 }

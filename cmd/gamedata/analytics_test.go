@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -80,7 +81,7 @@ func TestAnalyticsTimesAndSummaries(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	rows = csvRows(t, out)
 	require.Len(t, rows, 2)
-	assert.Equal(t, summaryColumns, rows[0])
+	assert.Equal(t, printer.SummaryColumns, rows[0])
 	assert.Equal(t, "7d", rows[1][0])
 	assert.Equal(t, fmt.Sprint(sent.Summary["7d"]["average"]), rows[1][2])
 

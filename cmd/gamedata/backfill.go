@@ -6,6 +6,8 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -27,12 +29,12 @@ func (o *backfillOptions) config() (exporter.BackfillConfig, error) {
 	for _, p := range o.packages {
 		ref, err := exporter.ParsePackage(p)
 		if err != nil {
-			return cfg, usageError{fmt.Errorf("backfill %w", err)}
+			return cfg, usage.Error{Err: fmt.Errorf("backfill %w", err)}
 		}
 		cfg.Packages = append(cfg.Packages, ref)
 	}
 	if err := cfg.Check(); err != nil {
-		return cfg, usageError{fmt.Errorf("backfill %w", err)}
+		return cfg, usage.Error{Err: fmt.Errorf("backfill %w", err)}
 	}
 	return cfg, nil
 }
@@ -62,7 +64,7 @@ gives one.`,
 		Example: `  gamedata backfill --top 100 > backfill.om
   promtool tsdb create-blocks-from openmetrics backfill.om /var/lib/prometheus/metrics2
   gamedata backfill --package game/neon-harbor --instance exporter.example:9877 > backfill.om`,
-		Args: exactArgs(0, "no arguments"),
+		Args: usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, 0)
 			cfg, err := opts.config()
@@ -94,6 +96,6 @@ func backfillRun(ctx context.Context, opts *backfillOptions) error {
 	if err != nil {
 		return fmt.Errorf("backfill: %w", err)
 	}
-	say(opts.IO.errOut, "backfill: %d activity points, %d history entries of %d packages", n.Points, n.Entries, n.Packages)
+	say.Line(opts.IO.errOut, "backfill: %d activity points, %d history entries of %d packages", n.Points, n.Entries, n.Packages)
 	return nil
 }

@@ -6,6 +6,10 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/chart"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -53,13 +57,13 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 				}
 				opts.Target = "package"
 			default:
-				return usagef("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
+				return usage.Errorf("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
 			}
 			if (opts.Out == "") == !opts.Term {
-				return usagef("chart: want --out FILE.png, --out FILE.svg or --term")
+				return usage.Errorf("chart: want --out FILE.png, --out FILE.svg or --term")
 			}
 			if ext := strings.ToLower(filepath.Ext(opts.Out)); opts.Out != "" && ext != ".png" && ext != ".svg" {
-				return usagef("chart --out %q: want a .png or .svg file", opts.Out)
+				return usage.Errorf("chart --out %q: want a .png or .svg file", opts.Out)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -77,33 +81,33 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		return err
 	}
 	var title string
-	var samples []sample
+	var samples []chart.Sample
 	if opts.Target == "activity" {
 		h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: opts.Range})
 		if err != nil {
 			return err
 		}
-		served, notice := servedRange(opts.Range, h)
+		covered, notice := served.Range(opts.Range, h)
 		if notice != "" {
-			say(opts.IO.errOut, "chart: %s", notice)
+			say.Line(opts.IO.errOut, "chart: %s", notice)
 		}
-		title, samples = "Players on the platform, "+served, activitySamples(h)
+		title, samples = "Players on the platform, "+covered, chart.ActivitySamples(h)
 	} else {
 		r, err := c.Analytics.Package(ctx, opts.Kind, opts.Ident)
 		if err != nil {
 			return err
 		}
-		title, samples = "Players of "+opts.Kind+"/"+opts.Ident, historySamples(r.History)
+		title, samples = "Players of "+opts.Kind+"/"+opts.Ident, chart.HistorySamples(r.History)
 	}
 	title = gamedata.NewUntrusted(title).String() // the range is the service's word
 	if opts.Term {
-		return terminalChart(opts.IO.out, title, samples, opts.IO.chartWidth())
+		return chart.Terminal(opts.IO.out, title, samples, opts.IO.chartWidth())
 	}
-	if err := fileChart(opts.Out, title, samples); err != nil {
+	if err := chart.File(opts.Out, title, samples); err != nil {
 		return err
 	}
 	if opts.IO.errTTY {
-		say(opts.IO.errOut, "wrote %s", opts.Out)
+		say.Line(opts.IO.errOut, "wrote %s", opts.Out)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -38,7 +39,7 @@ func TestColumnsOfAWalk(t *testing.T) {
 		}
 		rows := csvRows(t, out)
 		require.Len(t, rows, len(games)+1, "%v", args)
-		for _, c := range packageColumns {
+		for _, c := range printer.PackageColumns {
 			assert.Contains(t, rows[0], c, "%v: a documented column", args)
 		}
 		peak := indexOf(rows[0], "playersPeak")

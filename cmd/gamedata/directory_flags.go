@@ -6,6 +6,10 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/spf13/cobra"
 )
 
@@ -24,7 +28,7 @@ func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
 	f.StringSliceVar(&d.Fields, "fields", nil, "the members to print, comma-separated: columns for csv and table (default: the documented ones and the numeric members found), members for json and ndjson (default: every one)")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 }
 
 // bound is the command's timeout unless --timeout is given: a page is
@@ -42,17 +46,17 @@ func (d *directoryFlags) batch() int {
 	if d.List.PageSize > 0 {
 		return d.List.PageSize
 	}
-	return page
+	return printer.Page
 }
 
 // walkWriter is the writer of a walk of every page: it holds a page at
 // most, writes every known column, and says on stderr what it must
 // leave out.
-func walkWriter(ctx context.Context, c common, d directoryFlags, known []string, command string) writer {
+func walkWriter(ctx context.Context, c common, d directoryFlags, known []string, command string) printer.Writer {
 	o := c.output(ctx, known, d.Fields, d.batch())
-	o.stream = true
-	o.notice = func(format string, args ...any) { say(c.IO.errOut, command+": "+format, args...) }
-	return newWriter(o)
+	o.Stream = true
+	o.Notice = func(format string, args ...any) { say.Line(c.IO.errOut, command+": "+format, args...) }
+	return printer.New(o)
 }
 
 // printDirectory prints what a directory command read: the records of
@@ -72,14 +76,14 @@ func printDirectory[T any](ctx context.Context, c common, d directoryFlags, know
 	for e, err := range walk {
 		if err == nil {
 			n++
-			err = w.write(fields(e))
+			err = w.Write(fields(e))
 		}
 		if err != nil {
-			w.close() // what was read is whole: print it
-			return withKept(err, "%s printed, each whole", plural(n, "record"))
+			w.Close() // what was read is whole: print it
+			return failure.WithKept(err, "%s printed, each whole", say.Plural(n, "record"))
 		}
 	}
-	if err := w.close(); err != nil {
+	if err := w.Close(); err != nil {
 		return err
 	}
 	c.noResults(n)
@@ -89,7 +93,7 @@ func printDirectory[T any](ctx context.Context, c common, d directoryFlags, know
 // sayServed says each notice of what the service served on stderr.
 func sayServed(c common, command string, notices []string) {
 	for _, n := range notices {
-		say(c.IO.errOut, "%s: %s", command, n)
+		say.Line(c.IO.errOut, "%s: %s", command, n)
 	}
 }
 

@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
 	"github.com/stretchr/testify/assert"
 )
+
+const apiSuffix = "gamedata: --base-url should be the service's root (it ends in /api, and every path starts /api/): try --base-url ROOT\n"
 
 // A record the service does not have is said with what to check and how
 // to find it, the ident sanitized and quoted for a shell; never the
@@ -69,15 +71,7 @@ func TestUnreachableSaysWhatToCheck(t *testing.T) {
 	dns := fmt.Errorf("gamedata: GET http://h.invalid/api/packages/game/x after 5 attempts: %w",
 		&net.DNSError{Err: "no such host", Name: "h.invalid", IsNotFound: true})
 	assert.Equal(t, "could not reach the service at http://h.invalid: lookup h.invalid: no such host; check --base-url and the network",
-		explain(dns, "http://h.invalid").Error())
-}
-
-// Other errors pass as they are.
-func TestExplainLeavesOtherErrors(t *testing.T) {
-	t.Parallel()
-	err := &gamedata.APIError{StatusCode: 404, Method: "GET", URL: "http://h/api/dashboard?page=9"}
-	assert.Same(t, error(err), explain(err, "http://h"))
-	assert.NoError(t, explain(nil, "http://h"))
+		explain.Failure(dns, "http://h.invalid").Error())
 }
 
 // A 404 that the base URL causes blames --base-url, not the record: a
@@ -111,5 +105,3 @@ func TestNotFoundBlamesTheBaseURL(t *testing.T) {
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "one line: %q", errOut)
 	}
 }
-
-const apiSuffix = "gamedata: --base-url should be the service's root (it ends in /api, and every path starts /api/): try --base-url ROOT\n"

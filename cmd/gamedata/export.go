@@ -10,6 +10,13 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/resume"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -40,7 +47,7 @@ an --out that ends in .csv, as chart takes its format, NDJSON otherwise).
 A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
 columns are the identity columns (kind and ident, or id for servers),
 always, then those --fields names, or by default the documented ones
-(` + columnsHelp(packageColumns) + `; for servers ` + columnsHelp(serverColumns) + `) and every
+(` + printer.ColumnsHelp(printer.PackageColumns) + `; for servers ` + printer.ColumnsHelp(printer.ServerColumns) + `) and every
 numeric member of the first 100 records. On a terminal, stderr shows a
 progress bar: entries done of the directory's total (when the service
 says it), rate and time left; it stops where the export stops. A
@@ -69,7 +76,7 @@ sent, with such characters escaped as \u in its strings.
 
 An entry no request can name (the ident "..") is skipped, and said so.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
-		Args:    exactArgs(0, "no arguments"),
+		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, 0)
 			switch opts.Format = f.global.output; opts.Format {
@@ -77,16 +84,16 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 				opts.Format = formatOf(opts.Out)
 			case "csv", "ndjson":
 			default:
-				return usagef("export -o %q: want csv or ndjson", opts.Format)
+				return usage.Errorf("export -o %q: want csv or ndjson", opts.Format)
 			}
 			if len(opts.Fields) > 0 && opts.Format != "csv" {
-				return usagef("export --fields names CSV columns; -o %s writes every member", opts.Format)
+				return usage.Errorf("export --fields names CSV columns; -o %s writes every member", opts.Format)
 			}
 			if opts.Resume && opts.Out == "" {
-				return usagef("export --resume needs --out, the file to continue")
+				return usage.Errorf("export --resume needs --out, the file to continue")
 			}
 			if opts.Concurrency < 1 {
-				return usagef("export --concurrency %d: want 1 or more", opts.Concurrency)
+				return usage.Errorf("export --concurrency %d: want 1 or more", opts.Concurrency)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -116,19 +123,19 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	ef := exportFile{path: opts.Out, format: opts.Format, identity: exportIdentity(opts.Kind),
-		fields: opts.Fields, known: directoryColumns(opts.Kind)}
+	ef := resume.File{Path: opts.Out, Format: opts.Format, Identity: resume.Identity(opts.Kind),
+		Fields: opts.Fields, Known: printer.DirectoryColumns(opts.Kind)}
 	out := opts.IO.out
 	var file *os.File
-	var prior resumed
+	var prior resume.Written
 	if opts.Out != "" {
-		if file, prior, err = openExport(ef, opts.Resume); err != nil {
+		if file, prior, err = resume.Open(ef, opts.Resume); err != nil {
 			return err
 		}
 		defer file.Close()
 		out = file
 	}
-	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: page}}
+	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: printer.Page}}
 	// The first page says what the service serves and how many entries
 	// there are; the walk reads it again, which the cache answers with a
 	// 304.
@@ -136,37 +143,37 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if err != nil {
 		return err
 	}
-	sayServed(opts.common, "export", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.Sort, filters: opts.Filters}, first.Fields, first.Pagination))
-	if err := checkKinds(opts.Out, prior, servedKind(opts.Kind, first.Fields)); err != nil {
+	sayServed(opts.common, "export", served.Notices(served.Asked{Kind: opts.Kind, Sort: opts.Sort, Filters: opts.Filters}, first.Fields, first.Pagination))
+	if err := resume.CheckKinds(opts.Out, prior, servedKind(opts.Kind, first.Fields)); err != nil {
 		return err
 	}
 	if opts.Resume {
-		if err := prior.continueAt(file); err != nil {
+		if err := prior.ContinueAt(file); err != nil {
 			return fmt.Errorf("export --resume %s: %w", opts.Out, err)
 		}
 	}
 	columns := opts.Fields
-	if prior.header {
-		columns = prior.columns
+	if prior.Header {
+		columns = prior.Columns
 	}
 	x := &detailExport{
-		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.done, total: directoryTotal(first.Pagination),
-		w: newWriter(output{format: opts.Format, w: out, columns: columns, known: ef.known, stream: true, identity: ef.identity,
-			batch: page, header: prior.header,
-			notice: func(format string, args ...any) { say(opts.IO.errOut, "export: "+format, args...) }}),
+		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.Done, total: directoryTotal(first.Pagination),
+		w: printer.New(printer.Options{Format: opts.Format, Out: out, Columns: columns, Known: ef.Known, Stream: true, Identity: ef.Identity,
+			Batch: printer.Page, Header: prior.Header,
+			Notice: func(format string, args ...any) { say.Line(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
-		x.bar = newProgress(opts.IO.errOut, "export", x.total)
+		x.bar = progress.New(opts.IO.errOut, "export", x.total)
 	}
 	err = x.run(ctx, dir)
-	if err == nil || isUsage(err) {
+	if err == nil || usage.Is(err) {
 		return err
 	}
 	if opts.Out == "" {
-		return withKept(err, "%s printed, each whole", plural(x.written, "record"))
+		return failure.WithKept(err, "%s printed, each whole", say.Plural(x.written, "record"))
 	}
-	return withKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
-		"%s written to %s, each whole; run again with --resume to continue", plural(x.written, "row"), opts.Out)
+	return failure.WithKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
+		"%s written to %s, each whole; run again with --resume to continue", say.Plural(x.written, "row"), opts.Out)
 }
 
 // directoryTotal is the number of entries a directory page's pagination
@@ -201,10 +208,10 @@ func servedKind(asked string, envelope gamedata.Fields) string {
 type detailExport struct {
 	c           *gamedata.Client
 	concurrency int
-	w           writer
+	w           printer.Writer
 	errOut      io.Writer
 	done        map[string]bool // identities already written, by a cut run
-	bar         *progress
+	bar         *progress.Bar
 
 	entries, written, skipped, already int
 	finished                           bool // the walk read the whole directory
@@ -219,13 +226,13 @@ type detailExport struct {
 func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) error {
 	err := x.walk(ctx, dir)
 	x.finished = err == nil
-	if cerr := x.w.close(); err == nil {
+	if cerr := x.w.Close(); err == nil {
 		err = cerr
 	}
 	if x.bar != nil {
-		x.bar.stop()
+		x.bar.Stop()
 	}
-	say(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
+	say.Line(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
 	return err
 }
 
@@ -245,18 +252,18 @@ func (x *detailExport) of() string {
 // walk reads the directory and exports each page's entries as the page
 // fills; it stops at the first failure, or when ctx ends.
 func (x *detailExport) walk(ctx context.Context, dir *gamedata.DashboardOptions) error {
-	batch := make([]gamedata.DashboardEntry, 0, page)
+	batch := make([]gamedata.DashboardEntry, 0, printer.Page)
 	for e, err := range x.c.Dashboard.All(ctx, dir, nil) {
 		if err != nil {
 			return err
 		}
 		x.entries++
-		if x.done[writtenIdentity(e.Fields)] {
+		if x.done[resume.IdentityOf(e.Fields)] {
 			x.already++
 			x.tick()
 			continue
 		}
-		if batch = append(batch, e); len(batch) == page {
+		if batch = append(batch, e); len(batch) == printer.Page {
 			if err := x.details(ctx, batch); err != nil {
 				return err
 			}
@@ -319,13 +326,13 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 	if errors.Is(err, gamedata.ErrInvalidArgument) {
 		x.skipped++
 		x.tick()
-		say(x.errOut, "export: skipped %s, which no request can name: %v", entryName(e), errors.Unwrap(err))
+		say.Line(x.errOut, "export: skipped %s, which no request can name: %v", entryName(e), errors.Unwrap(err))
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("export: %s: %w", entryName(e), itemCause(err))
+		return fmt.Errorf("export: %s: %w", entryName(e), failure.ItemCause(err))
 	}
-	if err := x.w.write(f); err != nil {
+	if err := x.w.Write(f); err != nil {
 		return err
 	}
 	x.written++
@@ -344,6 +351,6 @@ func entryName(e gamedata.DashboardEntry) string {
 
 func (x *detailExport) tick() {
 	if x.bar != nil {
-		x.bar.add()
+		x.bar.Add()
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -122,7 +123,7 @@ func exportedIdentsExact(t *testing.T, body []byte, format string) []string {
 		col := indexOf(rows[0], "ident")
 		require.GreaterOrEqual(t, col, 0)
 		for _, r := range rows[1:] {
-			ident, err := readExactCell(r[col])
+			ident, err := printer.ReadExactCell(r[col])
 			require.NoError(t, err, r[col])
 			idents = append(idents, ident)
 		}

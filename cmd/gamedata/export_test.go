@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,6 +15,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -56,7 +58,7 @@ func TestExportCutAndResumed(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := run(ctx, args, &stdout, &stderr)
 			cancel()
-			assert.Equal(t, exitInterrupted, code, "an interrupted export exits 130")
+			assert.Equal(t, failure.ExitInterrupted, code, "an interrupted export exits 130")
 			assert.Contains(t, stderr.String(), "--resume")
 			cut := exportedIdents(t, out, format) // parses: every row is whole
 			require.NotEmpty(t, cut)
@@ -189,7 +191,7 @@ func TestExportOptions(t *testing.T) {
 		{"export", "--concurrency", "0"},
 	} {
 		p, err := parseArgs(t, args...)
-		assert.True(t, isUsage(err), "%v: %v", args, err)
+		assert.True(t, usage.Is(err), "%v: %v", args, err)
 		assert.Nil(t, p.opts, "%v: refused before it runs", args)
 	}
 }
@@ -216,7 +218,7 @@ func TestExportBarShowsWhatWasDone(t *testing.T) {
 	f := newFactory(&stdout, &stderr)
 	f.io.errTTY = true
 	code := runWith(ctx, f, []string{"--base-url", twin.URL, "--rate", "0", "export", "--kind", "game", "--concurrency", "1"})
-	assert.Equal(t, exitInterrupted, code, "an interrupted export exits 130")
+	assert.Equal(t, failure.ExitInterrupted, code, "an interrupted export exits 130")
 	frames := barFrames.FindAllStringSubmatch(stderr.String(), -1)
 	require.NotEmpty(t, frames, stderr.String())
 	assert.Equal(t, fmt.Sprintf("(0/%d,", games), frames[0][0], "the first frame is drawn before any entry is done")
@@ -235,8 +237,8 @@ func TestExportNamesTheEntryThatFailed(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t, gamedatatest.WithSize(250, 6, 5))
 	games := twin.Catalog().Entries(url.Values{"kind": {"game"}})
-	require.Greater(t, len(games), page+1, "the failing entry is on the second page")
-	bad := games[page+1].Ident
+	require.Greater(t, len(games), printer.Page+1, "the failing entry is on the second page")
+	bad := games[printer.Page+1].Ident
 	fi := gamedatatest.InjectFaults(twin.Handler(), gamedatatest.Faults{
 		Rate:  1,
 		Match: func(r *http.Request) bool { return r.URL.Path == "/api/packages/game/"+bad },
@@ -254,12 +256,4 @@ func TestExportNamesTheEntryThatFailed(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr.String(), "gamedata: export: package game/"+bad+": GET ")
 	assert.NotContains(t, stderr.String(), "item ")
-}
-
-// The bar's clock runs from its making.
-func TestProgressStartsAtOnce(t *testing.T) {
-	t.Parallel()
-	p := newProgress(io.Discard, "export", 10)
-	assert.True(t, p.bar.IsStarted())
-	p.stop()
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -31,19 +32,19 @@ type exporterOptions struct {
 // error is bad usage.
 func (o *exporterOptions) config() (exporter.Config, error) {
 	if err := checkListen(o.Listen); err != nil {
-		return exporter.Config{}, usageError{err}
+		return exporter.Config{}, usage.Error{Err: err}
 	}
 	cfg := o.cfg
 	cfg.Packages = nil
 	for _, p := range o.packages {
 		ref, err := exporter.ParsePackage(p)
 		if err != nil {
-			return exporter.Config{}, usageError{fmt.Errorf("exporter %w", err)}
+			return exporter.Config{}, usage.Error{Err: fmt.Errorf("exporter %w", err)}
 		}
 		cfg.Packages = append(cfg.Packages, ref)
 	}
 	if err := cfg.Check(); err != nil {
-		return exporter.Config{}, usageError{fmt.Errorf("exporter %w", err)}
+		return exporter.Config{}, usage.Error{Err: fmt.Errorf("exporter %w", err)}
 	}
 	return cfg, nil
 }
@@ -115,7 +116,7 @@ bound unless --timeout gives one.`,
 		Example: `  gamedata exporter --kind game --top 100
   gamedata exporter --package game/neon-harbor --server 203.0.113.7:27015 --every 30s
   gamedata exporter --kind game --kind mod --filter online --listen 0.0.0.0:9877`,
-		Args: exactArgs(0, "no arguments"),
+		Args: usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, 0)
 			cfg, err := opts.config()

@@ -10,7 +10,11 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/spf13/cobra"
 	"golang.org/x/time/rate"
@@ -32,7 +36,7 @@ type factory struct {
 	twin   *gamedatatest.Server // the in-process twin, once it serves
 	client *gamedata.Client
 	// tx is the command's --jq or --template, once its flags are parsed.
-	tx *transform
+	tx *transform.Transform
 	// now is the wall clock: the twin the command starts is set to it.
 	now func() time.Time
 }
@@ -62,13 +66,13 @@ func (g *globals) check() error {
 	switch g.output {
 	case "", "json", "ndjson", "csv", "table":
 	default:
-		return usagef("-o %q: want json, ndjson, csv or table", g.output)
+		return usage.Errorf("-o %q: want json, ndjson, csv or table", g.output)
 	}
 	if g.rate < 0 || math.IsNaN(g.rate) || math.IsInf(g.rate, 0) {
-		return usagef("--rate %v: want a number of requests a second, or 0 for no limit", g.rate)
+		return usage.Errorf("--rate %v: want a number of requests a second, or 0 for no limit", g.rate)
 	}
 	if g.timeout < 0 {
-		return usagef("--timeout %v: want 0 (no limit) or more", g.timeout)
+		return usage.Errorf("--timeout %v: want 0 (no limit) or more", g.timeout)
 	}
 	return nil
 }
@@ -88,7 +92,7 @@ type common struct {
 	// Timeout bounds the whole command; 0 is no bound.
 	Timeout time.Duration
 	// Transform is --jq or --template, or nil.
-	Transform *transform
+	Transform *transform.Transform
 }
 
 // common returns the common options of cmd, whose timeout is bound unless
@@ -158,12 +162,12 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 		// not a gap.
 		f.twin.Advance(f.now().Sub(f.twin.Catalog().Now))
 		base = f.twin.URL
-		say(f.io.errOut, "%s", redact.URLs(twinNotice(g, base)))
+		say.Line(f.io.errOut, "%s", redact.URLs(twinNotice(g, base)))
 	}
 	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
 		if errors.Is(err, gamedata.ErrInvalidArgument) {
-			return nil, usageError{err}
+			return nil, usage.Error{Err: err}
 		}
 		return nil, err
 	}
@@ -183,9 +187,9 @@ func (f *factory) diskCache() (gamedata.Cache, error) {
 	}
 	cause := strings.TrimPrefix(err.Error(), "gamedata: NewDiskCache: ")
 	if f.global.cacheDirFlag {
-		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", safe(dir), safe(cause))
+		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", explain.Safe(dir), explain.Safe(cause))
 	}
-	say(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", safe(cause))
+	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", explain.Safe(cause))
 	return nil, nil
 }
 

@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/gamedata-go/gamedata/gamedatatest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gamedata-go/gamedata/gamedatatest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -33,12 +36,12 @@ func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra
 with -o table) every member is a line, its name and its value: null is
 shown as null, a list an element a line. -o csv is a header and a row of
 every member, in the order sent (a list or object as its JSON text);
--o json the record as sent, indented on a terminal. --fields names the
+-o json the record as sent, printer.Indented on a terminal. --fields names the
 members to show. It gives up after ` + defaultTimeout.String() + ` unless --timeout says
 otherwise.`,
 		Example: "  gamedata get package game/neon-miner\n  gamedata get server 192.0.2.105:27015 -o json\n" +
 			"  gamedata get org acme-works --fields name,packages",
-		Args: exactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
+		Args: usage.ExactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.common = f.common(cmd, defaultTimeout)
 			switch opts.Type = args[0]; opts.Type {
@@ -52,13 +55,13 @@ otherwise.`,
 			case "org", "organization":
 				opts.Type, opts.Ident = "org", args[1]
 			default:
-				return usagef("get %q: want package, server or org", args[0])
+				return usage.Errorf("get %q: want package, server or org", args[0])
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated, in every format (default: every one)")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 
@@ -75,19 +78,19 @@ func getRun(ctx context.Context, opts *getOptions) error {
 		if err != nil {
 			return notOnTheService(ctx, c, err)
 		}
-		f, known = p.Fields, packageColumns
+		f, known = p.Fields, printer.PackageColumns
 	case "server":
 		s, err := c.Servers.Get(ctx, opts.ID)
 		if err != nil {
 			return notOnTheService(ctx, c, err)
 		}
-		f, known = s.Fields, serverColumns
+		f, known = s.Fields, printer.ServerColumns
 	default:
 		o, err := c.Organizations.Get(ctx, opts.Ident)
 		if err != nil {
 			return notOnTheService(ctx, c, err)
 		}
-		f, known = o.Fields, organizationColumns
+		f, known = o.Fields, printer.OrganizationColumns
 	}
 	return printOne(ctx, opts.common, f, known, opts.Fields)
 }
@@ -115,36 +118,36 @@ func notOnTheService(ctx context.Context, c *gamedata.Client, err error) error {
 func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []string) error {
 	switch {
 	case c.Transform != nil:
-		return c.Transform.apply(ctx, f.JSON())
+		return c.Transform.Apply(ctx, f.JSON())
 	case c.Format == "json":
 		if fields != nil {
-			if err := checkFields(fields, known, []gamedata.Fields{f}); err != nil {
+			if err := printer.CheckFields(fields, known, []gamedata.Fields{f}); err != nil {
 				return err
 			}
 			var err error
-			if f, err = selectMembers(f, fields); err != nil {
+			if f, err = printer.SelectMembers(f, fields); err != nil {
 				return err
 			}
 		}
-		line, err := jsonLine(f)
+		line, err := printer.JSONLine(f)
 		if err != nil {
 			return err
 		}
 		if c.IO.outTTY {
-			line = indented(line, "")
+			line = printer.Indented(line, "")
 		}
 		_, err = fmt.Fprintf(c.IO.out, "%s\n", line)
 		return err
 	case c.Format == "table":
 		if fields != nil {
-			if err := checkFields(fields, known, []gamedata.Fields{f}); err != nil {
+			if err := printer.CheckFields(fields, known, []gamedata.Fields{f}); err != nil {
 				return err
 			}
 		}
-		return writeMembers(c.IO.out, f, fields, c.IO.width)
+		return printer.WriteMembers(c.IO.out, f, fields, c.IO.width)
 	case c.Format == "csv" && fields == nil:
 		// One record: every member is a column, none chosen away.
-		fields = memberOrder(f)
+		fields = printer.MemberOrder(f)
 	}
 	return printAll(ctx, c, []gamedata.Fields{f}, known, fields)
 }
@@ -153,7 +156,7 @@ func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []
 func splitRef(ref string) (kind, ident string, err error) {
 	kind, ident, ok := strings.Cut(ref, "/")
 	if !ok || kind == "" || ident == "" {
-		return "", "", usagef("package %q: want KIND/IDENT, such as game/neon-miner", ref)
+		return "", "", usage.Errorf("package %q: want KIND/IDENT, such as game/neon-miner", ref)
 	}
 	return kind, ident, nil
 }

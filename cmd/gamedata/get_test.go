@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -77,7 +78,7 @@ func TestGetOnATerminal(t *testing.T) {
 	}
 	assert.Regexp(t, `(?m)^playersPeak +null$`, out, "null is shown as null")
 	for _, l := range lines {
-		assert.LessOrEqual(t, displayWidth(l), 100, "%q fits the terminal", l)
+		assert.LessOrEqual(t, textwidth.Width(l), 100, "%q fits the terminal", l)
 	}
 
 	org := cat.Organizations[0].Ident

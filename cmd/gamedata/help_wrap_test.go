@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/help"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -32,23 +34,23 @@ func TestHelpWraps(t *testing.T) {
 			require.Equal(t, 0, code, "%v: %s", args, errOut)
 			long, _, ok := strings.Cut(out, "\n\nUsage:")
 			require.True(t, ok, "%v: %q", args, out)
-			limit := helpWidth
+			limit := help.Width
 			if width > 0 {
-				limit = min(width, helpWidth)
+				limit = min(width, help.Width)
 			}
 			for _, para := range strings.Split(long, "\n\n") {
-				if laidOut(para) {
+				if help.LaidOut(para) {
 					continue
 				}
 				lines := strings.Split(para, "\n")
 				for i, line := range lines {
 					words := strings.Fields(line)
 					if len(words) > 1 {
-						assert.LessOrEqual(t, displayWidth(line), limit, "%v at %d: %q", args, width, line)
+						assert.LessOrEqual(t, textwidth.Width(line), limit, "%v at %d: %q", args, width, line)
 					}
 					if i+1 < len(lines) {
 						next := strings.Fields(lines[i+1])[0]
-						assert.Greater(t, displayWidth(line)+1+displayWidth(next), limit,
+						assert.Greater(t, textwidth.Width(line)+1+textwidth.Width(next), limit,
 							"%v at %d: %q broken before %q, which fits", args, width, line, next)
 					}
 				}

@@ -4,6 +4,9 @@ import (
 	"context"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -26,14 +29,14 @@ func newCmdList(f *factory, runF func(context.Context, *listOptions) error) *cob
 --all every page from --page on. --kind game lists games; --kind server
 lists dedicated servers.
 
-CSV and table columns: ` + columnsHelp(packageColumns) + ` for packages,
-` + columnsHelp(serverColumns) + ` for servers, then every numeric member found.
+CSV and table columns: ` + printer.ColumnsHelp(printer.PackageColumns) + ` for packages,
+` + printer.ColumnsHelp(printer.ServerColumns) + ` for servers, then every numeric member found.
 
 ` + directoryHelp,
 		Example: "  gamedata list --kind game --sort players --page-size 10\n" +
 			"  gamedata list --kind server --all -o csv > servers.csv\n" +
 			"  gamedata list --kind game --filter online,has-players --jq '.[] | .ident'",
-		Args: exactArgs(0, "no arguments"),
+		Args: usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
@@ -50,7 +53,7 @@ func listRun(ctx context.Context, opts *listOptions) error {
 		return err
 	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: opts.List}
-	known := directoryColumns(opts.Kind)
+	known := printer.DirectoryColumns(opts.Kind)
 	// The first page says what the service served; a walk reads it once
 	// more, which the cache answers with a 304.
 	p, err := c.Dashboard.List(ctx, dir)
@@ -65,8 +68,8 @@ func listRun(ctx context.Context, opts *listOptions) error {
 			return p.Pagination, nil
 		})
 	}
-	sayServed(opts.common, "list", servedNotices(askedDirectory{kind: opts.Kind, sort: opts.List.Sort,
-		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
+	sayServed(opts.common, "list", served.Notices(served.Asked{Kind: opts.Kind, Sort: opts.List.Sort,
+		Filters: opts.List.Filters, PageSize: opts.List.PageSize}, p.Fields, p.Pagination))
 	err = printDirectory(ctx, opts.common, opts.directoryFlags, known, "list", p.Items, c.Dashboard.All(ctx, dir, nil),
 		func(e gamedata.DashboardEntry) gamedata.Fields { return e.Fields })
 	if err == nil {

@@ -4,6 +4,9 @@ import (
 	"context"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -22,9 +25,9 @@ func newCmdOrgs(f *factory, runF func(context.Context, *orgsOptions) error) *cob
 		Use:   "orgs",
 		Short: "List the directory of organizations that publish games",
 		Long: "List a page of the directory of organizations that publish games, or with --all every page from --page on.\n\n" +
-			"CSV and table columns: " + columnsHelp(organizationColumns) + ", then every numeric member found.\n\n" + directoryHelp,
+			"CSV and table columns: " + printer.ColumnsHelp(printer.OrganizationColumns) + ", then every numeric member found.\n\n" + directoryHelp,
 		Example: "  gamedata orgs --sort packages --all",
-		Args:    exactArgs(0, "no arguments"),
+		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, opts.bound())
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
@@ -51,9 +54,9 @@ func orgsRun(ctx context.Context, opts *orgsOptions) error {
 			return p.Pagination, nil
 		})
 	}
-	sayServed(opts.common, "orgs", servedNotices(askedDirectory{sort: opts.List.Sort,
-		filters: opts.List.Filters, pageSize: opts.List.PageSize}, p.Fields, p.Pagination))
-	err = printDirectory(ctx, opts.common, opts.directoryFlags, organizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List, nil),
+	sayServed(opts.common, "orgs", served.Notices(served.Asked{Sort: opts.List.Sort,
+		Filters: opts.List.Filters, PageSize: opts.List.PageSize}, p.Fields, p.Pagination))
+	err = printDirectory(ctx, opts.common, opts.directoryFlags, printer.OrganizationColumns, "orgs", p.Items, c.Organizations.All(ctx, &opts.List, nil),
 		func(o gamedata.Organization) gamedata.Fields { return o.Fields })
 	if err == nil {
 		sayMorePages(opts.common, opts.directoryFlags, "orgs", p.Pagination)

@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -62,18 +64,18 @@ before the cut from the rollup tables.
 It asks the service nothing, and has no time bound unless --timeout gives
 one; Ctrl-C rolls it back.`,
 		Example: "  gamedata prune --db games.sqlite --keep-raw 90d\n  gamedata prune --db postgres://gamedata@localhost:5432/games --keep-raw 2160h",
-		Args:    exactArgs(0, "no arguments"),
+		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, 0)
 			if opts.DB == "" {
-				return usagef("prune: --db FILE or --db postgres://… is required")
+				return usage.Errorf("prune: --db FILE or --db postgres://… is required")
 			}
 			if _, err := dsn.Parse(opts.DB); err != nil {
-				return usagef("prune: %w", err)
+				return usage.Errorf("prune: %w", err)
 			}
 			d, err := parseKeep(opts.keepRaw)
 			if err != nil {
-				return usageError{err}
+				return usage.Error{Err: err}
 			}
 			opts.KeepRaw = d
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
@@ -107,10 +109,10 @@ func pruneRun(ctx context.Context, opts *pruneOptions) error {
 		return fmt.Errorf("prune: %s: %w", dsn.Redact(opts.DB), err)
 	}
 	if n.Cut.IsZero() {
-		say(opts.IO.errOut, "prune: %s holds no run: nothing to prune", dsn.Redact(opts.DB))
+		say.Line(opts.IO.errOut, "prune: %s holds no run: nothing to prune", dsn.Redact(opts.DB))
 		return nil
 	}
-	say(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s; every rollup kept",
+	say.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s; every rollup kept",
 		n.Values, n.Points, n.Cut.Format(time.RFC3339))
 	return nil
 }

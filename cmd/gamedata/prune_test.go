@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +36,7 @@ func TestPruneOptions(t *testing.T) {
 		{"prune", "--db", "g.sqlite", "extra"},
 	} {
 		_, err := parseArgs(t, args...)
-		assert.True(t, isUsage(err), "%v: %v", args, err)
+		assert.True(t, usage.Is(err), "%v: %v", args, err)
 	}
 }
 

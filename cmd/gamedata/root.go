@@ -11,6 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/help"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/version"
 	"github.com/spf13/cobra"
 )
 
@@ -36,7 +43,7 @@ func runWith(ctx context.Context, f *factory, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(f.io.out)
 	root.SetErr(f.io.errOut)
-	return exitStatus(ctx, f.io.errOut, explain(root.ExecuteContext(ctx), f.reached()))
+	return exitStatus(ctx, f.io.errOut, explain.Failure(root.ExecuteContext(ctx), f.reached()))
 }
 
 // commands are the program's commands, each running for real.
@@ -59,11 +66,11 @@ func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 		return 0
 	}
 	if ctx.Err() != nil {
-		say(stderr, "%s", interrupted(err))
-		return exitInterrupted
+		say.Line(stderr, "%s", failure.Interrupted(err))
+		return failure.ExitInterrupted
 	}
-	say(stderr, "%s", err.Error())
-	if isUsage(err) {
+	say.Line(stderr, "%s", err.Error())
+	if usage.Is(err) {
 		return 2
 	}
 	return 1
@@ -95,7 +102,7 @@ watch) have no bound unless --timeout gives one.
 Exit status: 0 on success, 1 on a failure, 2 on bad usage, 130 when
 interrupted (Ctrl-C), after saying what was kept; watch and exporter,
 which run until interrupted, exit 0.`,
-		Version:                    version(),
+		Version:                    version.String(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,
@@ -107,7 +114,7 @@ which run until interrupted, exit 0.`,
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
 			}
-			return usageError{errors.New(msg)}
+			return usage.Error{Err: errors.New(msg)}
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -121,15 +128,15 @@ which run until interrupted, exit 0.`,
 				f.global.cacheDirFlag = fl.Changed
 			}
 			var err error
-			f.tx, err = newTransform(cmd, f.global.output, f.io, time.Now)
+			f.tx, err = transform.New(cmd, f.global.output, f.io.out, f.io.outTTY, f.io.width, time.Now)
 			return err
 		},
 	}
 	root.SetVersionTemplate("gamedata version {{.Version}}\n")
 	root.SetHelpCommand(newCmdHelp())
-	wrapHelp(root, f.io)
+	help.Wrap(root, func() int { return f.io.width })
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage.Error{Err: err} })
 	g := &f.global
 	fl := root.PersistentFlags()
 	fl.StringVar(&g.baseURL, "base-url", os.Getenv("GAMEDATA_BASE_URL"), "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
@@ -152,7 +159,7 @@ func newCmdHelp() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			cmd, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 {
-				return usagef("help %s: no such command; \"gamedata help\" lists them", safe(strings.Join(args, " ")))
+				return usage.Errorf("help %s: no such command; \"gamedata help\" lists them", explain.Safe(strings.Join(args, " ")))
 			}
 			cmd.InitDefaultHelpFlag()
 			return cmd.Help()

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/version"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -83,13 +84,13 @@ func TestVersion(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Regexp(t, `^gamedata version \S+ \(.*go1\.\d+`, out)
 
-	assert.Equal(t, "v0.2.0 (library v0.2.0, commit 0123456789ab, modified, go1.26.0)", versionOf(&debug.BuildInfo{
+	assert.Equal(t, "v0.2.0 (library v0.2.0, commit 0123456789ab, modified, go1.26.0)", version.Of(&debug.BuildInfo{
 		GoVersion: "go1.26.0",
 		Main:      debug.Module{Path: "github.com/gamedata-go/gamedata/cmd/gamedata", Version: "v0.2.0"},
-		Deps:      []*debug.Module{{Path: libraryPath, Version: "v0.2.0"}},
+		Deps:      []*debug.Module{{Path: version.LibraryPath, Version: "v0.2.0"}},
 		Settings:  []debug.BuildSetting{{Key: "vcs.revision", Value: "0123456789abcdef"}, {Key: "vcs.modified", Value: "true"}},
 	}))
-	assert.Equal(t, "(devel) (go1.26.0)", versionOf(&debug.BuildInfo{GoVersion: "go1.26.0"}))
+	assert.Equal(t, "(devel) (go1.26.0)", version.Of(&debug.BuildInfo{GoVersion: "go1.26.0"}))
 }
 
 // Every line on stderr begins "gamedata: " and says it once, whatever

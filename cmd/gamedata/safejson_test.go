@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -49,43 +48,5 @@ func TestJSONOutputIsInert(t *testing.T) {
 			require.NoError(t, json.Unmarshal([]byte(strings.Trim(line, "[], ")), &rec), line)
 			assert.Equal(t, hostileTitleDecoded, rec.Title, "%v", args)
 		}
-	}
-}
-func TestSafeJSON(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ in, want string }{
-		{`{"a":"plain ünïcode 日本"}`, `{"a":"plain ünïcode 日本"}`},
-		{"{\"a\":\"\x9b\"}", `{"a":"\ufffd"}`},
-		{"{\"a\":\"\xc2\x9b\"}", `{"a":"\u009b"}`},
-		{"{\"\u202e\":\"\u2028\U000e0041\"}", `{"\u202e":"\u2028\udb40\udc41"}`},
-		{`{"a" : [1, 2]}`, `{"a":[1,2]}`},
-		{`{"a":"\u001b"}`, `{"a":"\u001b"}`},
-	} {
-		got, err := safeJSON([]byte(tt.in))
-		require.NoError(t, err, tt.in)
-		assert.Equal(t, tt.want, string(got), "%q", tt.in)
-		assert.True(t, utf8.Valid(got))
-	}
-}
-
-// BenchmarkSafeJSON writes a record whose strings are plain ASCII, text
-// beyond ASCII that is shown as sent, and hostile text that is escaped:
-// the cost of each path of appendShown.
-func BenchmarkSafeJSON(b *testing.B) {
-	for _, bb := range []struct{ name, title string }{
-		{"ascii", "Space Miner: the return"},
-		{"unicode", "Space Miner — 宇宙 🚀 ünïcode"},
-		{"hostile", hostileTitle},
-	} {
-		doc, err := json.Marshal(map[string]string{"kind": "game", "ident": "neon-miner", "title": bb.title, "notes": bb.title + " " + bb.title})
-		require.NoError(b, err)
-		b.Run(bb.name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := safeJSON(doc); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

@@ -5,6 +5,10 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -28,17 +32,17 @@ with its type (package, server or organization) and its name (a package's
 title, a server's or an organization's name); in JSON each hit is as
 sent, with the members "type" and "name" added unless it has them.
 
-CSV and table columns: ` + columnsHelp(searchColumns) + `, then every numeric member
+CSV and table columns: ` + printer.ColumnsHelp(printer.SearchColumns) + `, then every numeric member
 found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata search miner\n  gamedata search miner --jq '.[] | select(.type == \"server\") | .id'",
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:
-				return usagef("search: want one QUERY (quote a query of several words), got %d", len(args))
+				return usage.Errorf("search: want one QUERY (quote a query of several words), got %d", len(args))
 			case len(args) == 0 || strings.TrimSpace(args[0]) == "":
 				// A search for nothing finds nothing: say what to give,
 				// not "no results".
-				return usagef("search: want a QUERY, such as: gamedata search miner (list and orgs read the directories whole)")
+				return usage.Errorf("search: want a QUERY, such as: gamedata search miner (list and orgs read the directories whole)")
 			}
 			return nil
 		},
@@ -49,7 +53,7 @@ found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says o
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "columns for csv and table, comma-separated")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 
@@ -62,9 +66,9 @@ func searchRun(ctx context.Context, opts *searchOptions) error {
 	if err != nil {
 		return err
 	}
-	records, err := hitRecords(r.Packages, r.Servers, r.Organizations)
+	records, err := record.Hits(r.Packages, r.Servers, r.Organizations)
 	if err != nil {
 		return err
 	}
-	return printAll(ctx, opts.common, records, searchColumns, opts.Fields)
+	return printAll(ctx, opts.common, records, printer.SearchColumns, opts.Fields)
 }

@@ -13,7 +13,11 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -66,17 +70,17 @@ transaction, so several syncs started at once on a new database all
 succeed; a database of a newer schema is refused and left as it was.
 sync has no time bound unless --timeout gives one.`,
 		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db 'host=localhost user=gamedata dbname=games'\n  gamedata sync --db games.sqlite --kind server --range 24h",
-		Args:    exactArgs(0, "no arguments"),
+		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch _, err := dsn.Parse(opts.DB); {
 			case opts.DB == "":
-				return usagef("sync: --db FILE or --db postgres://… is required")
+				return usage.Errorf("sync: --db FILE or --db postgres://… is required")
 			case err != nil:
-				return usagef("sync: %w", err)
+				return usage.Errorf("sync: %w", err)
 			case opts.DetailsEvery < 0 || opts.HistoryEvery < 0:
-				return usagef("sync: --details-every %v, --history-every %v: want 0 (every run) or more", opts.DetailsEvery, opts.HistoryEvery)
+				return usage.Errorf("sync: --details-every %v, --history-every %v: want 0 (every run) or more", opts.DetailsEvery, opts.HistoryEvery)
 			case opts.NoCache && f.global.cacheDir != "":
-				return usagef("sync: --no-cache and --cache-dir: give one")
+				return usage.Errorf("sync: --no-cache and --cache-dir: give one")
 			case !opts.NoCache && f.global.cacheDir == "":
 				f.global.cacheDir = syncCacheDir(f.io)
 			}
@@ -100,7 +104,7 @@ sync has no time bound unless --timeout gives one.`,
 func syncCacheDir(io *iostreams) string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		say(io.errOut, "sync: no HTTP cache (%v); give --cache-dir to keep one", err)
+		say.Line(io.errOut, "sync: no HTTP cache (%v); give --cache-dir to keep one", err)
 		return ""
 	}
 	return filepath.Join(dir, "gamedata")
@@ -119,20 +123,20 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 	}
 	defer db.Close()
 	o := collect.Options{Kind: opts.Kind, Range: opts.Range, DetailsEvery: opts.DetailsEvery, HistoryEvery: opts.HistoryEvery, Concurrency: 4, BytesRead: counter.n.Load}
-	var bar *syncBar
+	var bar *progress.SyncBar
 	if opts.IO.errTTY {
-		bar = newSyncBar(opts.IO.errOut)
-		o.Progress = bar.update
+		bar = progress.NewSyncBar(opts.IO.errOut)
+		o.Progress = bar.Update
 	}
 	sum, err := collect.Run(ctx, c, db, o)
 	if bar != nil {
-		bar.end()
+		bar.End()
 	}
 	if sum.Run != 0 { // the run was recorded: say how it went
-		say(opts.IO.errOut, "sync: %s", sum)
+		say.Line(opts.IO.errOut, "sync: %s", sum)
 	}
 	if err != nil {
-		return withKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
+		return failure.WithKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
 	}
 	return nil
 }

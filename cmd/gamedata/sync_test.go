@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
@@ -182,7 +183,7 @@ func TestSyncDefaultCache(t *testing.T) {
 func TestSyncBar(t *testing.T) {
 	t.Parallel()
 	var w bytes.Buffer
-	b := newSyncBar(&w)
+	b := progress.NewSyncBar(&w)
 	for _, p := range []collect.Progress{
 		{Stage: collect.StageDirectory, Done: 0, Total: -1},
 		{Stage: collect.StageDirectory, Done: 100, Total: -1},
@@ -191,9 +192,9 @@ func TestSyncBar(t *testing.T) {
 		{Stage: collect.StageReports, Done: 40, Total: 40},
 		{Stage: collect.StageActivity, Done: 0, Total: 1},
 	} {
-		b.update(p)
+		b.Update(p)
 	}
-	b.end()
+	b.End()
 	out := w.String()
 	assert.Contains(t, out, "sync: directory")
 	assert.NotContains(t, out, "sync: details", "nothing due: no bar")
@@ -207,16 +208,16 @@ func TestSyncBar(t *testing.T) {
 func TestSyncBarFinishesTheDirectory(t *testing.T) {
 	t.Parallel()
 	var w bytes.Buffer
-	b := newSyncBar(&w)
+	b := progress.NewSyncBar(&w)
 	for _, p := range []collect.Progress{
 		{Stage: collect.StageDirectory, Done: 0, Total: -1},
 		{Stage: collect.StageDirectory, Done: 100, Total: -1},
 		{Stage: collect.StageDirectory, Done: 197, Total: -1},
 		{Stage: collect.StageDirectory, Done: 197, Total: 197},
 	} {
-		b.update(p)
+		b.Update(p)
 	}
-	b.end()
+	b.End()
 	frames := strings.Split(strings.TrimSpace(w.String()), "\r")
 	last := strings.TrimSpace(frames[len(frames)-1])
 	assert.Regexp(t, `^sync: directory 100% \(197/197\) \[\d+s\]$`, last, "finished, at the length found")

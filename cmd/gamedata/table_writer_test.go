@@ -4,11 +4,11 @@ import (
 	"encoding/json"
 	"net/url"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -29,7 +29,7 @@ func TestTableFitsTheTerminal(t *testing.T) {
 		require.Equal(t, 0, code, errOut)
 		assert.Contains(t, out, "…", "long titles are cut")
 		for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-			assert.LessOrEqual(t, displayWidth(l), width, "%q fits %d cells", l, width)
+			assert.LessOrEqual(t, textwidth.Width(l), width, "%q fits %d cells", l, width)
 		}
 	}
 
@@ -39,57 +39,22 @@ func TestTableFitsTheTerminal(t *testing.T) {
 	starts := map[int]int{}
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
 		if prefix := lastColumn.FindString(l); prefix != "" {
-			starts[displayWidth(prefix)]++
+			starts[textwidth.Width(prefix)]++
 		}
 	}
 	assert.Len(t, starts, 1, "the last column begins at one cell on every line: %v\n%s", starts, out)
 
 	longest := ""
 	for _, g := range twin.Catalog().Entries(url.Values{"kind": {"game"}})[:100] {
-		if name := gamedata.NewUntrusted(g.Name).String(); displayWidth(name) > displayWidth(longest) {
+		if name := gamedata.NewUntrusted(g.Name).String(); textwidth.Width(name) > textwidth.Width(longest) {
 			longest = name
 		}
 	}
-	require.Greater(t, displayWidth(longest), 40, "a long title")
+	require.Greater(t, textwidth.Width(longest), 40, "a long title")
 	code, out, errOut = cli(t, twin.URL, "list", "--kind", "game", "--page-size", "100", "-o", "table")
 	require.Equal(t, 0, code, errOut)
 	assert.NotContains(t, out, "…", "a pipe gets every character")
 	assert.Contains(t, out, longest)
-}
-
-func TestFitTable(t *testing.T) {
-	t.Parallel()
-	const (
-		txt = textColumn
-		id  = identityColumn
-		num = numberColumn
-	)
-	all := func(n int) []bool { return slices.Repeat([]bool{true}, n) }
-	for _, tt := range []struct {
-		name      string
-		natural   []int
-		kinds     []columnKind
-		primary   int
-		width     int
-		want      []int
-		wantShown []bool
-	}{
-		{"no limit", []int{10, 20, 5}, []columnKind{txt, txt, num}, 3, 0, []int{10, 20, 5}, all(3)},
-		{"fits", []int{10, 20, 5}, []columnKind{txt, txt, num}, 3, 100, []int{10, 20, 5}, all(3)},
-		{"text cut, widest first", []int{10, 20, 5}, []columnKind{txt, txt, num}, 3, 30, []int{10, 11, 5}, all(3)},
-		{"numbers never cut", []int{10, 20, 5}, []columnKind{num, txt, num}, 3, 10, []int{10, minColumn, 5}, all(3)},
-		{"found columns left out before text is cut below readable", []int{7, 17, 40, 7, 10}, []columnKind{txt, id, txt, num, num}, 4, 60,
-			[]int{7, 17, 23, 7, 10}, []bool{true, true, true, true, false}},
-		{"identifiers cut last", []int{20, 20}, []columnKind{id, txt}, 2, 20, []int{12, minColumn}, all(2)},
-	} {
-		widths, shown := fitTable(tt.natural, tt.kinds, tt.primary, tt.width, nil)
-		assert.Equal(t, tt.wantShown, shown, tt.name)
-		for i, s := range shown {
-			if s {
-				assert.Equal(t, tt.want[i], widths[i], "%s: column %d", tt.name, i)
-			}
-		}
-	}
 }
 
 // On a terminal a search, whose hits have many columns, keeps its
@@ -103,7 +68,7 @@ func TestTableLeavesOutFoundColumns(t *testing.T) {
 	require.NoError(t, json.Unmarshal(twin.Catalog().Search("e"), &found))
 	require.NotEmpty(t, found.Servers)
 	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
-		assert.LessOrEqual(t, displayWidth(l), 100, "%q", l)
+		assert.LessOrEqual(t, textwidth.Width(l), 100, "%q", l)
 	}
 	assert.Regexp(t, `^TYPE +KIND +IDENT +ID +NAME +PLAYERS`, out)
 	for _, s := range found.Servers {

@@ -8,8 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -86,7 +87,7 @@ func TestTemplate(t *testing.T) {
 	starts := map[int]int{}
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
 		assertInert(t, l, "a template line")
-		starts[displayWidth(lastColumn.FindString(l))]++
+		starts[textwidth.Width(lastColumn.FindString(l))]++
 	}
 	assert.Len(t, starts, 1, "titles with escape sequences line up as shown: %v\n%s", starts, out)
 
@@ -95,29 +96,9 @@ func TestTemplate(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	want := games[0].Ident + ", " + games[1].Ident + ", " + games[2].Ident + "\n"
 	for _, g := range games {
-		want += truncateWidth(g.Ident, 4) + "\n"
+		want += textwidth.Truncate(g.Ident, 4) + "\n"
 	}
 	assert.Equal(t, want, out)
-}
-
-func TestTimeAgo(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
-	r := &templateRun{now: func() time.Time { return now }}
-	for _, tt := range []struct{ at, want string }{
-		{"2026-11-20T09:59:30Z", "just now"},
-		{"2026-11-20T09:00:00Z", "1 hour ago"},
-		{"2026-11-20T12:30:00+05:00", "2 hours ago"},
-		{"2026-11-17T10:00:00Z", "3 days ago"},
-		{"2025-11-20T10:00:00Z", "1 year ago"},
-		{"2026-11-21T10:00:00Z", "in the future"},
-	} {
-		got, err := r.timeago(tt.at)
-		require.NoError(t, err, tt.at)
-		assert.Equal(t, tt.want, got, tt.at)
-	}
-	_, err := r.timeago("yesterday")
-	assert.Error(t, err)
 }
 
 // A jq expression is the user's program: it runs under the command's
@@ -136,7 +117,7 @@ func TestJQEndsWithTheCommand(t *testing.T) {
 			defer cancel()
 			out := &cancelOnWrite{cancel: cancel}
 			code, errOut := runUntil(t, ctx, out, twin.URL, "get", "package", "game/"+ident, "--jq", expr)
-			assert.Equal(t, exitInterrupted, code, errOut)
+			assert.Equal(t, failure.ExitInterrupted, code, errOut)
 			assert.True(t, strings.HasPrefix(out.String(), ident+"\n"), "%.100q", out.String())
 		})
 	}

@@ -9,6 +9,12 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/watch"
 	"github.com/spf13/cobra"
 )
 
@@ -56,14 +62,14 @@ watch has no time bound unless --timeout gives one.`,
 				return err
 			}
 			if opts.Every <= 0 {
-				return usagef("watch --every %v: want more than 0", opts.Every)
+				return usage.Errorf("watch --every %v: want more than 0", opts.Every)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "the directory's kind, when no package is named")
 	cmd.Flags().DurationVar(&opts.Every, "every", time.Minute, "how often each thing is polled")
-	transformFlags(cmd)
+	transform.Flags(cmd)
 	return cmd
 }
 
@@ -74,12 +80,12 @@ func watchRefs(args []string) ([]gamedata.PackageRef, error) {
 	for i, a := range args {
 		if a == "package" {
 			if i == len(args)-1 || args[i+1] == "package" {
-				return nil, usagef("watch: package needs one or more KIND/IDENT after it")
+				return nil, usage.Errorf("watch: package needs one or more KIND/IDENT after it")
 			}
 			continue
 		}
 		if i == 0 {
-			return nil, usagef("watch %q: want package KIND/IDENT ...", a)
+			return nil, usage.Errorf("watch %q: want package KIND/IDENT ...", a)
 		}
 		kind, ident, err := splitRef(a)
 		if err != nil {
@@ -99,13 +105,13 @@ type change struct {
 
 func watchRun(ctx context.Context, opts *watchOptions) error {
 	if opts.Format == "table" && opts.Transform == nil {
-		say(opts.IO.errOut, "%s", watchHeader(opts.Kind, opts.Refs, opts.Every))
+		say.Line(opts.IO.errOut, "%s", watch.Header(opts.Kind, opts.Refs, opts.Every))
 	}
-	status := directoryStatus(opts.IO.errOut, opts.Kind)
+	status := watch.DirectoryStatus(opts.IO.errOut, opts.Kind)
 	if len(opts.Refs) > 0 {
-		status = packageStatus(opts.IO.errOut, opts.Refs)
+		status = watch.PackageStatus(opts.IO.errOut, opts.Refs)
 	}
-	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: status.transport()}))
+	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: status.Transport()}))
 	if err != nil {
 		return err
 	}
@@ -117,11 +123,11 @@ func watchRun(ctx context.Context, opts *watchOptions) error {
 
 // watchPackages prints the changes of the packages opts names until ctx
 // ends; a failed poll is status's to say.
-func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watchStatus) error {
+func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watch.Status) error {
 	for ch, err := range c.Packages.Watch(ctx, opts.Refs, opts.Every) {
 		if err != nil {
 			if ctx.Err() == nil {
-				status.failed(itemIndex(err), err)
+				status.Failed(itemIndex(err), err)
 			}
 			continue
 		}
@@ -134,24 +140,24 @@ func watchPackages(ctx context.Context, c *gamedata.Client, opts *watchOptions, 
 
 // watchDirectory prints the changes of the directory of opts.Kind until
 // ctx ends; a failed round is status's to say.
-func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watchStatus) error {
+func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions, status *watch.Status) error {
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind}
 	if opts.Kind != "" {
 		// The first page says whether the service lists the kind asked
 		// for; the watch's first round reads it again (a 304). A failure
 		// is the watch's to say.
 		if p, err := c.Dashboard.List(ctx, dir); err == nil {
-			sayServed(opts.common, "watch", servedNotices(askedDirectory{kind: opts.Kind}, p.Fields, p.Pagination))
+			sayServed(opts.common, "watch", served.Notices(served.Asked{Kind: opts.Kind}, p.Fields, p.Pagination))
 		}
 	}
 	for ch, err := range c.Dashboard.Watch(ctx, dir, opts.Every) {
 		if err != nil {
 			if ctx.Err() == nil {
-				status.failed(0, err)
+				status.Failed(0, err)
 			}
 			continue
 		}
-		status.changed(0)
+		status.Changed(0)
 		if err := printChange(ctx, opts, ch.Op, ch.Old.Fields, ch.New.Fields); err != nil {
 			return err
 		}
@@ -163,7 +169,7 @@ func watchDirectory(ctx context.Context, c *gamedata.Client, opts *watchOptions,
 // one is given.
 func printChange(ctx context.Context, opts *watchOptions, op gamedata.Op, old, new gamedata.Fields) error {
 	if opts.Format == "table" && opts.Transform == nil {
-		_, err := fmt.Fprintln(opts.IO.out, changeLine(op.String(), old, new, opts.IO.width))
+		_, err := fmt.Fprintln(opts.IO.out, watch.ChangeLine(op.String(), old, new, opts.IO.width))
 		return err
 	}
 	line, err := json.Marshal(change{Op: op.String(), Old: orNull(old), New: orNull(new)})
@@ -171,7 +177,7 @@ func printChange(ctx context.Context, opts *watchOptions, op gamedata.Op, old, n
 		return err
 	}
 	if opts.Transform != nil {
-		return opts.Transform.apply(ctx, line)
+		return opts.Transform.Apply(ctx, line)
 	}
 	_, err = opts.IO.out.Write(append(line, '\n'))
 	return err
@@ -198,7 +204,7 @@ func orNull(f gamedata.Fields) json.RawMessage {
 	if f.JSON() == nil {
 		return json.RawMessage("null")
 	}
-	line, err := jsonLine(f)
+	line, err := printer.JSONLine(f)
 	if err != nil {
 		return json.RawMessage("null")
 	}
