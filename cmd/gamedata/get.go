@@ -36,7 +36,7 @@ func newCmdGet(f *factory, runF func(context.Context, *getOptions) error) *cobra
 with -o table) every member is a line, its name and its value: null is
 shown as null, a list an element a line. -o csv is a header and a row of
 every member, in the order sent (a list or object as its JSON text);
--o json the record as sent, printer.Indented on a terminal. --fields names the
+-o json the record as sent, indented on a terminal. --fields names the
 members to show. It gives up after ` + defaultTimeout.String() + ` unless --timeout says
 otherwise.`,
 		Example: "  gamedata get package game/neon-miner\n  gamedata get server 192.0.2.105:27015 -o json\n" +

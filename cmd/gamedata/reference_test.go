@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/docgen"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/help"
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -77,7 +78,7 @@ func referenceRoot() *cobra.Command {
 	root := newCmdRoot(f, commands(f)...)
 	var wrap func(*cobra.Command)
 	wrap = func(c *cobra.Command) {
-		c.Long = reflow(c.Long, helpWidth)
+		c.Long = help.Reflow(c.Long, help.Width)
 		for _, sub := range c.Commands() {
 			wrap(sub)
 		}

@@ -25,16 +25,16 @@ func Wrap(root *cobra.Command, termWidth func() int) {
 		if w := termWidth(); w > 0 {
 			width = min(w, Width)
 		}
-		cmd.Long = reflow(cmd.Long, width)
+		cmd.Long = Reflow(cmd.Long, width)
 		help(cmd, args)
 	})
 }
 
-// reflow wraps each paragraph of text (paragraphs are parted by a blank
+// Reflow wraps each paragraph of text (paragraphs are parted by a blank
 // line) to width terminal cells, a word longer than width on a line of
 // its own. A paragraph with an indented line, or a line that begins a
 // list ("- "), is laid out by hand and kept as it is.
-func reflow(text string, width int) string {
+func Reflow(text string, width int) string {
 	paras := strings.Split(text, "\n\n")
 	for i, p := range paras {
 		if LaidOut(p) {
