@@ -3,7 +3,6 @@ package exporter
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"testing"
 	"time"
 
@@ -202,48 +200,4 @@ func allClose(a, b []float64) bool {
 		}
 	}
 	return true
-}
-
-// queryAt asks Prometheus's HTTP API for an instant query at the time at.
-func queryAt(t *testing.T, addr, q string, at time.Time) []sample {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	u := "http://" + addr + "/api/v1/query?" + url.Values{
-		"query": {q}, "time": {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)},
-	}.Encode()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var body struct {
-		Status, Error string
-		Data          struct {
-			Result []struct {
-				Metric map[string]string
-				Value  [2]any
-			}
-		}
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		t.Fatalf("query %s: %s: %v", q, resp.Status, err)
-	}
-	if body.Status != "success" {
-		t.Fatalf("query %s: %s, %s", q, body.Status, body.Error)
-	}
-	var out []sample
-	for _, r := range body.Data.Result {
-		s, _ := r.Value[1].(string)
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			t.Fatalf("query %s: value %v: %v", q, r.Value, err)
-		}
-		out = append(out, sample{labels: r.Metric, value: v})
-	}
-	return out
 }

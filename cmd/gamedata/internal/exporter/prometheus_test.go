@@ -159,12 +159,21 @@ type sample struct {
 	value  float64
 }
 
-// query asks Prometheus's HTTP API for an instant query.
-func query(t *testing.T, addr, q string) []sample {
+// query asks Prometheus's HTTP API for an instant query at its now.
+func query(t *testing.T, addr, q string) []sample { return queryAt(t, addr, q, time.Time{}) }
+
+// queryAt asks Prometheus's HTTP API for an instant query at the time at
+// (its now when at is zero).
+func queryAt(t *testing.T, addr, q string, at time.Time) []sample {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/api/v1/query?query="+url.QueryEscape(q), nil)
+	v := url.Values{"query": {q}}
+	if !at.IsZero() {
+		v.Set("time", strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64))
+	}
+	u := "http://" + addr + "/api/v1/query?" + v.Encode()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,9 +183,8 @@ func query(t *testing.T, addr, q string) []sample {
 	}
 	defer resp.Body.Close()
 	var body struct {
-		Status string
-		Error  string
-		Data   struct {
+		Status, Error string
+		Data          struct {
 			Result []struct {
 				Metric map[string]string
 				Value  [2]any
