@@ -39,13 +39,32 @@ type fieldIndex struct {
 // is validated by decodeRecord and indexed later.) Anything else, null
 // included, is an error. A member sent twice means its last value.
 func decodeFields(b []byte) (Fields, error) {
-	var members map[string]json.RawMessage
-	if err := json.Unmarshal(b, &members); err != nil || members == nil {
+	members, err := indexObject(b)
+	if err != nil {
 		return Fields{}, objectError(b, err)
 	}
 	f := fieldsOf(b)
 	f.idx.once.Do(func() { f.idx.members = members })
 	return f, nil
+}
+
+// indexObject validates a whole JSON object in one pass and maps its
+// members' names to their values, subslices of b. It reads the object as
+// encoding/json reads one into a map (names unescaped, the last of a name
+// sent twice wins), at several times its speed: a page's envelope holds
+// its hundred items, and this pass is the one that validates them.
+func indexObject(b []byte) (map[string]json.RawMessage, error) {
+	members := make(map[string]json.RawMessage, 8)
+	s := jsonscan.New(b)
+	err := s.Object(func(name []byte) error {
+		v, err := s.Value()
+		members[jsonscan.Unquote(name)] = v
+		return err
+	})
+	if err == nil {
+		err = s.End()
+	}
+	return members, err
 }
 
 // fieldsOf wraps a validated object whose members are read on the first
@@ -66,7 +85,7 @@ func (f Fields) members() map[string]json.RawMessage {
 		return nil
 	}
 	// The object was validated when it was decoded: this cannot fail.
-	f.idx.once.Do(func() { _ = json.Unmarshal(f.raw, &f.idx.members) })
+	f.idx.once.Do(func() { f.idx.members, _ = indexObject(f.raw) })
 	return f.idx.members
 }
 

@@ -72,3 +72,27 @@ func TestFieldsDecodeAndUnmarshal(t *testing.T) {
 	assert.Error(t, json.Unmarshal([]byte(`[]`), &p), "a record is an object")
 	assert.Error(t, json.Unmarshal([]byte(`{"kind":["game"]}`), &p), "an identifier is a string")
 }
+
+// decodeFields accepts exactly the objects encoding/json accepts into a
+// map, and indexes the same members with the same values: it replaced
+// json.Unmarshal on every page's envelope.
+func FuzzDecodeFields(f *testing.F) {
+	f.Add([]byte(`{"items":[{"kind":"game"}],"pagination":{"hasNext":false},"a\u0062":1,"ab":2}`))
+	f.Add([]byte(`{"x":1,"x":[true,null,"\ud800"]} `))
+	f.Add([]byte(`null`))
+	f.Add([]byte(`{"x":1}{}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fields, err := decodeFields(b)
+		var want map[string]json.RawMessage
+		if json.Unmarshal(b, &want) != nil || want == nil {
+			require.Error(t, err)
+			return
+		}
+		require.NoError(t, err)
+		got := fields.members()
+		require.Len(t, got, len(want))
+		for name, v := range want {
+			require.Equal(t, string(v), string(got[name]), name)
+		}
+	})
+}
