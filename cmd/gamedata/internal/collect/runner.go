@@ -12,7 +12,9 @@ import (
 // and the size of every batch a run writes.
 const pageSize = 100
 
-// runner is one run.
+// runner is one run: what its stages (collect.go's walk, fetch.go's
+// details, reports and activity) share, and how each records an item
+// fetched or failed.
 type runner struct {
 	// ctx ends the run's requests; wctx, which an interrupt does not
 	// end, lets the run write what it fetched before it stops.
