@@ -22,8 +22,9 @@ import (
 // the library, and a change to an internal function would break a
 // released pair. What a module needs of another is the other's public API.
 //
-// Test files are left out: they are not part of what a module's user
-// builds (conformance's test records fixtures with internal/fixture).
+// Test files are held to it too: a module's tests run against the released
+// library as its users' do, and an internal package is not part of what
+// was released.
 func TestModulesUseOnlyEachOthersPublicAPI(t *testing.T) {
 	t.Parallel()
 	for _, v := range foreignInternalImports(t, ".") {
@@ -33,8 +34,8 @@ func TestModulesUseOnlyEachOthersPublicAPI(t *testing.T) {
 
 // TestForeignInternalImportsCatches checks the checker on a repository of
 // two modules: it reports a package of the nested module that imports the
-// outer one's internal/, and neither a module's use of its own internal/
-// nor a test file.
+// outer one's internal/, a test file included, and not a module's use of
+// its own internal/.
 func TestForeignInternalImportsCatches(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
@@ -61,6 +62,8 @@ func TestForeignInternalImportsCatches(t *testing.T) {
 			filepath.Join(root, "cmd", "internal", "y", "y_two.go"), "example.com/lib/internal"),
 		fmt.Sprintf("%s imports %q, internal to module example.com/lib: use that module's public API, or give module example.com/lib/cmd code of its own",
 			filepath.Join(root, "cmd", "main.go"), "example.com/lib/internal/x"),
+		fmt.Sprintf("%s imports %q, internal to module example.com/lib: use that module's public API, or give module example.com/lib/cmd code of its own",
+			filepath.Join(root, "cmd", "main_test.go"), "example.com/lib/internal/x"),
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("foreignInternalImports =\n%q\nwant\n%q", got, want)
@@ -68,7 +71,7 @@ func TestForeignInternalImportsCatches(t *testing.T) {
 }
 
 // foreignInternalImports returns, sorted, a message for each import in a
-// non-test Go file under root of a package internal to a module of the
+// Go file under root, tests included, of a package internal to a module of the
 // repository other than the file's own. A file belongs to the module of
 // the nearest go.mod above it; an internal package to the module whose
 // path is the longest prefix of its own.
@@ -86,7 +89,7 @@ func foreignInternalImports(t *testing.T, root string) []string {
 			if mod, ok := modulePath(t, filepath.Join(p, "go.mod")); ok {
 				modules[p] = mod
 			}
-		case strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go"):
+		case strings.HasSuffix(p, ".go"):
 			files = append(files, p)
 		}
 		return nil

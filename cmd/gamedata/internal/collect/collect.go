@@ -21,72 +21,6 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
 )
 
-// Options say what a run collects and when something is due again.
-type Options struct {
-	// Kind is the directory's kind: a package kind, or "server".
-	Kind string
-	// Range is the activity history's range, such as "7d".
-	Range string
-	// DetailsEvery is the age after which a detail record is fetched
-	// again even though its entry says it did not change; 0 fetches
-	// every record every run.
-	DetailsEvery time.Duration
-	// HistoryEvery is the age after which a package's analytics report
-	// is fetched again, measured on this machine's clock from when it
-	// was fetched.
-	HistoryEvery time.Duration
-	// Concurrency is how many detail records are fetched at once (the
-	// client's rate limit still holds); less than 1 means 1.
-	Concurrency int
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
-	// Progress, when set, is called as the run goes, from the run's
-	// goroutine.
-	Progress func(Progress)
-	// BytesRead, when set, says how many bytes of responses the client
-	// has read so far; the run records its own share. Unset, the bytes
-	// are not counted, and the runs table holds NULL.
-	BytesRead func() int64
-}
-
-// Stages of a run, in order.
-const (
-	StageDirectory = "directory"
-	StageDetails   = "details"
-	StageReports   = "reports"
-	StageActivity  = "activity"
-)
-
-// Progress is how far a stage has got: Done items of Total, or of an
-// unknown total (-1) while the directory is walked; a walk that reaches
-// the last page then says its length as its Total. Done counts an item
-// when it is fetched (or has failed), not when its batch is written.
-type Progress struct {
-	Stage       string
-	Done, Total int
-}
-
-// pageSize is the directory's page size, the largest the service allows,
-// and the size of every batch a run writes.
-const pageSize = 100
-
-// runner is one run.
-type runner struct {
-	// ctx ends the run's requests; wctx, which an interrupt does not
-	// end, lets the run write what it fetched before it stops.
-	ctx, wctx context.Context
-	c         *gamedata.Client
-	db        *store.DB
-	o         Options
-	r         *store.Run
-	base      int64 // the client's requests before the run
-	baseBytes int64 // the bytes read before the run
-	sum       Summary
-	// down is the first failure that said the service cannot be reached:
-	// the run records it and stops, rather than fail every item left.
-	down error
-}
-
 // Run runs once: it records itself in the runs table, walks the
 // directory of o.Kind, fetches what is due and the activity history,
 // and records how it ended. The Summary says what it did, even when it
@@ -171,47 +105,6 @@ func (x *runner) stages(now time.Time, dir pulled) error {
 		}
 	}
 	return nil
-}
-
-// count brings the run's request count up to date before a write.
-func (x *runner) count() {
-	x.r.Requests = x.c.Stats().Requests - x.base
-	x.sum.Requests = x.r.Requests
-	if x.o.BytesRead != nil {
-		n := x.o.BytesRead() - x.baseBytes
-		x.r.BytesRead, x.sum.BytesRead = &n, &n
-	}
-	x.sum.Added, x.sum.ChangedRows = x.r.Added, x.r.Changed
-}
-
-// fail records an item that failed, and the run goes on; a failure that
-// says the service cannot be reached also ends the run once the stage
-// has written what it fetched. The error is kept without its
-// *gamedata.ItemError: the failures table names the item, and the
-// error's index, within one batch of requests, says less.
-func (x *runner) fail(stage, item string, err error) error {
-	if x.down == nil && unreachable(err) {
-		x.down = err
-	}
-	x.sum.Failed++
-	x.count()
-	var ie *gamedata.ItemError
-	if errors.As(err, &ie) {
-		err = ie.Err
-	}
-	return x.db.RecordFailure(x.wctx, x.r, stage, item, err.Error(), x.o.Now())
-}
-
-// interrupted reports whether the run was interrupted: err is then the
-// interrupt, not a failure of the item.
-func (x *runner) interrupted(err error) bool {
-	return x.ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, x.ctx.Err()))
-}
-
-func (x *runner) progress(stage string, done, total int) {
-	if x.o.Progress != nil {
-		x.o.Progress(Progress{Stage: stage, Done: done, Total: total})
-	}
 }
 
 // pulled is a walk of the directory whose first result was read.

@@ -66,18 +66,7 @@ func TestBackfillIntoPrometheus(t *testing.T) {
 	// Then the exporter, and Prometheus on the blocks, scraping it.
 	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{Kinds: []string{"game"}, Top: 3, Every: time.Hour})
 	poll(t, e)
-	scrapes := make(chan struct{}, 64)
-	e.wrap = func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h.ServeHTTP(w, r)
-			if r.URL.Path == "/metrics" {
-				select {
-				case scrapes <- struct{}{}:
-				default:
-				}
-			}
-		})
-	}
+	scrapes := signalScrapes(e)
 	sctx, cancel := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- e.Serve(sctx, ln) }()
@@ -86,18 +75,7 @@ func TestBackfillIntoPrometheus(t *testing.T) {
 	// A retention far longer than the default 15 days: the analytics
 	// history goes back further than that.
 	exited := startPrometheus(t, bin, target, promAddr, "--storage.tsdb.path="+data, "--storage.tsdb.retention.time=20y")
-	guard := time.NewTimer(e2eGuard)
-	defer guard.Stop()
-	for n := range 3 {
-		select {
-		case <-scrapes:
-		case err := <-exited:
-			t.Fatalf("prometheus exited before scrape %d: %v", n+1, err)
-		case <-guard.C:
-			t.Fatalf("no scrape %d from prometheus within %v", n+1, e2eGuard)
-		}
-	}
-	now := time.Now()
+	now := scrapedInFull(t, promAddr, scrapes, exited, 1, e2eGuard)
 
 	// The activity: a query_range over the history's week, stepped at
 	// the points' spacing, gives each point's value at its time.

@@ -2,7 +2,10 @@ package exporter
 
 import (
 	"math"
+	"sync/atomic"
+	"time"
 
+	"github.com/gamedata-go/gamedata"
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 )
@@ -13,7 +16,22 @@ import (
 // entry that left the directory has no series to delete, a scrape never
 // sees half a poll, and the families derived from members, whose names
 // are known only once a poll has read them, need no registration.
-type collector struct{ e *Exporter }
+type collector struct {
+	// snap is the exporter's, which each poll replaces whole.
+	snap *atomic.Pointer[snapshot]
+	// health reads the exporter's health under its lock.
+	health func() health
+	client *gamedata.Client
+}
+
+// health is the exporter's own state, for its metrics and /healthz.
+type health struct {
+	polled      bool // a poll has ended
+	up          bool
+	lastSuccess time.Time
+	duration    time.Duration
+	errors      int
+}
 
 // Describe sends nothing: the collector is unchecked, since the member
 // families are known only after a poll. The registry still refuses, at
@@ -24,12 +42,10 @@ func (collector) Describe(chan<- *prometheus.Desc) {}
 // Collect sends what the last poll read and reads the client's counts,
 // which costs no request.
 func (c collector) Collect(ch chan<- prometheus.Metric) {
-	for _, m := range c.e.snap.Load().metrics {
+	for _, m := range c.snap.Load().metrics {
 		ch <- m
 	}
-	c.e.mu.Lock()
-	h := c.e.health
-	c.e.mu.Unlock()
+	h := c.health()
 	ch <- up.metric(flag(h.up))
 	if !h.lastSuccess.IsZero() {
 		ch <- lastSuccess.metric(float64(h.lastSuccess.UnixNano()) / 1e9)
@@ -39,7 +55,7 @@ func (c collector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- pollErrors.metric(float64(h.errors))
 
-	s := c.e.client.Stats()
+	s := c.client.Stats()
 	ch <- clientRequests.metric(float64(s.Requests))
 	ch <- clientThrottled.metric(float64(s.Throttled))
 	ch <- clientCacheHits.metric(float64(s.CacheHits))

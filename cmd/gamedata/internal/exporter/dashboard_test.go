@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net/http"
 	"net/url"
 	"os/exec"
 	"path/filepath"
@@ -40,39 +39,14 @@ func TestDashboardQueries(t *testing.T) {
 	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{Kinds: []string{game.Kind}, Every: time.Hour})
 	poll(t, e)
 
-	scrapes := make(chan struct{}, 64)
-	e.wrap = func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h.ServeHTTP(w, r)
-			if r.URL.Path == "/metrics" {
-				select {
-				case scrapes <- struct{}{}:
-				default:
-				}
-			}
-		})
-	}
+	scrapes := signalScrapes(e)
 	target, stop := serve(t, e)
 	defer stop()
 	promAddr := freePort(t)
 	exited := startPrometheus(t, bin, target, promAddr)
-	guard := time.NewTimer(e2eGuard)
-	defer guard.Stop()
-	// Ten scrapes 250 ms apart: the rates' 2 s window (Grafana's
-	// $__rate_interval here) holds several samples, all after the poll.
-	for n := range 10 {
-		select {
-		case <-scrapes:
-		case err := <-exited:
-			t.Fatalf("prometheus exited before scrape %d: %v", n+1, err)
-		case <-guard.C:
-			t.Fatalf("no scrape %d from prometheus within %v", n+1, e2eGuard)
-		}
-	}
-	// The scrape after the last one counted begins once its samples are
-	// committed.
-	<-scrapes
-	at := time.Now().Truncate(time.Millisecond)
+	// Four scrapes in full within the rates' 2 s window (Grafana's
+	// $__rate_interval here), all after the poll.
+	at := scrapedInFull(t, promAddr, scrapes, exited, 4, 2*time.Second)
 
 	one := func(name string) float64 {
 		t.Helper()

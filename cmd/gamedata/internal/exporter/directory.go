@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"slices"
+	"strings"
 	"sync/atomic"
 
 	"github.com/gamedata-go/gamedata"
@@ -178,4 +179,20 @@ func byPlayersDesc(a, b gamedata.DashboardEntry) int {
 // are null or not a number.
 func rank(players gamedata.Nullable[float64]) float64 {
 	return players.Or(math.Inf(-1))
+}
+
+// String names the slice by its flags, for log lines.
+func (s *slice) String() string {
+	var b strings.Builder
+	b.WriteString("directory")
+	if s.kind != "" {
+		fmt.Fprintf(&b, " --kind %s", s.kind)
+	}
+	for _, f := range s.filters {
+		fmt.Fprintf(&b, " --filter %s", f)
+	}
+	if s.top > 0 {
+		fmt.Fprintf(&b, " --top %d", s.top)
+	}
+	return b.String()
 }

@@ -39,15 +39,6 @@ type Exporter struct {
 	wrap func(http.Handler) http.Handler
 }
 
-// health is the exporter's own state, for its metrics and /healthz.
-type health struct {
-	polled      bool // a poll has ended
-	up          bool
-	lastSuccess time.Time
-	duration    time.Duration
-	errors      int
-}
-
 // New returns an exporter that polls through c, whose cache makes an
 // unchanged page cost a 304 and whose rate limiter every poll waits on. It
 // sends nothing until Poll or Serve.
@@ -62,7 +53,7 @@ func New(c *gamedata.Client, cfg Config) (*Exporter, error) {
 		registry: prometheus.NewRegistry(), logged: make(map[string]string)}
 	e.parts = make([]part, len(e.sources))
 	e.snap.Store(&snapshot{})
-	if err := e.registry.Register(collector{e}); err != nil {
+	if err := e.registry.Register(collector{snap: &e.snap, health: e.healthNow, client: c}); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -220,7 +211,12 @@ func (e *Exporter) Run(ctx context.Context) error {
 
 // succeeded reports whether a poll has succeeded in full.
 func (e *Exporter) succeeded() bool {
+	return !e.healthNow().lastSuccess.IsZero()
+}
+
+// healthNow is the exporter's health as the last poll left it.
+func (e *Exporter) healthNow() health {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return !e.health.lastSuccess.IsZero()
+	return e.health
 }

@@ -40,9 +40,7 @@ func (e *Exporter) Handler() http.Handler {
 // most staleIntervals intervals old, and 503 before the first one and
 // after.
 func (e *Exporter) healthz(w http.ResponseWriter, _ *http.Request) {
-	e.mu.Lock()
-	last := e.health.lastSuccess
-	e.mu.Unlock()
+	last := e.healthNow().lastSuccess
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	bound := staleIntervals * e.cfg.Every
 	switch age := e.cfg.clock().Sub(last); {

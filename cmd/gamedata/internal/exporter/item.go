@@ -3,6 +3,7 @@ package exporter
 import (
 	"crypto/sha256"
 	"slices"
+	"time"
 
 	"github.com/gamedata-go/gamedata"
 )
@@ -31,6 +32,11 @@ type item struct {
 	members []member
 	skipped []string
 }
+
+// ownFamilies are the members that never get a family derived from their
+// name: the identifiers, which may be numbers, and the members with a
+// family of their own.
+var ownFamilies = []string{"kind", "ident", "id", "players", "playersPeak"}
 
 // member is a numeric member of a package, by the name it was sent with.
 type member struct {
@@ -76,4 +82,16 @@ func (it item) String() string {
 		return "server " + it.id
 	}
 	return "package " + it.kind + "/" + it.ident
+}
+
+// part is what one source gave at its last good poll.
+type part struct {
+	items []item
+	// cut is true when a walk stopped at the series cap with more of the
+	// directory unread.
+	cut bool
+	// activity is the latest activity point, for the activity source.
+	activity *gamedata.ActivityPoint
+	// at is when the poll that read it started; zero for nothing read.
+	at time.Time
 }

@@ -29,8 +29,8 @@ import (
 const e2eGuard = 60 * time.Second
 
 // TestPrometheusScrapes serves the exporter on loopback, starts a real
-// Prometheus server that scrapes it, waits for two scrapes, and asks
-// Prometheus's query API for a game's players: the twin's value.
+// Prometheus server that scrapes it, waits for a scrape it took in full,
+// and asks Prometheus's query API for a game's players: the twin's value.
 func TestPrometheusScrapes(t *testing.T) {
 	bin, err := exec.LookPath("prometheus")
 	if err != nil {
@@ -41,41 +41,21 @@ func TestPrometheusScrapes(t *testing.T) {
 	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{Kinds: []string{game.Kind}, Every: time.Hour})
 	poll(t, e) // the first scrape already has the data
 
-	scrapes := make(chan struct{}, 64)
-	e.wrap = func(h http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h.ServeHTTP(w, r)
-			if r.URL.Path == "/metrics" {
-				scrapes <- struct{}{}
-			}
-		})
-	}
+	scrapes := signalScrapes(e)
 	target, stop := serve(t, e)
 
 	promAddr := freePort(t)
 	exited := startPrometheus(t, bin, target, promAddr)
-	guard := time.NewTimer(e2eGuard)
-	defer guard.Stop()
-	for n := range 2 {
-		select {
-		case <-scrapes:
-		case err := <-exited:
-			t.Fatalf("prometheus exited before scrape %d: %v", n+1, err)
-		case <-guard.C:
-			t.Fatalf("no scrape %d from prometheus within %v", n+1, e2eGuard)
-		}
-	}
-	// The second scrape begins after the first one's samples are
-	// committed: they are queryable now.
-	got := query(t, promAddr, fmt.Sprintf(`gamedata_package_players{kind=%q,ident=%q}`, game.Kind, game.Ident))
+	at := scrapedInFull(t, promAddr, scrapes, exited, 1, e2eGuard)
+	got := queryAt(t, promAddr, fmt.Sprintf(`gamedata_package_players{kind=%q,ident=%q}`, game.Kind, game.Ident), at)
 	if len(got) != 1 || got[0].value != game.Players.Value {
 		t.Errorf("Prometheus has %s/%s at %v, the twin at %v players", game.Kind, game.Ident, got, game.Players.Value)
 	}
 
 	// docs/exporter.md's top-N query, titles joined from the info series.
 	top := twin.Catalog().Entries(url.Values{"kind": {game.Kind}, "sort": {"players"}})[:3]
-	got = query(t, promAddr, fmt.Sprintf(`topk(3, gamedata_package_players{kind=%q})
-		* on (kind, ident) group_left (title) gamedata_package_info`, game.Kind))
+	got = queryAt(t, promAddr, fmt.Sprintf(`topk(3, gamedata_package_players{kind=%q})
+		* on (kind, ident) group_left (title) gamedata_package_info`, game.Kind), at)
 	slices.SortFunc(got, func(a, b sample) int { return cmp.Compare(b.value, a.value) })
 	if len(got) != len(top) {
 		t.Fatalf("top 3: %v", got)
@@ -93,6 +73,69 @@ func TestPrometheusScrapes(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// signalScrapes makes e's handler say, on the channel it returns, each
+// scrape of /metrics it has answered; scrapes beyond the channel's buffer
+// are not said.
+func signalScrapes(e *Exporter) <-chan struct{} {
+	scrapes := make(chan struct{}, 64)
+	e.wrap = func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+			if r.URL.Path == "/metrics" {
+				select {
+				case scrapes <- struct{}{}:
+				default:
+				}
+			}
+		})
+	}
+	return scrapes
+}
+
+// scrapedInFull waits, scrape by scrape, until Prometheus has taken n
+// scrapes of the exporter in full within window up to the latest one it
+// took in full, and returns that one's time: queried at it, Prometheus
+// answers with what that scrape read, whatever the scrapes after it do.
+//
+// Counting the scrapes that reach the exporter is not enough: on a loaded
+// machine a scrape can outlast scrape_timeout, and Prometheus then
+// records up 0 and marks the exporter's series stale. Prometheus commits
+// a scrape before it begins the next, so each scrape that reaches the
+// exporter is the moment to read up's samples again.
+func scrapedInFull(t *testing.T, promAddr string, scrapes <-chan struct{}, exited <-chan error, n int, window time.Duration) time.Time {
+	t.Helper()
+	guard := time.NewTimer(e2eGuard)
+	defer guard.Stop()
+	for k := 1; ; k++ {
+		select {
+		case <-scrapes:
+		case err := <-exited:
+			t.Fatalf("prometheus exited before scrape %d: %v", k, err)
+		case <-guard.C:
+			t.Fatalf("%d scrapes from prometheus within %v, and not %d of them in full within %v", k-1, e2eGuard, n, window)
+		}
+		now := time.Now()
+		got := queryRange(t, promAddr, `up{job="gamedata"}[1h]`, now, now, 0)
+		if len(got) != 1 || len(got[0].samples) == 0 {
+			continue
+		}
+		ups := got[0].samples
+		last := ups[len(ups)-1]
+		if last.v != 1 {
+			continue
+		}
+		full := 0
+		for _, s := range ups {
+			if s.v == 1 && s.ms > last.ms-window.Milliseconds() {
+				full++
+			}
+		}
+		if full >= n {
+			return time.UnixMilli(last.ms)
+		}
 	}
 }
 
@@ -159,19 +202,12 @@ type sample struct {
 	value  float64
 }
 
-// query asks Prometheus's HTTP API for an instant query at its now.
-func query(t *testing.T, addr, q string) []sample { return queryAt(t, addr, q, time.Time{}) }
-
-// queryAt asks Prometheus's HTTP API for an instant query at the time at
-// (its now when at is zero).
+// queryAt asks Prometheus's HTTP API for an instant query at the time at.
 func queryAt(t *testing.T, addr, q string, at time.Time) []sample {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	v := url.Values{"query": {q}}
-	if !at.IsZero() {
-		v.Set("time", strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64))
-	}
+	v := url.Values{"query": {q}, "time": {strconv.FormatFloat(float64(at.UnixMilli())/1000, 'f', 3, 64)}}
 	u := "http://" + addr + "/api/v1/query?" + v.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {

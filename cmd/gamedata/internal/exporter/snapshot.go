@@ -38,11 +38,6 @@ type report struct {
 // take.
 var fixedSuffixes = []string{"players", "players_peak", "info"}
 
-// ownFamilies are the members that never get a family derived from their
-// name: the identifiers, which may be numbers, and the members with a
-// family of their own.
-var ownFamilies = []string{"kind", "ident", "id", "players", "playersPeak"}
-
 // build makes the snapshot of parts, in source order, with at most
 // maxSeries series of packages and servers: an entry is exported whole or
 // not at all.

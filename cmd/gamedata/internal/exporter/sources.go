@@ -2,24 +2,9 @@ package exporter
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"time"
 
 	"github.com/gamedata-go/gamedata"
 )
-
-// part is what one source gave at its last good poll.
-type part struct {
-	items []item
-	// cut is true when a walk stopped at the series cap with more of the
-	// directory unread.
-	cut bool
-	// activity is the latest activity point, for the activity source.
-	activity *gamedata.ActivityPoint
-	// at is when the poll that read it started; zero for nothing read.
-	at time.Time
-}
 
 // source is one thing a poll reads: a directory slice, a record, or the
 // platform's activity.
@@ -97,20 +82,4 @@ func latest(points []gamedata.ActivityPoint) *gamedata.ActivityPoint {
 	}
 	p := *last // not a pointer into the history, which can then be freed
 	return &p
-}
-
-// String names the slice by its flags, for log lines.
-func (s *slice) String() string {
-	var b strings.Builder
-	b.WriteString("directory")
-	if s.kind != "" {
-		fmt.Fprintf(&b, " --kind %s", s.kind)
-	}
-	for _, f := range s.filters {
-		fmt.Fprintf(&b, " --filter %s", f)
-	}
-	if s.top > 0 {
-		fmt.Fprintf(&b, " --top %d", s.top)
-	}
-	return b.String()
 }
