@@ -135,6 +135,7 @@ type DB struct {
 	// opened is set once Open has migrated the database: a server lost
 	// after that is said to be lost during the run.
 	opened bool
+	stmts  stmtCache
 }
 
 // Open opens the database conn names, creating and migrating it as
@@ -184,7 +185,10 @@ func connect(conn string) (*DB, error) {
 func (s *DB) explain(err error) error { return explain(s.conn, err, s.opened) }
 
 // Close closes the database.
-func (s *DB) Close() error { return s.db.Close() }
+func (s *DB) Close() error {
+	s.stmts.close()
+	return s.db.Close()
+}
 
 // SQL returns the database for reading, as a user's query would.
 func (s *DB) SQL() *sql.DB { return s.db }
@@ -197,7 +201,9 @@ func (s *DB) Dialect() string { return s.d.name() }
 // so runs that overlap take turns per write and never interleave inside
 // one.
 func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	return s.explain(s.transact(ctx, f))
+	err := s.transact(ctx, f)
+	s.stmts.keep(ctx, s.db)
+	return s.explain(err)
 }
 
 // transact is write's transaction, its error as the driver says it.
