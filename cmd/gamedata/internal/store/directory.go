@@ -214,9 +214,12 @@ func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]p
 			k := cleanKey(e.Key)
 			args = append(args, k.Kind, k.Ident, k.ID)
 		}
-		q := `SELECT kind, ident, id, raw, series, gone_at FROM directory WHERE (kind, ident, id) IN (VALUES ` +
-			strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(chunk)), ", ") + `)`
-		st, err := s.stmts.stmt(ctx, tx, s.q(q))
+		join, where := s.joinEach("directory", "d", "d.kind, d.ident, d.id, d.raw, d.series, d.gone_at",
+			"d.kind = k.kind AND d.ident = k.ident AND d.id = k.id")
+		q := `WITH k (kind, ident, id) AS (VALUES ` +
+			strings.TrimSuffix(strings.Repeat("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)), ", len(chunk)), ", ") + `)
+			SELECT d.kind, d.ident, d.id, d.raw, d.series, d.gone_at FROM k ` + join + ` WHERE ` + where
+		st, err := s.listQuery(ctx, tx, s.q(q))
 		if err != nil {
 			return nil, err
 		}
