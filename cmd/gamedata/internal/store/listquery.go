@@ -8,13 +8,13 @@ import (
 // joinEach joins to each row of a list of keys the rows of table (as
 // alias, its columns cols) that meet cond, which reads the list's
 // columns, searching table's index once for each key: the join clause,
-// and the condition for the statement's WHERE. PostgreSQL's planner
-// scanned the whole table for each statement unless the join is
-// LATERAL (a table written in the same transaction has no statistics
-// yet); SQLite has no LATERAL, and its CROSS JOIN keeps the list as the
-// outer loop (without it, SQLite searched directory_values by its index
-// on at for each row, not by its key for each member). Either way a
-// query over a list of 128 keys took minutes at 100,000 entries.
+// and the condition for the statement's WHERE. SQLite has no LATERAL,
+// and its CROSS JOIN keeps the list as the outer loop: without it,
+// SQLite searched directory_values by its index on at for each row
+// instead of by its key for each member, and 100,000 entries × 3 hours
+// took 9 minutes instead of 14 s. PostgreSQL gets the same order as a
+// LATERAL join, so that its plan does not rest on the statistics of a
+// table written in the same transaction.
 func (s *DB) joinEach(table, alias, cols, cond string) (join, where string) {
 	if s.d.name() == "postgres" {
 		return "CROSS JOIN LATERAL (SELECT " + cols + " FROM " + table + " " + alias + " WHERE " + cond + ") " + alias, "true"

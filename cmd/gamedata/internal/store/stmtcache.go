@@ -13,10 +13,10 @@ const stmtCacheSize = 64
 // stmtCache keeps statements prepared on the database, by their text,
 // for the writes that run the same large statements in every
 // transaction: SQLite compiles a statement on each prepare, and
-// compiling a multi-row INSERT cost a fifth of a run at 100,000 entries.
-// A text is prepared in the transaction that first runs it and, once
-// that transaction has ended, on the database (SQLite has one
-// connection, which the transaction holds until then).
+// compiling the multi-row statements took 18 % of the profile of a fill
+// of 20,000 entries. A text is prepared in the transaction that first
+// runs it and, once that transaction has ended, on the database (SQLite
+// has one connection, which the transaction holds until then).
 type stmtCache struct {
 	mu     sync.Mutex
 	m      map[string]*sql.Stmt
