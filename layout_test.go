@@ -39,9 +39,6 @@ func TestFilesDoNotLeanOnEachOther(t *testing.T) {
 	for _, dir := range dirs {
 		t.Run(filepath.ToSlash(dir), func(t *testing.T) {
 			t.Parallel()
-			if knotted[filepath.ToSlash(dir)] {
-				t.Skip("its files lean on each other until issue 29's command in rooms")
-			}
 			refs, services := fileReferences(t, dir)
 			for _, pair := range bothWays(refs) {
 				a, b := pair[0], pair[1]
@@ -53,12 +50,6 @@ func TestFilesDoNotLeanOnEachOther(t *testing.T) {
 			}
 		})
 	}
-}
-
-// knotted are the packages whose files still lean on each other, each
-// untangled by issue 29 as the command moves into rooms.
-var knotted = map[string]bool{
-	"cmd/gamedata/internal/store": true,
 }
 
 // packageDirs returns root and every directory under it that holds a Go

@@ -23,15 +23,18 @@ type pruneOptions struct {
 	DB string
 	// KeepRaw is how long raw rows are kept, back from now.
 	KeepRaw time.Duration
+	// KeepHourly is how long the hourly rollups of entries are kept,
+	// back from now; 0 keeps them all.
+	KeepHourly time.Duration
 	// Now is the clock the cut is measured on.
 	Now func() time.Time
 
-	keepRaw string // --keep-raw, as given
+	keepRaw, keepHourly string // --keep-raw and --keep-hourly, as given
 }
 
-// parseKeep reads a duration such as 90d, 12h or 1h30m: Go's units and d
-// for days of 24 hours.
-func parseKeep(s string) (time.Duration, error) {
+// parseKeep reads the value of --flag, a duration such as 90d, 12h or
+// 1h30m: Go's units and d for days of 24 hours.
+func parseKeep(flag, s string) (time.Duration, error) {
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(days)
 		if err == nil && n > 0 && n < 100000 {
@@ -40,7 +43,28 @@ func parseKeep(s string) (time.Duration, error) {
 	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
 		return d, nil
 	}
-	return 0, fmt.Errorf("prune --keep-raw %q: want a duration above 0, such as 90d or 2160h", s)
+	return 0, fmt.Errorf("prune --%s %q: want a duration above 0, such as 90d or 2160h", flag, s)
+}
+
+// parseKeeps reads --keep-raw and --keep-hourly into opts: an hourly
+// rollup is kept at least as long as the raw rows it was made from,
+// which are what a run that brings a late value rolls again.
+func (opts *pruneOptions) parseKeeps() error {
+	var err error
+	if opts.KeepRaw, err = parseKeep("keep-raw", opts.keepRaw); err != nil {
+		return err
+	}
+	if opts.keepHourly == "" {
+		opts.KeepHourly = 0
+		return nil
+	}
+	if opts.KeepHourly, err = parseKeep("keep-hourly", opts.keepHourly); err != nil {
+		return err
+	}
+	if opts.KeepHourly < opts.KeepRaw {
+		return fmt.Errorf("prune --keep-hourly %s is shorter than --keep-raw %s: keep hourly rollups at least as long as raw rows", opts.keepHourly, opts.keepRaw)
+	}
+	return nil
 }
 
 func newCmdPrune(f *factory, runF func(context.Context, *pruneOptions) error) *cobra.Command {
@@ -49,21 +73,32 @@ func newCmdPrune(f *factory, runF func(context.Context, *pruneOptions) error) *c
 		runF = pruneRun
 	}
 	cmd := &cobra.Command{
-		Use:   "prune --db FILE|postgres://… --keep-raw 90d",
-		Short: "Delete raw rows older than --keep-raw from a sync database, keeping every rollup",
+		Use:   "prune --db FILE|postgres://… --keep-raw 90d [--keep-hourly 400d]",
+		Short: "Delete raw rows older than --keep-raw from a sync database, keeping the rollups",
 		Long: `Delete from a database that sync writes the raw rows (directory_values and
 activity_points) older than --keep-raw, in one transaction: a prune killed
 at any moment leaves the database as before or as after. It first rolls
 up every hour and day that ended by the last run, so directory_rollups and
-platform_rollups keep every period; the cut goes no later than the end of
+platform_rollups keep every period (but the hourly rollups of entries that
+--keep-hourly deletes); the cut goes no later than the end of
 the last day rolled up. Of each member of each entry the last row before
 the cut is kept, and of the activity the last point before it, so values
 still hold across the cut. The daily views read raw rows: read the days
 before the cut from the rollup tables.
 
+The hourly rollups of entries are as many as the raw rows of a value
+that changes every hour, so with every rollup kept a prune bounds only
+part of the database's growth (BENCHMARKS.md has the figures). --keep-hourly
+deletes them too, in the same transaction, for the UTC days before its
+cut (never later than the raw cut's day); the daily rollups of entries
+and every rollup of the platform are kept for ever. No dashboard panel
+reads the hourly rollups of entries: a game's panel reads raw rows, and
+for the days before the raw cut the daily rollups. Without --keep-hourly
+every hourly rollup is kept.
+
 It asks the service nothing, and has no time bound unless --timeout gives
 one; Ctrl-C rolls it back.`,
-		Example: "  gamedata prune --db games.sqlite --keep-raw 90d\n  gamedata prune --db postgres://gamedata@localhost:5432/games --keep-raw 2160h",
+		Example: "  gamedata prune --db games.sqlite --keep-raw 90d\n  gamedata prune --db games.sqlite --keep-raw 90d --keep-hourly 400d\n  gamedata prune --db postgres://gamedata@localhost:5432/games --keep-raw 2160h",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.common = f.common(cmd, 0)
@@ -73,17 +108,16 @@ one; Ctrl-C rolls it back.`,
 			if _, err := dsn.Parse(opts.DB); err != nil {
 				return usage.Errorf("prune: %w", err)
 			}
-			d, err := parseKeep(opts.keepRaw)
-			if err != nil {
+			if err := opts.parseKeeps(); err != nil {
 				return usage.Error{Err: err}
 			}
-			opts.KeepRaw = d
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.DB, "db", "", "the SQLite file, or a postgres:// URL, that sync writes")
 	fl.StringVar(&opts.keepRaw, "keep-raw", "90d", "how long to keep raw rows, back from now: 90d, 2160h")
+	fl.StringVar(&opts.keepHourly, "keep-hourly", "", "how long to keep the hourly rollups of entries, back from now, at least --keep-raw: 400d (default: all)")
 	return cmd
 }
 
@@ -104,7 +138,12 @@ func pruneRun(ctx context.Context, opts *pruneOptions) error {
 		return fmt.Errorf("prune: %w", err)
 	}
 	defer db.Close()
-	n, err := db.Prune(ctx, opts.Now().Add(-opts.KeepRaw))
+	now := opts.Now()
+	var hourly time.Time
+	if opts.KeepHourly > 0 {
+		hourly = now.Add(-opts.KeepHourly)
+	}
+	n, err := db.Prune(ctx, now.Add(-opts.KeepRaw), hourly)
 	if err != nil {
 		return fmt.Errorf("prune: %s: %w", dsn.Redact(opts.DB), err)
 	}
@@ -112,7 +151,12 @@ func pruneRun(ctx context.Context, opts *pruneOptions) error {
 		say.Line(opts.IO.errOut, "prune: %s holds no run: nothing to prune", dsn.Redact(opts.DB))
 		return nil
 	}
-	say.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s; every rollup kept",
-		n.Values, n.Points, n.Cut.Format(time.RFC3339))
+	if n.HourlyCut.IsZero() {
+		say.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s; every rollup kept",
+			n.Values, n.Points, n.Cut.Format(time.RFC3339))
+		return nil
+	}
+	say.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s, and %d hourly rollups of entries before %s; every daily and platform rollup kept",
+		n.Values, n.Points, n.Cut.Format(time.RFC3339), n.Hourly, n.HourlyCut.Format(time.RFC3339))
 	return nil
 }

@@ -12,8 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// --keep-raw takes days as well as Go's durations; anything else, or no
-// --db, is bad usage.
+// --keep-raw and --keep-hourly take days as well as Go's durations;
+// anything else, no --db, or hourly rollups kept for less than raw rows
+// is bad usage, said before any database is opened.
 func TestPruneOptions(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -28,15 +29,35 @@ func TestPruneOptions(t *testing.T) {
 		require.NoError(t, err, "%v", tc.args)
 		assert.Equal(t, tc.want, p.opts.(*pruneOptions).KeepRaw, "%v", tc.args)
 	}
-	for _, args := range [][]string{
-		{"prune"},
-		{"prune", "--db", "g.sqlite", "--keep-raw", "0d"},
-		{"prune", "--db", "g.sqlite", "--keep-raw", "-5d"},
-		{"prune", "--db", "g.sqlite", "--keep-raw", "soon"},
-		{"prune", "--db", "g.sqlite", "extra"},
+	for _, tc := range []struct {
+		args   []string
+		hourly time.Duration
+	}{
+		{[]string{"prune", "--db", "g.sqlite"}, 0},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "400d"}, 400 * 24 * time.Hour},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "7d", "--keep-hourly", "7d"}, 7 * 24 * time.Hour},
 	} {
-		_, err := parseArgs(t, args...)
-		assert.True(t, usage.Is(err), "%v: %v", args, err)
+		p, err := parseArgs(t, tc.args...)
+		require.NoError(t, err, "%v", tc.args)
+		assert.Equal(t, tc.hourly, p.opts.(*pruneOptions).KeepHourly, "%v", tc.args)
+	}
+	for _, tc := range []struct {
+		args []string
+		says string
+	}{
+		{[]string{"prune"}, "--db"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "0d"}, "--keep-raw"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "-5d"}, "--keep-raw"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "soon"}, "--keep-raw"},
+		{[]string{"prune", "--db", "g.sqlite", "extra"}, "argument"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "0d"}, "--keep-hourly"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "a year"}, "--keep-hourly"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "30d"}, "shorter than --keep-raw 90d"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "400d", "--keep-hourly", "399d"}, "shorter than --keep-raw"},
+	} {
+		_, err := parseArgs(t, tc.args...)
+		assert.True(t, usage.Is(err), "%v: %v", tc.args, err)
+		assert.ErrorContains(t, err, tc.says, "%v", tc.args)
 	}
 }
 
@@ -60,4 +81,17 @@ func TestPruneCommand(t *testing.T) {
 	assert.Equal(t, 0, code, stderr)
 	assert.Empty(t, stdout)
 	assert.True(t, strings.Contains(stderr, "every rollup kept"), stderr)
+
+	code, stdout, stderr = cli(t, twin.URL, "prune", "--db", db, "--keep-raw", "1d", "--keep-hourly", "2d")
+	assert.Equal(t, 0, code, stderr)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "hourly rollups of entries before")
+	assert.Contains(t, stderr, "every daily and platform rollup kept")
+
+	// Bad values exit 2 before the database is opened: no file is made.
+	code, _, stderr = cli(t, twin.URL, "prune", "--db", missing, "--keep-hourly", "1h")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "--keep-hourly 1h is shorter than --keep-raw 90d")
+	_, err = os.Stat(missing)
+	assert.True(t, os.IsNotExist(err))
 }

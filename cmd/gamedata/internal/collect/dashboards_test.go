@@ -252,6 +252,66 @@ func checkPlatformDaily(t *testing.T, s synced) {
 	assert.Positive(t, partials, "the twin's history has days on partial coverage")
 }
 
+// After a prune with both cuts (raw rows and hourly rollups), the
+// database dashboards still answer: a game's panel over days whose raw
+// rows are gone falls back to the daily rollups, over days after the
+// cut it is what it was, and the platform's panel is unchanged.
+func TestSyncDashboardAfterPrune(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		twin := gamedatatest.NewServer(gamedatatest.WithSize(30, 0, 3))
+		t.Cleanup(twin.Close)
+		c := newClient(t, twin, "")
+		s := synced{db: openDB(t, dsn), twin: twin, queried: map[string]bool{}}
+		s.game = twin.Catalog().Entries(url.Values{"kind": {"game"}, "sort": {"players"}})[0]
+		s.p1 = s.game.Players.Value
+		s.p2 = s.p1 + 11
+		// Runs every 6 hours for 3 days from start (noon): the game's
+		// players change at the fifth, a day after the first.
+		for k := range 13 {
+			if k == 4 {
+				require.NoError(t, twin.UpdatePackage("game", s.game.Ident, gamedatatest.PackageUpdate{Players: &s.p2}))
+			}
+			_, err := Run(ctx, c, s.db, options("game", "7d", took(start.Add(time.Duration(k)*6*time.Hour), runTook)))
+			require.NoError(t, err)
+		}
+		file, ds := "gamedata-sync-sqlite.json", grafana.SQLite
+		if s.db.Dialect() == "postgres" {
+			file, ds = "gamedata-sync-postgres.json", grafana.PostgreSQL
+		}
+		var err error
+		s.dash, err = grafana.Load(filepath.Join(dashboardDir, file))
+		require.NoError(t, err)
+		s.ds = ds
+
+		day := start.Truncate(24 * time.Hour) // the first run's UTC day
+		old := grafana.Range{From: day, To: start.Add(30 * time.Hour)}
+		recent := grafana.Range{From: start.Add(49 * time.Hour), To: start.Add(72 * time.Hour)}
+		platform := grafana.Range{From: twin.Catalog().Now.Add(-8 * 24 * time.Hour), To: start.Add(72 * time.Hour)}
+		const game, daily = "Players of ${kind}/${ident}", "Platform players: daily average and peak"
+		assert.Equal(t, [][]any{
+			{sec(start), s.p1},
+			{sec(start.Add(24 * time.Hour)), s.p2},
+			{sec(old.To), s.p2},
+		}, s.panelRows(t, game, old), "before the prune: the raw rows")
+		recentRows, platformRows := s.panelRows(t, game, recent), s.panelRows(t, daily, platform)
+
+		n, err := s.db.Prune(ctx, start.Add(48*time.Hour), day.Add(48*time.Hour))
+		require.NoError(t, err)
+		require.Positive(t, n.Values)
+		require.Positive(t, n.Hourly)
+
+		assert.Equal(t, [][]any{
+			{sec(day), s.p1}, // the first day's average: p1 from its first run on
+			{sec(start.Add(24 * time.Hour)), s.p2},
+			{sec(old.To), s.p2},
+		}, s.panelRows(t, game, old), "the first day from its daily rollup; the second from the row that holds across the cut")
+		assert.Equal(t, recentRows, s.panelRows(t, game, recent), "after the cut: as before")
+		assert.Equal(t, platformRows, s.panelRows(t, daily, platform), "the platform's rollups are all kept")
+	})
+}
+
 // servedDay is what the twin served over one UTC day.
 type servedDay struct {
 	day      time.Time

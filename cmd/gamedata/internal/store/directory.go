@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -64,10 +65,7 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 		if err != nil {
 			return err
 		}
-		w, err := s.entryWriter(ctx, tx, r, seq)
-		if err != nil {
-			return err
-		}
+		w := s.entryWriter(tx, r, seq)
 		if w.members, err = s.seriesMembers(ctx, tx); err != nil {
 			return err
 		}
@@ -82,6 +80,9 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 				return err
 			}
 			t.add(p, known, raw, rows)
+		}
+		if err := w.flush(ctx); err != nil {
+			return err
 		}
 		return s.tally(ctx, tx, r, t.added(), t.rewritten, int64(len(entries)))
 	})
@@ -137,40 +138,43 @@ func (t *saveTally) add(p prior, known bool, raw string, rows int) {
 func (t *saveTally) added() int64 { return int64(t.Rows) + t.inserted }
 
 // entryWriter writes entries of one run in one transaction: an entry's
-// row in directory and its changed members in directory_values.
+// row in directory and its changed members in directory_values, both in
+// multi-row statements.
 type entryWriter struct {
-	upsert  *sql.Stmt
+	upsert  *rowBatch
 	values  valueWriter
 	run     *Run
 	at, seq int64
 	members map[string]bool // the members that are series
+	pending map[Key]bool    // the entries of the rows not yet written
 }
 
-func (s *DB) entryWriter(ctx context.Context, tx *sql.Tx, r *Run, seq int64) (entryWriter, error) {
-	upsert, err := tx.PrepareContext(ctx, s.q(`INSERT INTO directory
-		(kind, ident, id, title, players, raw, synced_at, listing, first_seen, last_seen, seen_seq, change_key, series)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (kind, ident, id) DO UPDATE SET
+func (s *DB) entryWriter(tx *sql.Tx, r *Run, seq int64) entryWriter {
+	upsert := s.newRowBatch(tx, `INSERT INTO directory
+		(kind, ident, id, title, players, raw, synced_at, listing, first_seen, last_seen, seen_seq, change_key, series)`, 13,
+		`ON CONFLICT (kind, ident, id) DO UPDATE SET
 			title = excluded.title, players = excluded.players, raw = excluded.raw,
 			synced_at = excluded.synced_at, listing = excluded.listing,
 			last_seen = CASE WHEN directory.last_seen > excluded.last_seen THEN directory.last_seen ELSE excluded.last_seen END,
 			seen_seq = excluded.seen_seq, gone_at = NULL,
-			change_key = excluded.change_key, series = excluded.series`))
-	if err != nil {
-		return entryWriter{}, err
-	}
-	values, err := s.valueWriter(ctx, tx)
-	if err != nil {
-		return entryWriter{}, err
-	}
-	return entryWriter{upsert: upsert, values: values, run: r, at: unix(r.StartedAt), seq: seq}, nil
+			change_key = excluded.change_key, series = excluded.series`)
+	return entryWriter{upsert: upsert, values: s.valueWriter(tx), run: r, at: unix(r.StartedAt), seq: seq,
+		pending: map[Key]bool{}}
 }
 
 // save writes entry e, whose raw bytes as stored are raw and whose prior
 // is p: a series row for each member that differs from p's series, then
-// its directory row. It returns the series rows written.
+// its directory row. It returns the series rows written. An entry listed
+// twice in a batch is written twice, the later last, as one statement
+// per row would.
 func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (int, error) {
 	k := cleanKey(e.Key)
+	if w.pending[k] {
+		if err := w.flush(ctx); err != nil {
+			return 0, err
+		}
+	}
+	w.pending[k] = true
 	now := series{Partial: e.Partial, Values: seriesValues(e.Values, w.members)}
 	rows := diff(p.series, now)
 	for _, m := range rows {
@@ -182,24 +186,44 @@ func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (in
 	if err != nil {
 		return 0, err
 	}
-	_, err = w.upsert.ExecContext(ctx, k.Kind, k.Ident, k.ID, cleanPtr(e.Title), e.Players, raw,
+	err = w.upsert.add(ctx, k.Kind, k.Ident, k.ID, cleanPtr(e.Title), e.Players, raw,
 		w.at, w.run.Kind, w.at, w.at, w.seq, clean(e.ChangeKey), string(enc))
 	return len(rows), err
+}
+
+// flush writes the rows gathered.
+func (w entryWriter) flush(ctx context.Context) error {
+	clear(w.pending)
+	if err := w.values.flush(ctx); err != nil {
+		return err
+	}
+	return w.upsert.flush(ctx)
 }
 
 // priors reads what the database holds of entries: their raw bytes and
 // last series, or no series for an entry that left.
 func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]prior, error) {
 	out := make(map[Key]prior, len(entries))
-	for chunk := range slices.Chunk(entries, 200) {
+	for len(entries) > 0 {
+		// A power of two entries a query, so that a few texts serve every
+		// count and stay prepared (stmtCache).
+		chunk := entries[:min(batchRows, 1<<(bits.Len(uint(len(entries)))-1))]
+		entries = entries[len(chunk):]
 		args := make([]any, 0, 3*len(chunk))
 		for _, e := range chunk {
 			k := cleanKey(e.Key)
 			args = append(args, k.Kind, k.Ident, k.ID)
 		}
-		q := `SELECT kind, ident, id, raw, series, gone_at FROM directory WHERE (kind, ident, id) IN (VALUES ` +
-			strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", len(chunk)), ", ") + `)`
-		rows, err := tx.QueryContext(ctx, s.q(q), args...)
+		join, where := s.joinEach("directory", "d", "d.kind, d.ident, d.id, d.raw, d.series, d.gone_at",
+			"d.kind = k.kind AND d.ident = k.ident AND d.id = k.id")
+		q := `WITH k (kind, ident, id) AS (VALUES ` +
+			strings.TrimSuffix(strings.Repeat("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)), ", len(chunk)), ", ") + `)
+			SELECT d.kind, d.ident, d.id, d.raw, d.series, d.gone_at FROM k ` + join + ` WHERE ` + where
+		st, err := s.listQuery(ctx, tx, s.q(q))
+		if err != nil {
+			return nil, err
+		}
+		rows, err := st.QueryContext(ctx, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -270,24 +294,21 @@ func sameValue(a, b *float64) bool {
 	return *a == *b
 }
 
-// valueWriter writes rows of directory_values. Two writes of one member
-// at the same second (two runs started in the same second) keep the
-// later value.
-type valueWriter struct{ stmt *sql.Stmt }
+// valueWriter writes rows of directory_values, in multi-row
+// statements: flush writes the last. Two writes of one member at the
+// same second (two runs started in the same second) keep the later value.
+type valueWriter struct{ *rowBatch }
 
-func (s *DB) valueWriter(ctx context.Context, tx *sql.Tx) (valueWriter, error) {
-	stmt, err := tx.PrepareContext(ctx, s.q(`INSERT INTO directory_values
-		(kind, ident, id, member, at, run_id, value, partial_coverage, listed)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (kind, ident, id, member, at) DO UPDATE SET
+func (s *DB) valueWriter(tx *sql.Tx) valueWriter {
+	return valueWriter{s.newRowBatch(tx, `INSERT INTO directory_values
+		(kind, ident, id, member, at, run_id, value, partial_coverage, listed)`, 9,
+		`ON CONFLICT (kind, ident, id, member, at) DO UPDATE SET
 			run_id = excluded.run_id, value = excluded.value,
-			partial_coverage = excluded.partial_coverage, listed = excluded.listed`))
-	return valueWriter{stmt}, err
+			partial_coverage = excluded.partial_coverage, listed = excluded.listed`)}
 }
 
 func (w valueWriter) write(ctx context.Context, k Key, m member, at, run int64, partial, listed bool) error {
-	_, err := w.stmt.ExecContext(ctx, k.Kind, k.Ident, k.ID, clean(m.name), at, run, m.value, b2i(partial), b2i(listed))
-	return err
+	return w.add(ctx, k.Kind, k.Ident, k.ID, clean(m.name), at, run, m.value, b2i(partial), b2i(listed))
 }
 
 // EndWalk records that the run's walk listed the whole directory: every
@@ -334,16 +355,16 @@ func (s *DB) endWalkBatch(ctx context.Context, r *Run) (int, error) {
 		if err != nil {
 			return err
 		}
-		values, err := s.valueWriter(ctx, tx)
-		if err != nil {
-			return err
-		}
+		values := s.valueWriter(tx)
 		for _, l := range left {
 			written, err := s.markGone(ctx, tx, values, l, at, r.ID)
 			if err != nil {
 				return err
 			}
 			rows += written
+		}
+		if err := values.flush(ctx); err != nil {
+			return err
 		}
 		n = len(left)
 		if n < goneBatch {

@@ -14,22 +14,31 @@ type PruneCounts struct {
 	// Values and Points are the rows of directory_values and
 	// activity_points deleted.
 	Values, Points int64
+	// HourlyCut is the start of the first UTC day whose hourly rollups
+	// of entries were kept, zero when every one was kept; Hourly is the
+	// rows of directory_rollups deleted before it.
+	HourlyCut time.Time
+	Hourly    int64
 }
 
-// pruneHook, when set, runs inside a prune's transaction after its first
-// delete: the kill -9 test's point to kill it at.
+// pruneHook, when set, runs inside a prune's transaction after its
+// deletes: the kill -9 test's point to kill it at.
 var pruneHook func()
 
-// Prune deletes the raw rows older than cut, in one transaction, so that
-// a prune killed at any moment leaves the database as before or as
-// after. First it rolls up every period that ended by the last run's
-// start, so every rollup is kept; the cut goes no later than the end of
-// the last day rolled. Of each member of each entry it keeps the last row
-// before the cut, and of the activity the last point before it, so that
-// values still hold across the cut. The daily views read raw rows: after
-// a prune, read the days before the cut from directory_rollups and
-// platform_rollups.
-func (s *DB) Prune(ctx context.Context, cut time.Time) (PruneCounts, error) {
+// Prune deletes the raw rows older than cut and, unless hourly is zero,
+// the hourly rollups of entries older than hourly, in one transaction,
+// so that a prune killed at any moment leaves the database as before or
+// as after. First it rolls up every period that ended by the last run's
+// start; the cut goes no later than the end of the last day rolled. Of
+// each member of each entry it keeps the last row before the cut, and of
+// the activity the last point before it, so that values still hold
+// across the cut. The hourly cut goes no later than the raw cut, back to
+// the start of its UTC day, so an hourly rollup is deleted only where
+// its raw rows are gone and its day's rollup holds; the daily rollups of
+// entries and every rollup of the platform are kept. The daily views
+// read raw rows: after a prune, read the days before the cut from
+// directory_rollups and platform_rollups.
+func (s *DB) Prune(ctx context.Context, cut, hourly time.Time) (PruneCounts, error) {
 	var n PruneCounts
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		n = PruneCounts{}
@@ -56,15 +65,25 @@ func (s *DB) Prune(ctx context.Context, cut time.Time) (PruneCounts, error) {
 			return err
 		}
 		n.Values, _ = res.RowsAffected()
-		if pruneHook != nil {
-			pruneHook()
-		}
 		res, err = tx.ExecContext(ctx, s.q(`DELETE FROM activity_points WHERE time < ? AND EXISTS (SELECT 1 FROM activity_points n
 			WHERE n.time > activity_points.time AND n.time <= ?)`), c, c)
 		if err != nil {
 			return err
 		}
 		n.Points, _ = res.RowsAffected()
+		if !hourly.IsZero() {
+			h := min(unix(hourly), c)
+			h -= (h%daySeconds + daySeconds) % daySeconds // down, before 1970 too
+			res, err = tx.ExecContext(ctx, s.q(`DELETE FROM directory_rollups WHERE period = ? AND start_at < ?`), hourSeconds, h)
+			if err != nil {
+				return err
+			}
+			n.Hourly, _ = res.RowsAffected()
+			n.HourlyCut = time.Unix(h, 0).UTC()
+		}
+		if pruneHook != nil {
+			pruneHook()
+		}
 		return s.setState(ctx, tx, "pruned", max(c, state["pruned"]))
 	})
 	return n, err

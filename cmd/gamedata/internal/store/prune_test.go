@@ -65,7 +65,7 @@ func TestPruneKeepsRollupsAndHeldValues(t *testing.T) {
 		fiveDays(t, db)
 		cut := day0.Add(50 * time.Hour)
 		before := rolled(t, db, cut)
-		n, err := db.Prune(ctx, cut)
+		n, err := db.Prune(ctx, cut, time.Time{})
 		require.NoError(t, err)
 		assert.Equal(t, cut, n.Cut)
 		assert.Positive(t, n.Values)
@@ -79,9 +79,69 @@ func TestPruneKeepsRollupsAndHeldValues(t *testing.T) {
 		run(t, db, day0.Add(123*time.Hour), entry("a", false, map[string]any{"players": 1.0}))
 		assert.Equal(t, old, table(t, db, `SELECT * FROM directory_rollups WHERE start_at < ? ORDER BY kind, ident, id, member, period, start_at`, cut.Unix()))
 
-		n, err = db.Prune(ctx, day0.Add(1000*time.Hour))
+		n, err = db.Prune(ctx, day0.Add(1000*time.Hour), time.Time{})
 		require.NoError(t, err)
 		assert.Equal(t, day0.Add(120*time.Hour), n.Cut, "no later than the last day rolled up")
+	})
+}
+
+// A prune with an hourly cut deletes the hourly rollups of entries of
+// the UTC days before it, never after the raw cut's day, and keeps
+// every daily rollup, every platform rollup and the values that hold.
+func TestPruneHourly(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		for _, tc := range []struct {
+			name          string
+			cut, hourly   time.Time
+			wantHourlyCut time.Time
+		}{
+			{"on a day's start", day0.Add(72 * time.Hour), day0.Add(48 * time.Hour), day0.Add(48 * time.Hour)},
+			{"inside a day: back to its start", day0.Add(72 * time.Hour), day0.Add(60 * time.Hour), day0.Add(48 * time.Hour)},
+			{"after the raw cut: the raw cut's day", day0.Add(50 * time.Hour), day0.Add(90 * time.Hour), day0.Add(48 * time.Hour)},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				db := open(t, pgtest.NewLike(t, dsn))
+				fiveDays(t, db)
+				daily := `SELECT * FROM directory_rollups WHERE period = 86400 ORDER BY kind, ident, id, member, start_at`
+				kept := `SELECT * FROM directory_rollups WHERE period = 3600 AND start_at >= ? ORDER BY kind, ident, id, member, start_at`
+				platform := `SELECT * FROM platform_rollups ORDER BY period, start_at`
+				before := []any{table(t, db, daily), table(t, db, kept, tc.wantHourlyCut.Unix()), table(t, db, platform), rolled(t, db, tc.cut)}
+				hourlyBefore := count(t, db, `SELECT COUNT(*) FROM directory_rollups WHERE period = 3600 AND start_at < ?`, tc.wantHourlyCut.Unix())
+				require.Positive(t, hourlyBefore)
+
+				n, err := db.Prune(ctx, tc.cut, tc.hourly)
+				require.NoError(t, err)
+				assert.Equal(t, tc.wantHourlyCut, n.HourlyCut)
+				assert.Equal(t, int64(hourlyBefore), n.Hourly)
+				assert.Zero(t, count(t, db, `SELECT COUNT(*) FROM directory_rollups WHERE period = 3600 AND start_at < ?`, tc.wantHourlyCut.Unix()))
+				r := rolled(t, db, tc.cut)
+				delete(r, "directory_rollups")
+				delete(before[3].(map[string][]string), "directory_rollups")
+				assert.Equal(t, before, []any{table(t, db, daily), table(t, db, kept, tc.wantHourlyCut.Unix()), table(t, db, platform), r},
+					"daily and platform rollups, later hourly ones and held values unchanged")
+
+				// A later run rolls its own hours and brings none back.
+				run(t, db, day0.Add(123*time.Hour), entry("a", false, map[string]any{"players": 1.0}))
+				assert.Zero(t, count(t, db, `SELECT COUNT(*) FROM directory_rollups WHERE period = 3600 AND start_at < ?`, tc.wantHourlyCut.Unix()))
+			})
+		}
+	})
+}
+
+// A prune without an hourly cut keeps every hourly rollup.
+func TestPruneKeepsHourlyByDefault(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		db := open(t, dsn)
+		fiveDays(t, db)
+		hourly := count(t, db, `SELECT COUNT(*) FROM directory_rollups WHERE period = 3600`)
+		n, err := db.Prune(context.Background(), day0.Add(72*time.Hour), time.Time{})
+		require.NoError(t, err)
+		assert.Zero(t, n.Hourly)
+		assert.True(t, n.HourlyCut.IsZero())
+		assert.Equal(t, hourly, count(t, db, `SELECT COUNT(*) FROM directory_rollups WHERE period = 3600`))
 	})
 }
 
@@ -90,10 +150,10 @@ func TestPruneKeepsRollupsAndHeldValues(t *testing.T) {
 const pruneHelperEnv = "GAMEDATA_STORE_PRUNE_HELPER"
 
 type pruneSpec struct {
-	DSN string
-	Cut time.Time
+	DSN         string
+	Cut, Hourly time.Time
 	// Hold is where the prune stops and waits to be killed: "inside" its
-	// transaction, after its first delete, or "after" it committed.
+	// transaction, after its deletes, or "after" it committed.
 	Hold string
 }
 
@@ -114,7 +174,7 @@ func pruneHelper(spec string) int {
 			select {} // until killed
 		}
 	}
-	if _, err := db.Prune(context.Background(), s.Cut); err != nil {
+	if _, err := db.Prune(context.Background(), s.Cut, s.Hourly); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -132,21 +192,22 @@ func everything(t *testing.T, db *DB) map[string][]string {
 	return out
 }
 
-// A prune killed with SIGKILL inside its transaction leaves the database
-// as it was before; killed after it committed, as an uninterrupted prune
-// leaves it. The prune is a process of its own (this test binary in its
+// A prune killed with SIGKILL inside its transaction, after it deleted
+// raw rows and hourly rollups, leaves the database as it was before;
+// killed after it committed, as an uninterrupted prune leaves it. The prune is a process of its own (this test binary in its
 // helper mode), killed when it says where it is.
 func TestPruneKilled(t *testing.T) {
 	t.Parallel()
 	pgtest.EachDB(t, func(t *testing.T, dsn string) {
-		cut := day0.Add(50 * time.Hour)
+		cut, hourly := day0.Add(50*time.Hour), day0.Add(48*time.Hour)
 		ref := open(t, pgtest.NewLike(t, dsn))
 		fiveDays(t, ref)
 		asBefore := everything(t, ref)
-		_, err := ref.Prune(context.Background(), cut)
+		_, err := ref.Prune(context.Background(), cut, hourly)
 		require.NoError(t, err)
 		asAfter := everything(t, ref)
 		require.NotEqual(t, asBefore, asAfter)
+		require.NotEqual(t, asBefore["directory_rollups"], asAfter["directory_rollups"], "hourly rollups deleted")
 
 		for _, tc := range []struct {
 			hold string
@@ -156,7 +217,7 @@ func TestPruneKilled(t *testing.T) {
 				target := pgtest.NewLike(t, dsn)
 				db := open(t, target)
 				fiveDays(t, db)
-				spec, _ := json.Marshal(pruneSpec{DSN: target, Cut: cut, Hold: tc.hold})
+				spec, _ := json.Marshal(pruneSpec{DSN: target, Cut: cut, Hourly: hourly, Hold: tc.hold})
 				cmd := exec.Command(os.Args[0], "-test.run=^$")
 				cmd.Env = append(os.Environ(), pruneHelperEnv+"="+string(spec))
 				stdout, err := cmd.StdoutPipe()

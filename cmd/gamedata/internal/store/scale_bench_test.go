@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -85,14 +86,24 @@ func BenchmarkScale(b *testing.B) {
 var scaleStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // fillScale writes hours hourly runs over games games.
-func fillScale(b *testing.B, db *DB, games, hours int) {
+func fillScale(b testing.TB, db *DB, games, hours int) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	players := make([]float64, games)
 	for i := range players {
 		players[i] = float64(rng.IntN(5000))
 	}
+	// The time of the runs after the first (which writes every member),
+	// in all and in the steps that write the most.
+	var later, entries, finish time.Duration
+	defer func() {
+		if n := time.Duration(hours - 1); n > 0 {
+			b.Logf("runs after the first: %v a run, of which SaveEntries %v and FinishRun %v",
+				(later / n).Round(time.Millisecond), (entries / n).Round(time.Millisecond), (finish / n).Round(time.Millisecond))
+		}
+	}()
 	for h := range hours {
+		start := time.Now()
 		at := scaleStart.Add(time.Duration(h) * time.Hour)
 		r, err := db.BeginRun(ctx, "game", at)
 		if err != nil {
@@ -103,6 +114,7 @@ func fillScale(b *testing.B, db *DB, games, hours int) {
 				players[i] = float64(rng.IntN(5000))
 			}
 		}
+		saving := time.Now()
 		for lo := 0; lo < games; lo += 100 {
 			batch := make([]Entry, 0, 100)
 			for i := lo; i < min(lo+100, games); i++ {
@@ -114,6 +126,7 @@ func fillScale(b *testing.B, db *DB, games, hours int) {
 				b.Fatal(err)
 			}
 		}
+		saved := time.Since(saving)
 		if _, err := db.EndWalk(ctx, r); err != nil {
 			b.Fatal(err)
 		}
@@ -125,8 +138,19 @@ func fillScale(b *testing.B, db *DB, games, hours int) {
 		if err := db.SaveActivity(ctx, r, pts, at); err != nil {
 			b.Fatal(err)
 		}
+		finishing := time.Now()
 		if err := db.FinishRun(ctx, r, OutcomeOK, at); err != nil {
 			b.Fatal(err)
+		}
+		if testing.Verbose() && h%24 == 23 {
+			// A month's fill takes most of an hour: say how far it got.
+			fmt.Fprintf(os.Stderr, "BenchmarkScale: %s, %d games: %d of %d runs, the last in %v\n",
+				db.Dialect(), games, h+1, hours, (time.Since(start)).Round(time.Millisecond))
+		}
+		if h > 0 {
+			later += time.Since(start)
+			entries += saved
+			finish += time.Since(finishing)
 		}
 	}
 }

@@ -135,56 +135,17 @@ type DB struct {
 	// opened is set once Open has migrated the database: a server lost
 	// after that is said to be lost during the run.
 	opened bool
-}
-
-// Open opens the database conn names, creating and migrating it as
-// needed: a postgres:// or postgresql:// URL or a libpq keyword/value
-// string is PostgreSQL, a file path SQLite, and anything else is refused
-// (dsn.Parse). A database of a newer schema version than this program
-// knows is refused before anything in it changes. Every error it and the
-// DB's methods return names the database without its secrets and says
-// what to do.
-func Open(ctx context.Context, conn string) (*DB, error) {
-	s, err := connect(conn)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.migrate(ctx); err != nil {
-		s.db.Close()
-		return nil, s.explain(err)
-	}
-	if err := s.d.prepare(ctx, s.db); err != nil {
-		s.db.Close()
-		return nil, s.explain(err)
-	}
-	s.opened = true
-	return s, nil
-}
-
-// connect opens conn without migrating it.
-func connect(conn string) (*DB, error) {
-	c, err := dsn.Parse(conn)
-	if err != nil {
-		return nil, err
-	}
-	var d dialect = sqlite{}
-	if c.Kind == dsn.Postgres {
-		d = postgres{}
-	} else if err := checkPath(c.Conn); err != nil {
-		return nil, err
-	}
-	db, err := d.open(c.Conn)
-	if err != nil {
-		return nil, explain(c, err, false)
-	}
-	return &DB{db: db, d: d, conn: c}, nil
+	stmts  stmtCache
 }
 
 // explain is err said as an *Error that names the database.
 func (s *DB) explain(err error) error { return explain(s.conn, err, s.opened) }
 
 // Close closes the database.
-func (s *DB) Close() error { return s.db.Close() }
+func (s *DB) Close() error {
+	s.stmts.close()
+	return s.db.Close()
+}
 
 // SQL returns the database for reading, as a user's query would.
 func (s *DB) SQL() *sql.DB { return s.db }
@@ -197,7 +158,9 @@ func (s *DB) Dialect() string { return s.d.name() }
 // so runs that overlap take turns per write and never interleave inside
 // one.
 func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	return s.explain(s.transact(ctx, f))
+	err := s.transact(ctx, f)
+	s.stmts.keep(ctx, s.db)
+	return s.explain(err)
 }
 
 // transact is write's transaction, its error as the driver says it.

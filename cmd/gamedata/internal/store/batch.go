@@ -1,0 +1,73 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"math/bits"
+	"strings"
+)
+
+// batchRows is the most rows one multi-row statement carries: 128 rows
+// of 13 columns stay far below both databases' limits on parameters
+// (SQLite's 32,766, PostgreSQL's 65,535).
+const batchRows = 128
+
+// rowBatch gathers the rows of one INSERT and writes them as multi-row
+// statements: a statement per row cost a round trip (PostgreSQL) or a
+// bind and step through database/sql (SQLite) each, most of a run's
+// time at 100,000 entries (BENCHMARKS.md, issue 30). Rows of one
+// statement must not share a key: PostgreSQL refuses an ON CONFLICT DO
+// UPDATE that meets its own row twice, so a caller that may repeat a key
+// flushes first.
+type rowBatch struct {
+	s          *DB
+	tx         *sql.Tx
+	head, tail string // the INSERT up to VALUES, and what follows the rows
+	row        string // one row's placeholders
+	args       []any
+	rows       int
+}
+
+// newRowBatch gathers rows of cols columns for the statement head VALUES
+// (rows) tail, in tx.
+func (s *DB) newRowBatch(tx *sql.Tx, head string, cols int, tail string) *rowBatch {
+	return &rowBatch{s: s, tx: tx, head: head, tail: tail,
+		row: "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"}
+}
+
+// add adds a row of values, and writes the batch when it is full.
+func (b *rowBatch) add(ctx context.Context, values ...any) error {
+	b.args = append(b.args, values...)
+	b.rows++
+	if b.rows < batchRows {
+		return nil
+	}
+	return b.flush(ctx)
+}
+
+// flush writes the rows gathered, in statements of a power of two rows
+// each, so that a handful of texts serve every count and stay prepared
+// (stmtCache).
+func (b *rowBatch) flush(ctx context.Context) error {
+	cols := len(b.args) / max(b.rows, 1)
+	args := b.args
+	for b.rows > 0 {
+		n := 1 << (bits.Len(uint(b.rows)) - 1)
+		st, err := b.s.stmts.stmt(ctx, b.tx, b.query(n))
+		if err == nil {
+			_, err = st.ExecContext(ctx, args[:n*cols]...)
+		}
+		if err != nil {
+			b.args, b.rows = b.args[:0], 0
+			return err
+		}
+		args, b.rows = args[n*cols:], b.rows-n
+	}
+	b.args = b.args[:0]
+	return nil
+}
+
+// query is the statement of n rows in the dialect's words.
+func (b *rowBatch) query(n int) string {
+	return b.s.q(b.head + " VALUES " + strings.TrimSuffix(strings.Repeat(b.row+", ", n), ", ") + " " + b.tail)
+}

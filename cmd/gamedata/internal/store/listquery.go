@@ -1,0 +1,35 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// joinEach joins to each row of a list of keys the rows of table (as
+// alias, its columns cols) that meet cond, which reads the list's
+// columns, searching table's index once for each key: the join clause,
+// and the condition for the statement's WHERE. SQLite has no LATERAL,
+// and its CROSS JOIN keeps the list as the outer loop: without it,
+// SQLite searched directory_values by its index on at for each row
+// instead of by its key for each member, and 100,000 entries × 3 hours
+// took 9 minutes instead of 14 s. PostgreSQL gets the same order as a
+// LATERAL join, so that its plan does not rest on the statistics of a
+// table written in the same transaction.
+func (s *DB) joinEach(table, alias, cols, cond string) (join, where string) {
+	if s.d.name() == "postgres" {
+		return "CROSS JOIN LATERAL (SELECT " + cols + " FROM " + table + " " + alias + " WHERE " + cond + ") " + alias, "true"
+	}
+	return "CROSS JOIN " + table + " " + alias, cond
+}
+
+// listQuery is query, a read over a list of keys, as a statement of tx:
+// kept prepared in SQLite; prepared for each transaction in PostgreSQL,
+// whose generic plan for a statement kept across transactions (chosen
+// after its fifth run) read a list four times slower than the plan made
+// for each run's values.
+func (s *DB) listQuery(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	if s.d.name() == "postgres" {
+		return tx.PrepareContext(ctx, query)
+	}
+	return s.stmts.stmt(ctx, tx, query)
+}
