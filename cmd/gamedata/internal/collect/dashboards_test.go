@@ -27,9 +27,8 @@ import (
 // dashboardDir holds the shipped dashboards.
 var dashboardDir = filepath.Join("..", "..", "..", "..", "deploy", "grafana", "dashboards")
 
-// synced is a database after three hourly syncs of the twin: the top
-// game's players change between the first and the second; the third
-// changes nothing.
+// synced is a database after syncs of the twin (syncRuns): the top
+// game's players change once, from p1 to p2.
 type synced struct {
 	db        *store.DB
 	twin      *gamedatatest.Server
@@ -44,7 +43,13 @@ type synced struct {
 // runTook is how long every run takes on its clock.
 const runTook = 37 * time.Second
 
-func syncThrice(t *testing.T, dsn string) synced {
+// syncThrice is three hourly syncs: the top game's players change
+// between the first and the second; the third changes nothing.
+func syncThrice(t *testing.T, dsn string) synced { return syncRuns(t, dsn, 3, time.Hour, 1) }
+
+// syncRuns syncs the twin into dsn runs times, every apart from start,
+// and changes the top game's players from p1 to p2 before run changeAt.
+func syncRuns(t *testing.T, dsn string, runs int, every time.Duration, changeAt int) synced {
 	t.Helper()
 	ctx := context.Background()
 	twin := gamedatatest.NewServer(gamedatatest.WithSize(30, 0, 3))
@@ -54,11 +59,11 @@ func syncThrice(t *testing.T, dsn string) synced {
 	s.game = twin.Catalog().Entries(url.Values{"kind": {"game"}, "sort": {"players"}})[0]
 	s.p1 = s.game.Players.Value
 	s.p2 = s.p1 + 11
-	for i := range 3 {
-		if i == 1 {
+	for i := range runs {
+		if i == changeAt {
 			require.NoError(t, twin.UpdatePackage("game", s.game.Ident, gamedatatest.PackageUpdate{Players: &s.p2}))
 		}
-		sum, err := Run(ctx, c, s.db, options("game", "7d", took(start.Add(time.Duration(i)*time.Hour), runTook)))
+		sum, err := Run(ctx, c, s.db, options("game", "7d", took(start.Add(time.Duration(i)*every), runTook)))
 		require.NoError(t, err)
 		s.summaries = append(s.summaries, sum)
 	}
@@ -259,36 +264,14 @@ func checkPlatformDaily(t *testing.T, s synced) {
 func TestSyncDashboardAfterPrune(t *testing.T) {
 	t.Parallel()
 	pgtest.EachDB(t, func(t *testing.T, dsn string) {
-		ctx := context.Background()
-		twin := gamedatatest.NewServer(gamedatatest.WithSize(30, 0, 3))
-		t.Cleanup(twin.Close)
-		c := newClient(t, twin, "")
-		s := synced{db: openDB(t, dsn), twin: twin, queried: map[string]bool{}}
-		s.game = twin.Catalog().Entries(url.Values{"kind": {"game"}, "sort": {"players"}})[0]
-		s.p1 = s.game.Players.Value
-		s.p2 = s.p1 + 11
 		// Runs every 6 hours for 3 days from start (noon): the game's
 		// players change at the fifth, a day after the first.
-		for k := range 13 {
-			if k == 4 {
-				require.NoError(t, twin.UpdatePackage("game", s.game.Ident, gamedatatest.PackageUpdate{Players: &s.p2}))
-			}
-			_, err := Run(ctx, c, s.db, options("game", "7d", took(start.Add(time.Duration(k)*6*time.Hour), runTook)))
-			require.NoError(t, err)
-		}
-		file, ds := "gamedata-sync-sqlite.json", grafana.SQLite
-		if s.db.Dialect() == "postgres" {
-			file, ds = "gamedata-sync-postgres.json", grafana.PostgreSQL
-		}
-		var err error
-		s.dash, err = grafana.Load(filepath.Join(dashboardDir, file))
-		require.NoError(t, err)
-		s.ds = ds
+		s := syncRuns(t, dsn, 13, 6*time.Hour, 4)
 
 		day := start.Truncate(24 * time.Hour) // the first run's UTC day
 		old := grafana.Range{From: day, To: start.Add(30 * time.Hour)}
 		recent := grafana.Range{From: start.Add(49 * time.Hour), To: start.Add(72 * time.Hour)}
-		platform := grafana.Range{From: twin.Catalog().Now.Add(-8 * 24 * time.Hour), To: start.Add(72 * time.Hour)}
+		platform := grafana.Range{From: s.twin.Catalog().Now.Add(-8 * 24 * time.Hour), To: start.Add(72 * time.Hour)}
 		const game, daily = "Players of ${kind}/${ident}", "Platform players: daily average and peak"
 		assert.Equal(t, [][]any{
 			{sec(start), s.p1},
@@ -297,7 +280,7 @@ func TestSyncDashboardAfterPrune(t *testing.T) {
 		}, s.panelRows(t, game, old), "before the prune: the raw rows")
 		recentRows, platformRows := s.panelRows(t, game, recent), s.panelRows(t, daily, platform)
 
-		n, err := s.db.Prune(ctx, start.Add(48*time.Hour), day.Add(48*time.Hour))
+		n, err := s.db.Prune(context.Background(), start.Add(48*time.Hour), day.Add(48*time.Hour))
 		require.NoError(t, err)
 		require.Positive(t, n.Values)
 		require.Positive(t, n.Hourly)
