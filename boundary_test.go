@@ -39,7 +39,7 @@ func TestModulesUseOnlyEachOthersPublicAPI(t *testing.T) {
 func TestForeignInternalImportsCatches(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	for name, content := range map[string]string{
+	writeTree(t, root, map[string]string{
 		"go.mod":                  "module example.com/lib\n",
 		"internal/x/x.go":         "package x\n",
 		"examples/ex/main.go":     "package main\n\nimport _ \"example.com/lib/internal/x\"\n",
@@ -49,13 +49,7 @@ func TestForeignInternalImportsCatches(t *testing.T) {
 		"cmd/main_test.go":        "package main\n\nimport _ \"example.com/lib/internal/x\"\n",
 		"cmd/testdata/skip/s.go":  "package s\n\nimport _ \"example.com/lib/internal/x\"\n",
 		"cmd/internal/y/y_two.go": "package y\n\nimport _ \"example.com/lib/internal\"\n",
-	} {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, path, content)
-	}
+	})
 	got := foreignInternalImports(t, root)
 	want := []string{
 		fmt.Sprintf("%s imports %q, internal to module example.com/lib: use that module's public API, or give module example.com/lib/cmd code of its own",

@@ -102,20 +102,12 @@ var a, B = 1, 2
 func TestLibraryDirsStopsAtNestedModules(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	for name, content := range map[string]string{
+	writeTree(t, root, map[string]string{
 		"go.mod":        "module example.com/outer\n",
 		"a/a.go":        "// Package a is documented.\npackage a\n",
 		"nested/go.mod": "module example.com/outer/nested\n",
 		"nested/b.go":   "package b\n\nfunc Undocumented() {}\n",
-	} {
-		path := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	got := libraryDirs(t, root)
 	if want := []string{filepath.Join(root, "a")}; !slices.Equal(got, want) {
 		t.Errorf("libraryDirs = %q, want %q", got, want)

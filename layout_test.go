@@ -82,13 +82,11 @@ func packageDirs(t *testing.T, root string) []string {
 func TestFileReferencesCatchesACycle(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	for name, src := range map[string]string{
+	writeTree(t, dir, map[string]string{
 		"a.go": "package p\n\nimport \"strings\"\n\ntype T struct{}\n\nfunc (T) M() string { return strings.ToUpper(helper()) }\n",
 		"b.go": "package p\n\nfunc helper() string { var t T; _ = t; return \"\" }\n",
 		"c.go": "package p\n\nfunc C() string { var t T; return t.M() }\n",
-	} {
-		writeFile(t, filepath.Join(dir, name), src)
-	}
+	})
 	refs, _ := fileReferences(t, dir)
 	if got := bothWays(refs); !slices.Equal(got, [][2]string{{"a.go", "b.go"}}) {
 		t.Errorf("bothWays = %v, want [[a.go b.go]]", got)
@@ -205,5 +203,19 @@ func writeFile(t *testing.T, name, content string) {
 	t.Helper()
 	if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// writeTree writes files, by their slash-separated paths under root,
+// making the directories they need: a small repository for a checker's
+// own test.
+func writeTree(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, path, content)
 	}
 }
