@@ -31,8 +31,7 @@ type rowBatch struct {
 // newRowBatch gathers rows of cols columns for the statement head VALUES
 // (rows) tail, in tx.
 func (s *DB) newRowBatch(tx *sql.Tx, head string, cols int, tail string) *rowBatch {
-	return &rowBatch{s: s, tx: tx, head: head, tail: tail,
-		row: "(" + strings.TrimSuffix(strings.Repeat("?, ", cols), ", ") + ")"}
+	return &rowBatch{s: s, tx: tx, head: head, tail: tail, row: "(" + repeated("?", cols) + ")"}
 }
 
 // add adds a row of values, and writes the batch when it is full.
@@ -52,7 +51,7 @@ func (b *rowBatch) flush(ctx context.Context) error {
 	cols := len(b.args) / max(b.rows, 1)
 	args := b.args
 	for b.rows > 0 {
-		n := 1 << (bits.Len(uint(b.rows)) - 1)
+		n := chunkLen(b.rows, batchRows)
 		st, err := b.s.stmts.stmt(ctx, b.tx, b.query(n))
 		if err == nil {
 			_, err = st.ExecContext(ctx, args[:n*cols]...)
@@ -69,5 +68,14 @@ func (b *rowBatch) flush(ctx context.Context) error {
 
 // query is the statement of n rows in the dialect's words.
 func (b *rowBatch) query(n int) string {
-	return b.s.q(b.head + " VALUES " + strings.TrimSuffix(strings.Repeat(b.row+", ", n), ", ") + " " + b.tail)
+	return b.s.q(b.head + " VALUES " + repeated(b.row, n) + " " + b.tail)
 }
+
+// repeated is n copies of s separated by commas: a row's placeholders,
+// or a statement's rows.
+func repeated(s string, n int) string { return strings.TrimSuffix(strings.Repeat(s+", ", n), ", ") }
+
+// chunkLen is how many of n items the next statement takes: the largest
+// power of two that is at most n and at most limit, so that a handful of
+// texts serve every count and stay prepared (stmtCache).
+func chunkLen(n, limit int) int { return min(limit, 1<<(bits.Len(uint(n))-1)) }

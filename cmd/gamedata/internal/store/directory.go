@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"math/bits"
 	"slices"
 	"strings"
 )
@@ -205,9 +204,7 @@ func (w entryWriter) flush(ctx context.Context) error {
 func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]prior, error) {
 	out := make(map[Key]prior, len(entries))
 	for len(entries) > 0 {
-		// A power of two entries a query, so that a few texts serve every
-		// count and stay prepared (stmtCache).
-		chunk := entries[:min(batchRows, 1<<(bits.Len(uint(len(entries)))-1))]
+		chunk := entries[:chunkLen(len(entries), batchRows)]
 		entries = entries[len(chunk):]
 		args := make([]any, 0, 3*len(chunk))
 		for _, e := range chunk {
@@ -217,7 +214,7 @@ func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]p
 		join, where := s.joinEach("directory", "d", "d.kind, d.ident, d.id, d.raw, d.series, d.gone_at",
 			"d.kind = k.kind AND d.ident = k.ident AND d.id = k.id")
 		q := `WITH k (kind, ident, id) AS (VALUES ` +
-			strings.TrimSuffix(strings.Repeat("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)), ", len(chunk)), ", ") + `)
+			repeated("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(chunk)) + `)
 			SELECT d.kind, d.ident, d.id, d.raw, d.series, d.gone_at FROM k ` + join + ` WHERE ` + where
 		st, err := s.listQuery(ctx, tx, s.q(q))
 		if err != nil {

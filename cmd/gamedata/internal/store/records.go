@@ -22,7 +22,7 @@ type putter struct {
 func (s *DB) putter(ctx context.Context, tx *sql.Tx, table string, keys, cols []string) (*putter, error) {
 	all := append(append(append([]string{}, keys...), cols...), "raw", "synced_at")
 	ins, err := tx.PrepareContext(ctx, s.q(fmt.Sprintf(`INSERT INTO %s (%s) VALUES (%s) ON CONFLICT DO NOTHING`,
-		table, strings.Join(all, ", "), strings.TrimSuffix(strings.Repeat("?, ", len(all)), ", "))))
+		table, strings.Join(all, ", "), repeated("?", len(all)))))
 	if err != nil {
 		return nil, err
 	}

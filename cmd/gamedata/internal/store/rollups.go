@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"math/bits"
-	"strings"
 )
 
 // The rollups' periods, in seconds.
@@ -118,9 +116,7 @@ func (s *DB) rollDirectory(ctx context.Context, tx *sql.Tx, period, from, end in
 			min_value = excluded.min_value, max_value = excluded.max_value, avg_value = excluded.avg_value,
 			covered_seconds = excluded.covered_seconds, partial_coverage = excluded.partial_coverage, last_value = excluded.last_value`)
 	for len(keys) > 0 {
-		// A power of two keys a query, so that a few texts serve every
-		// count and stay prepared (stmtCache).
-		chunk := keys[:min(keyChunk, 1<<(bits.Len(uint(len(keys)))-1))]
+		chunk := keys[:chunkLen(len(keys), keyChunk)]
 		keys = keys[len(chunk):]
 		segs, err := s.chunkSegments(ctx, tx, chunk, period, from, end)
 		if err != nil {
@@ -170,8 +166,8 @@ func (s *DB) chunkSegments(ctx context.Context, tx *sql.Tx, keys []seriesKey, pe
 			AND v.at <= COALESCE((SELECT a.at FROM directory_values a
 				WHERE a.kind = k.kind AND a.ident = k.ident AND a.id = k.id AND a.member = k.member AND a.at >= ?
 				ORDER BY a.kind, a.ident, a.id, a.member, a.at LIMIT 1), ?)`)
-	q := `WITH k (n, kind, ident, id, member) AS (VALUES ` + strings.TrimSuffix(strings.Repeat(
-		"(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT)), ", len(keys)), ", ") + `)
+	q := `WITH k (n, kind, ident, id, member) AS (VALUES ` + repeated(
+		"(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(keys)) + `)
 		SELECT k.n, v.at, v.value, v.partial_coverage, v.listed, COALESCE(d.last_seen, 0)
 		FROM k ` + join + `
 		LEFT JOIN directory d ON d.kind = k.kind AND d.ident = k.ident AND d.id = k.id
