@@ -236,22 +236,9 @@ func queryRange(t *testing.T, addr, q string, from, to time.Time, step time.Dura
 // topPackages gives the twin's top packages by players, whether the
 // service sorts by players or not, and over more than a page.
 func TestTopPackages(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		ignoreSort bool
-		top        int
-	}{
-		{"sorted", false, 5},
-		{"sorted, over a page", false, 130},
-		{"the service ignores the sort", true, 5},
-		{"more than there are", false, 500},
-	} {
+	for _, tc := range append(topCases, topCase{"more than there are", false, 500}) {
 		t.Run(tc.name, func(t *testing.T) {
-			twin := newTwin(t, gamedatatest.WithSize(400, 0, 10))
-			base := twin.URL
-			if tc.ignoreSort {
-				base = newSortIgnoringServer(t, twin).URL
-			}
+			twin, base := topTwin(t, tc.ignoreSort)
 			got, err := topPackages(context.Background(), newClient(t, base), gamedata.KindGame, tc.top)
 			if err != nil {
 				t.Fatal(err)

@@ -259,22 +259,9 @@ func TestRequestsPerPoll(t *testing.T) {
 // TestTop keeps the top entries by players, with as few pages as they
 // need, whether the service sorts by players or not.
 func TestTop(t *testing.T) {
-	for _, tc := range []struct {
-		name       string
-		ignoreSort bool
-		top        int
-	}{
-		{"sorted", false, 5},
-		{"sorted, over a page", false, 130},
-		{"the service ignores the sort", true, 5},
-	} {
+	for _, tc := range topCases {
 		t.Run(tc.name, func(t *testing.T) {
-			twin := newTwin(t, gamedatatest.WithSize(400, 0, 10))
-			base := twin.URL
-			if tc.ignoreSort {
-				srv := newSortIgnoringServer(t, twin)
-				base = srv.URL
-			}
+			twin, base := topTwin(t, tc.ignoreSort)
 			e, logs, _ := newExporter(t, newClient(t, base), Config{Kinds: []string{gamedata.KindGame}, Top: tc.top})
 			for i := range 2 {
 				before := len(twin.Requests())
@@ -472,6 +459,32 @@ func TestNamedRecords(t *testing.T) {
 	if got := strings.Count(logs.String(), "does not know package game/no-such-game"); got != 1 {
 		t.Errorf("%d log lines about the unknown package over two polls, want 1:\n%s", got, logs)
 	}
+}
+
+// topCase is a case of a test of the top N packages: N, and whether the
+// service ignores the sort by players.
+type topCase struct {
+	name       string
+	ignoreSort bool
+	top        int
+}
+
+// topCases are the cases every test of a top N runs.
+var topCases = []topCase{
+	{"sorted", false, 5},
+	{"sorted, over a page", false, 130},
+	{"the service ignores the sort", true, 5},
+}
+
+// topTwin is a twin of 400 packages, and the URL a client asks it at:
+// behind a server that drops the sort when ignoreSort.
+func topTwin(t *testing.T, ignoreSort bool) (*gamedatatest.Server, string) {
+	t.Helper()
+	twin := newTwin(t, gamedatatest.WithSize(400, 0, 10))
+	if ignoreSort {
+		return twin, newSortIgnoringServer(t, twin).URL
+	}
+	return twin, twin.URL
 }
 
 // newSortIgnoringServer serves the twin as a service that ignores the
