@@ -34,7 +34,7 @@ type fieldIndex struct {
 }
 
 // decodeFields reads a JSON object whose members are looked up at once,
-// such as a page's envelope: encoding/json validates it and indexes its
+// such as a page's envelope: indexObject validates it and indexes its
 // members in one pass. (A record, whose members may never be looked up,
 // is validated by decodeRecord and indexed later.) Anything else, null
 // included, is an error. A member sent twice means its last value.
