@@ -36,7 +36,7 @@ func BenchmarkScale(b *testing.B) {
 			}
 			defer db.Close()
 			start := time.Now()
-			fillScale(b, db, games, hours)
+			fillScale(b, db, dsn, games, hours)
 			fill := time.Since(start)
 			if dialect == "sqlite" {
 				db.SQL().Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
@@ -86,7 +86,7 @@ func BenchmarkScale(b *testing.B) {
 var scaleStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // fillScale writes hours hourly runs over games games.
-func fillScale(b testing.TB, db *DB, games, hours int) {
+func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	players := make([]float64, games)
@@ -143,9 +143,10 @@ func fillScale(b testing.TB, db *DB, games, hours int) {
 			b.Fatal(err)
 		}
 		if testing.Verbose() && h%24 == 23 {
-			// A month's fill takes most of an hour: say how far it got.
-			fmt.Fprintf(os.Stderr, "BenchmarkScale: %s, %d games: %d of %d runs, the last in %v\n",
-				db.Dialect(), games, h+1, hours, (time.Since(start)).Round(time.Millisecond))
+			// A month of 100,000 games takes hours: say how far it got.
+			// The size too, so that a fill stopped early still measured something.
+			fmt.Fprintf(os.Stderr, "BenchmarkScale: %s, %d games: %d of %d runs, the last in %v; %d bytes\n",
+				db.Dialect(), games, h+1, hours, (time.Since(start)).Round(time.Millisecond), dbSize(b, db, dsn))
 		}
 		if h > 0 {
 			later += time.Since(start)
@@ -164,7 +165,7 @@ func envInt(name string, def int) int {
 
 // dbSize is the database's size on disk: the SQLite file, or what
 // PostgreSQL says of the database.
-func dbSize(b *testing.B, db *DB, dsn string) int64 {
+func dbSize(b testing.TB, db *DB, dsn string) int64 {
 	if db.Dialect() == "postgres" {
 		var n int64
 		if err := db.SQL().QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n); err != nil {
