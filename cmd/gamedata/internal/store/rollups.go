@@ -151,7 +151,8 @@ type keyRows struct {
 // last_seen, which ends its last segment. The row before and the row
 // after are read in the order of the table's key, not as MAX and MIN:
 // PostgreSQL answered MIN(at) by walking the index on at from the end of
-// the span, through every later row of every member.
+// the span, through every later row of every member, and its bounds are
+// keyBound's for the same reason.
 func (s *DB) chunkSegments(ctx context.Context, tx *sql.Tx, keys []seriesKey, period, from, end int64) ([]keyRows, error) {
 	args := make([]any, 0, 5*len(keys)+4)
 	for i, k := range keys {
@@ -161,10 +162,10 @@ func (s *DB) chunkSegments(ctx context.Context, tx *sql.Tx, keys []seriesKey, pe
 	join, where := s.joinEach("directory_values", "v", "v.at, v.value, v.partial_coverage, v.listed",
 		`v.kind = k.kind AND v.ident = k.ident AND v.id = k.id AND v.member = k.member
 			AND v.at >= COALESCE((SELECT p.at FROM directory_values p
-				WHERE p.kind = k.kind AND p.ident = k.ident AND p.id = k.id AND p.member = k.member AND p.at < ?
+				WHERE p.kind = k.kind AND p.ident = k.ident AND p.id = k.id AND p.member = k.member AND `+s.keyBound("p", "<")+`
 				ORDER BY p.kind DESC, p.ident DESC, p.id DESC, p.member DESC, p.at DESC LIMIT 1), ?)
 			AND v.at <= COALESCE((SELECT a.at FROM directory_values a
-				WHERE a.kind = k.kind AND a.ident = k.ident AND a.id = k.id AND a.member = k.member AND a.at >= ?
+				WHERE a.kind = k.kind AND a.ident = k.ident AND a.id = k.id AND a.member = k.member AND `+s.keyBound("a", ">=")+`
 				ORDER BY a.kind, a.ident, a.id, a.member, a.at LIMIT 1), ?)`)
 	q := `WITH k (n, kind, ident, id, member) AS (VALUES ` + repeated(
 		"(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(keys)) + `)
