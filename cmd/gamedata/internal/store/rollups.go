@@ -159,22 +159,7 @@ func (s *DB) chunkSegments(ctx context.Context, tx *sql.Tx, keys []seriesKey, pe
 		args = append(args, i, k.Kind, k.Ident, k.ID, k.member)
 	}
 	args = append(args, from, from, end, end)
-	join, where := s.joinEach("directory_values", "v", "v.at, v.value, v.partial_coverage, v.listed",
-		`v.kind = k.kind AND v.ident = k.ident AND v.id = k.id AND v.member = k.member
-			AND v.at >= COALESCE((SELECT p.at FROM directory_values p
-				WHERE p.kind = k.kind AND p.ident = k.ident AND p.id = k.id AND p.member = k.member AND `+s.keyBound("p", "<")+`
-				ORDER BY p.kind DESC, p.ident DESC, p.id DESC, p.member DESC, p.at DESC LIMIT 1), ?)
-			AND v.at <= COALESCE((SELECT a.at FROM directory_values a
-				WHERE a.kind = k.kind AND a.ident = k.ident AND a.id = k.id AND a.member = k.member AND `+s.keyBound("a", ">=")+`
-				ORDER BY a.kind, a.ident, a.id, a.member, a.at LIMIT 1), ?)`)
-	q := `WITH k (n, kind, ident, id, member) AS (VALUES ` + repeated(
-		"(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(keys)) + `)
-		SELECT k.n, v.at, v.value, v.partial_coverage, v.listed, COALESCE(d.last_seen, 0)
-		FROM k ` + join + `
-		LEFT JOIN directory d ON d.kind = k.kind AND d.ident = k.ident AND d.id = k.id
-		WHERE ` + where + `
-		ORDER BY k.n, v.at`
-	st, err := s.listQuery(ctx, tx, s.q(q))
+	st, err := s.listQuery(ctx, tx, s.q(s.segmentsQuery(len(keys))))
 	if err != nil {
 		return nil, err
 	}
@@ -220,6 +205,26 @@ func (s *DB) chunkSegments(ctx context.Context, tx *sql.Tx, keys []seriesKey, pe
 		}
 	}
 	return out, nil
+}
+
+// segmentsQuery is chunkSegments's query for n members: their numbers
+// and keys, then from, from, end and end.
+func (s *DB) segmentsQuery(n int) string {
+	join, where := s.joinEach("directory_values", "v", "v.at, v.value, v.partial_coverage, v.listed",
+		`v.kind = k.kind AND v.ident = k.ident AND v.id = k.id AND v.member = k.member
+			AND v.at >= COALESCE((SELECT p.at FROM directory_values p
+				WHERE p.kind = k.kind AND p.ident = k.ident AND p.id = k.id AND p.member = k.member AND `+s.keyBound("p", "<")+`
+				ORDER BY p.kind DESC, p.ident DESC, p.id DESC, p.member DESC, p.at DESC LIMIT 1), ?)
+			AND v.at <= COALESCE((SELECT a.at FROM directory_values a
+				WHERE a.kind = k.kind AND a.ident = k.ident AND a.id = k.id AND a.member = k.member AND `+s.keyBound("a", ">=")+`
+				ORDER BY a.kind, a.ident, a.id, a.member, a.at LIMIT 1), ?)`)
+	return `WITH k (n, kind, ident, id, member) AS (VALUES ` + repeated(
+		"(CAST(? AS INTEGER), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", n) + `)
+		SELECT k.n, v.at, v.value, v.partial_coverage, v.listed, COALESCE(d.last_seen, 0)
+		FROM k ` + join + `
+		LEFT JOIN directory d ON d.kind = k.kind AND d.ident = k.ident AND d.id = k.id
+		WHERE ` + where + `
+		ORDER BY k.n, v.at`
 }
 
 // seriesKey is a member of an entry.

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -154,5 +156,48 @@ func TestLateValueRecomputes(t *testing.T) {
 		q := `SELECT min_value, max_value FROM directory_rollups WHERE ident = 'a' AND member = 'players' AND period = ? AND start_at = ?`
 		assert.Equal(t, []string{"70 70"}, table(t, db, q, 3600, day0.Add(2*time.Hour).Unix()), "its hour")
 		assert.Equal(t, []string{"10 70"}, table(t, db, q, 86400, day0.Unix()), "its day")
+	})
+}
+
+// The rollup's read of the rows around a span searches each member's rows
+// by the primary key, bounded on at, in a database as a run finds it:
+// with statistics taken before the hour it has just written. PostgreSQL
+// walked the index on at instead, through every row of that hour for
+// each member (BENCHMARKS.md, issue 30).
+func TestSegmentsQueryReadsByKey(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		db := open(t, dsn)
+		fillScale(t, db, dsn, 1000, 3)
+		_, err := db.SQL().ExecContext(ctx, `ANALYZE`)
+		require.NoError(t, err)
+		hour := scaleStart.Add(3 * time.Hour)
+		r, err := db.BeginRun(ctx, "game", hour)
+		require.NoError(t, err)
+		var batch []Entry
+		for i := range 1000 {
+			batch = append(batch, entry("g"+strconv.Itoa(i), false, map[string]any{"players": float64(i)}))
+		}
+		_, err = db.SaveEntries(ctx, r, batch)
+		require.NoError(t, err)
+
+		const n = 128
+		var args []any
+		for i := range n {
+			args = append(args, i, "game", "g"+strconv.Itoa(i*7), "", "players")
+		}
+		from, end := hour.Add(-time.Hour).Unix(), hour.Unix()
+		args = append(args, from, from, end, end)
+		explain := "EXPLAIN QUERY PLAN "
+		if db.Dialect() == "postgres" {
+			explain = "EXPLAIN "
+		}
+		plan := strings.Join(table(t, db, explain+db.segmentsQuery(n), args...), "\n")
+		assert.NotContains(t, plan, "directory_values_at")
+		if db.Dialect() == "sqlite" {
+			assert.Contains(t, plan, "SEARCH p USING PRIMARY KEY (kind=? AND ident=? AND id=? AND member=? AND at<?)")
+			assert.Contains(t, plan, "SEARCH a USING PRIMARY KEY (kind=? AND ident=? AND id=? AND member=? AND at>?)")
+		}
 	})
 }
