@@ -155,12 +155,10 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 	}
 	base := g.baseURL
 	if g.twin || base == "" {
-		f.twin = gamedatatest.NewServer()
-		// The twin's data ends at its fixed reference time, which tests
-		// rely on; a person's twin is set to now, so that a sync stamps
-		// runs over data that reaches today and a chart's last days are
-		// not a gap.
-		f.twin.Advance(f.now().Sub(f.twin.Catalog().Now))
+		// A person's twin starts now, not at the reference time tests
+		// keep: a sync stamps runs over data that reaches today, and a
+		// chart's last days are not a gap.
+		f.twin = gamedatatest.NewServer(gamedatatest.WithNow(f.now()))
 		base = f.twin.URL
 		say.Line(f.io.errOut, "%s", redact.URLs(twinNotice(g, base)))
 	}
