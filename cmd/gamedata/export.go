@@ -78,13 +78,11 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, 0)
-			switch opts.Format = f.global.output; opts.Format {
-			case "":
+			if err := f.complete(cmd, &opts.common, 0); err != nil {
+				return err
+			}
+			if opts.Format = opts.Output; opts.Format == "" {
 				opts.Format = formatOf(opts.Out)
-			case "csv", "ndjson":
-			default:
-				return usage.Errorf("export -o %q: want csv or ndjson", opts.Format)
 			}
 			if len(opts.Fields) > 0 && opts.Format != "csv" {
 				return usage.Errorf("export --fields names CSV columns; -o %s writes every member", opts.Format)
@@ -106,6 +104,9 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 	fl.StringVar(&opts.Out, "out", "", "write to this file instead of stdout")
 	fl.BoolVar(&opts.Resume, "resume", false, "continue the cut export in --out, without repeating a row")
 	fl.IntVar(&opts.Concurrency, "concurrency", 4, "detail records fetched at once (the rate limit still holds)")
+	f.addServiceFlags(cmd, &opts.common)
+	opts.addOutputFlag(cmd, "csv for an --out that ends in .csv, ndjson otherwise", "csv", "ndjson")
+	opts.addTimeoutFlag(cmd, noBound)
 	return cmd
 }
 
@@ -119,20 +120,31 @@ func formatOf(out string) string {
 }
 
 func exportRun(ctx context.Context, opts *exportOptions) error {
+	ef := resume.File{Path: opts.Out, Format: opts.Format, Identity: resume.Identity(opts.Kind),
+		Fields: opts.Fields, Known: printer.DirectoryColumns(opts.Kind)}
+	var file *os.File
+	var prior resume.Written
+	var err error
+	if opts.Resume {
+		// A file this export cannot continue is refused before the
+		// service is asked anything.
+		if file, prior, err = resume.Open(ef, true); err != nil {
+			return err
+		}
+		defer file.Close()
+	}
 	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	ef := resume.File{Path: opts.Out, Format: opts.Format, Identity: resume.Identity(opts.Kind),
-		Fields: opts.Fields, Known: printer.DirectoryColumns(opts.Kind)}
-	out := opts.IO.out
-	var file *os.File
-	var prior resume.Written
-	if opts.Out != "" {
-		if file, prior, err = resume.Open(ef, opts.Resume); err != nil {
+	if opts.Out != "" && !opts.Resume {
+		if file, _, err = resume.Open(ef, false); err != nil {
 			return err
 		}
 		defer file.Close()
+	}
+	out := opts.IO.out
+	if file != nil {
 		out = file
 	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: printer.Page}}

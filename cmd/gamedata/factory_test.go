@@ -75,7 +75,7 @@ func TestOwnTwinIsNow(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	f := newFactory(&stdout, &stderr)
 	f.now = func() time.Time { return now }
-	code := runWith(context.Background(), f, []string{"--twin", "--rate", "0", "activity", "-o", "json"})
+	code := runWith(context.Background(), f, []string{"activity", "--twin", "--rate", "0", "-o", "json"})
 	require.Equal(t, 0, code, stderr.String())
 	assert.Equal(t, now, f.twin.Catalog().Now)
 	var points []struct {

@@ -101,7 +101,9 @@ one; Ctrl-C rolls it back.`,
 		Example: "  gamedata prune --db games.sqlite --keep-raw 90d\n  gamedata prune --db games.sqlite --keep-raw 90d --keep-hourly 400d\n  gamedata prune --db postgres://gamedata@localhost:5432/games --keep-raw 2160h",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, 0)
+			if err := f.complete(cmd, &opts.common, 0); err != nil {
+				return err
+			}
 			if opts.DB == "" {
 				return usage.Errorf("prune: --db FILE or --db postgres://… is required")
 			}
@@ -118,6 +120,7 @@ one; Ctrl-C rolls it back.`,
 	fl.StringVar(&opts.DB, "db", "", "the SQLite file, or a postgres:// URL, that sync writes")
 	fl.StringVar(&opts.keepRaw, "keep-raw", "90d", "how long to keep raw rows, back from now: 90d, 2160h")
 	fl.StringVar(&opts.keepHourly, "keep-hourly", "", "how long to keep the hourly rollups of entries, back from now, at least --keep-raw: 400d (default: all)")
+	opts.addTimeoutFlag(cmd, noBound)
 	return cmd
 }
 
