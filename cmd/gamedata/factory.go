@@ -153,12 +153,32 @@ func (f *factory) diskCache(s serviceFlags) (gamedata.Cache, error) {
 	if err == nil {
 		return cache, nil
 	}
-	cause := strings.TrimPrefix(err.Error(), "gamedata: NewDiskCache: ")
+	cause := explain.Safe(cacheRefusal(err))
 	if s.cacheDirGiven {
-		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", explain.Safe(s.CacheDir), explain.Safe(cause))
+		instead := "a directory only you can write"
+		if own := suggestedCacheDir(); own != s.CacheDir {
+			instead += ", such as " + own + " (sync's default)"
+		}
+		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there: %s; give %s, or leave --cache-dir out", explain.Safe(s.CacheDir), cause, instead)
 	}
-	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", explain.Safe(cause))
+	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", cause)
 	return nil, nil
+}
+
+// cacheRefusal is why gamedata.NewDiskCache refused a directory, in the
+// command's words: without the library's prefixes, and without its
+// advice, which names a Go function where a person needs a directory.
+func cacheRefusal(err error) string {
+	msg := err.Error()
+	for _, prefix := range []string{"gamedata: NewDiskCache: ", gamedata.ErrUnsafeCacheDir.Error() + ": "} {
+		msg = strings.TrimPrefix(msg, prefix)
+	}
+	for _, advice := range []string{"; use a directory of your own", ": give the directory it leads to"} {
+		if i := strings.Index(msg, advice); i >= 0 {
+			msg = msg[:i]
+		}
+	}
+	return msg
 }
 
 // reached is the base URL the command's client reached for: "" for the

@@ -8,6 +8,7 @@ import (
 
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -37,15 +38,34 @@ func TestCacheDir(t *testing.T) {
 }
 
 // A --cache-dir where no cache can be kept is the user's flag to fix, and
-// the error says so, naming the way out; nothing is sent.
+// the error says why in a person's words, once prefixed, and what to
+// give instead: a directory of their own, such as the one sync keeps by
+// default. Nothing is sent.
 func TestCacheDirUnusable(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	file := filepath.Join(t.TempDir(), "file")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o600))
-	code, _, errOut := cli(t, twin.URL, "--cache-dir", filepath.Join(file, "cache"), "list")
-	assert.Equal(t, 1, code, errOut)
-	assert.Regexp(t, `^gamedata: --cache-dir \S+: no cache can be kept there \(mkdir \S+: not a directory\); give a directory of your own that you can write, or leave --cache-dir out \(sync: --no-cache\)\n$`, errOut)
+	shared := filepath.Join(dir, "shared")
+	require.NoError(t, os.Mkdir(shared, 0o700))
+	require.NoError(t, os.Chmod(shared, 0o777)) // as the umask would not leave it
+	link := filepath.Join(dir, "link")
+	require.NoError(t, os.Symlink(shared, link))
+	instead := regexp.QuoteMeta("; give a directory only you can write, such as " + suggestedCacheDir() + " (sync's default), or leave --cache-dir out")
+	for _, tt := range []struct {
+		dir, why string
+	}{
+		{filepath.Join(file, "cache"), regexp.QuoteMeta("mkdir " + file + ": not a directory")},
+		{shared, regexp.QuoteMeta(`"`+shared+`" may be written by its group or others`) + ".*so whoever can write it could plant entries that the client would serve as the service's answers"},
+		{link, regexp.QuoteMeta(`"` + link + `" is a symbolic link, which whoever controls it can point elsewhere`)},
+	} {
+		code, _, errOut := cli(t, twin.URL, "list", "--cache-dir", tt.dir)
+		assert.Equal(t, 1, code, errOut)
+		assert.Regexp(t, "^gamedata: --cache-dir "+regexp.QuoteMeta(tt.dir)+": no cache can be kept there: "+tt.why+instead+"\n$", errOut)
+		assert.Equal(t, 1, strings.Count(errOut, "gamedata:"), errOut)
+		assert.NotContains(t, errOut, "UserCacheDir", "a Go function is no advice to a person")
+	}
 	assert.Empty(t, twin.Requests())
 }
 
