@@ -43,7 +43,10 @@ func newCmdExport(f *factory, runF func(context.Context, *exportOptions) error) 
 		Long: `Export every entry of the directory (--kind game by default) with its
 detail record, fetched concurrently within the rate limit a page at a
 time as the directory is read, as CSV or NDJSON (-o; by default CSV for
-an --out that ends in .csv, as chart takes its format, NDJSON otherwise).
+an --out that ends in .csv, as chart takes its format, NDJSON otherwise,
+such as for .ndjson or .jsonl). An --out that ends in .json is refused:
+NDJSON is a record a line, which Ctrl-C leaves valid and --resume
+continues, not the one JSON document a .json file holds.
 A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
 columns are the identity columns (kind and ident, or id for servers),
 always, then those --fields names, or by default the documented ones
@@ -81,6 +84,11 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 			if err := f.complete(cmd, &opts.common, 0); err != nil {
 				return err
 			}
+			if strings.EqualFold(filepath.Ext(opts.Out), ".json") {
+				name := strings.TrimSuffix(opts.Out, filepath.Ext(opts.Out))
+				return usage.Errorf("export --out %s: a .json name promises one JSON document, and export writes CSV or NDJSON (a record a line, which Ctrl-C leaves valid and --resume continues); name it %s.ndjson or %s.jsonl for NDJSON, or %s.csv for CSV",
+					opts.Out, name, name, name)
+			}
 			if opts.Format = opts.Output; opts.Format == "" {
 				opts.Format = formatOf(opts.Out)
 			}
@@ -111,7 +119,7 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 }
 
 // formatOf is export's format when -o gives none: CSV for a file named
-// .csv (in any case), NDJSON otherwise.
+// .csv (in any case), NDJSON otherwise (.ndjson, .jsonl).
 func formatOf(out string) string {
 	if strings.EqualFold(filepath.Ext(out), ".csv") {
 		return "csv"
