@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -30,7 +31,8 @@ type factory struct {
 	base string
 	// now is the wall clock: the twin the command starts is set to it.
 	now func() time.Time
-	// getenv reads the environment: $GAMEDATA_BASE_URL.
+	// getenv reads the environment: $GAMEDATA_BASE_URL and
+	// $GAMEDATA_DEBUG.
 	getenv func(string) string
 }
 
@@ -60,12 +62,16 @@ func (f *factory) addRecordFlags(cmd *cobra.Command, c *common, bound string) {
 // value before anything starts: the streams, the format in force, the
 // time bound (bound, a command's own, unless --timeout is given), --jq
 // or --template, and for a command that calls the service which of its
-// flags were given.
+// flags were given and $GAMEDATA_DEBUG.
 func (f *factory) complete(cmd *cobra.Command, c *common, bound time.Duration) error {
 	if err := c.check(cmd); err != nil {
 		return err
 	}
 	if s := c.Service; s != nil {
+		var err error
+		if s.Debug, err = parseDebug(f.getenv("GAMEDATA_DEBUG")); err != nil {
+			return err
+		}
 		s.baseURLGiven, s.cacheDirGiven = cmd.Flags().Changed("base-url"), cmd.Flags().Changed("cache-dir")
 	}
 	c.IO = f.io
@@ -103,7 +109,7 @@ func execute(ctx context.Context, c common, run func(context.Context) error) err
 
 // newClient returns the client, made on first use with extra options
 // after its own: the twin when no base URL is given (or --twin is), the
-// rate limit and the disk cache s asks for.
+// rate limit, the disk cache and the debug lines s asks for.
 func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata.Client, error) {
 	if f.client != nil {
 		return f.client, nil
@@ -113,6 +119,9 @@ func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata
 		limit = rate.Inf
 	}
 	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version)}
+	if s.Debug {
+		opts = append(opts, gamedata.WithLogger(slog.New(say.NewDebugHandler(f.io.errOut))))
+	}
 	if s.CacheDir != "" {
 		cache, err := f.diskCache(s)
 		if err != nil {

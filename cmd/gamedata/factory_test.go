@@ -106,3 +106,52 @@ func TestOwnTwinIsNow(t *testing.T) {
 	last := points[len(points)-1].Time
 	assert.WithinDuration(t, now, last, 24*time.Hour, "the history ends at the twin's now, not at its reference time")
 }
+
+// GAMEDATA_DEBUG=api writes a line on stderr for each attempt, with its
+// method, route template, attempt, status, cache status and duration:
+// never a body, and every value sanitized.
+func TestDebugAttemptLines(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	code, _, errOut := runEnv(t, map[string]string{"GAMEDATA_DEBUG": "api"}, serviceArgs(twin.URL, []string{"get", "package", "game/no-such-game"})...)
+	require.Equal(t, 1, code, errOut)
+	var attempts []string
+	for _, line := range strings.Split(errOut, "\n") {
+		if strings.HasPrefix(line, "gamedata: attempt ") {
+			attempts = append(attempts, line)
+		}
+	}
+	// The record's 404, then the directory's first page, which tells a
+	// missing record from a wrong base URL.
+	require.Len(t, attempts, len(twin.Requests()), errOut)
+	require.Len(t, attempts, 2, errOut)
+	assert.Regexp(t, `^gamedata: attempt method=GET route=/api/packages/\{kind\}/\{ident\} attempt=1 status=404 cache=miss duration=\S+ rate_limit_wait=\S+$`, attempts[0])
+	assert.Regexp(t, `^gamedata: attempt method=GET route=/api/dashboard attempt=1 status=200 cache=miss duration=\S+ rate_limit_wait=\S+$`, attempts[1])
+	assert.NotContains(t, errOut, `{"`, "no body")
+	assertInert(t, errOut, "stderr")
+	assert.True(t, strings.HasSuffix(errOut, "gamedata: no package game/no-such-game on the service (404); check the kind and ident, or find it with: gamedata search no-such-game\n"), errOut)
+}
+
+// GAMEDATA_DEBUG takes api (or 1, true) and 0, false or nothing; any
+// other value is bad usage, said with the values it takes before
+// anything starts.
+func TestDebugValues(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	for _, tt := range []struct {
+		value string
+		lines bool
+	}{
+		{"", false}, {"0", false}, {"false", false},
+		{"api", true}, {"API", true}, {"1", true}, {"true", true},
+	} {
+		code, _, errOut := runEnv(t, map[string]string{"GAMEDATA_DEBUG": tt.value}, serviceArgs(twin.URL, []string{"get", "package", "game/1337", "-o", "json"})...)
+		require.Equal(t, 0, code, "%q: %s", tt.value, errOut)
+		assert.Equal(t, tt.lines, strings.Contains(errOut, "gamedata: attempt method=GET"), "%q: %s", tt.value, errOut)
+	}
+	before := len(twin.Requests())
+	code, _, errOut := runEnv(t, map[string]string{"GAMEDATA_DEBUG": "verbose"}, "list", "--page-size", "1")
+	assert.Equal(t, 2, code)
+	assert.Equal(t, `gamedata: GAMEDATA_DEBUG="verbose": want api (or 1, true) for a line on stderr for each request attempt, or 0, false or nothing for none`+"\n", errOut)
+	assert.Len(t, twin.Requests(), before)
+}

@@ -91,6 +91,8 @@ type serviceFlags struct {
 	Twin     bool
 	Rate     float64
 	CacheDir string
+	// Debug writes a line on stderr for each attempt: $GAMEDATA_DEBUG.
+	Debug bool
 	// baseURLGiven is true when --base-url, not $GAMEDATA_BASE_URL, gave
 	// BaseURL; cacheDirGiven when --cache-dir, not a command's default,
 	// gave CacheDir.
@@ -113,6 +115,20 @@ func (s *serviceFlags) check(command string) error {
 		return usage.Errorf("%s --rate %v: want a number of requests a second, or 0 for no limit", command, s.Rate)
 	}
 	return nil
+}
+
+// parseDebug reads $GAMEDATA_DEBUG: whether a line is written on stderr
+// for each attempt. A value it does not know is refused with those it
+// does, rather than ignored: a typo would otherwise look like a command
+// that sends nothing.
+func parseDebug(v string) (bool, error) {
+	switch strings.ToLower(v) {
+	case "", "0", "false":
+		return false, nil
+	case "api", "1", "true":
+		return true, nil
+	}
+	return false, usage.Errorf("GAMEDATA_DEBUG=%q: want api (or 1, true) for a line on stderr for each request attempt, or 0, false or nothing for none", v)
 }
 
 // orList is words joined as a sentence lists choices: "a, b or c".

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -67,18 +65,6 @@ func TestEachCommandShowsTheFlagsItUses(t *testing.T) {
 	}
 }
 
-// runBare runs the program as a person would without a base URL or
-// anything else in the environment: every command that calls the service
-// would start the twin.
-func runBare(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	f := newFactory(&stdout, &stderr)
-	f.getenv = func(string) string { return "" }
-	code := runWith(context.Background(), f, args)
-	return code, stdout.String(), stderr.String()
-}
-
 // Every usage error is found before the twin starts or anything is sent:
 // it exits 2 with one line that names the flag or the argument at fault
 // and what to give, and no line about the twin.
@@ -109,7 +95,7 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"export", "--resume", "--out", notNDJSON}, "line 1 is not a JSON object: this is not NDJSON"},
 		{[]string{"prune", "--twin"}, "unknown flag: --twin: prune does not take it"},
 	} {
-		code, out, errOut := runBare(t, tt.args...)
+		code, out, errOut := runEnv(t, nil, tt.args...)
 		assert.Equal(t, 2, code, "%v: %s", tt.args, errOut)
 		assert.Empty(t, out, "%v", tt.args)
 		assert.NotContains(t, errOut, "twin of the service", "%v: refused before the twin starts", tt.args)

@@ -239,6 +239,18 @@ func assertInert(t *testing.T, s, what string) {
 	}
 }
 
+// runEnv runs the program with args and only env in its environment (no
+// base URL unless env or args give one), stdout and stderr as pipes, and
+// returns its exit status and output.
+func runEnv(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	f := newFactory(&stdout, &stderr)
+	f.getenv = func(name string) string { return env[name] }
+	code := runWith(context.Background(), f, args)
+	return code, stdout.String(), stderr.String()
+}
+
 // onTerminal runs the program as cli does, but as a person would in a
 // terminal width cells wide: stdout and stderr are terminals.
 func onTerminal(t *testing.T, base string, width int, args ...string) (int, string, string) {
