@@ -219,7 +219,13 @@ func parseArgs(t *testing.T, args ...string) (parsed, error) {
 		newCmdBackfill(f, func(ctx context.Context, o *backfillOptions) error { return keep(ctx, o.common, o) }),
 		newCmdPrune(f, func(ctx context.Context, o *pruneOptions) error { return keep(ctx, o.common, o) }),
 	)
-	require.Len(t, root.Commands(), len(commands(f)), "parseArgs stops every command")
+	runnable := 0
+	for _, c := range root.Commands() {
+		if c.Runnable() {
+			runnable++
+		}
+	}
+	require.Equal(t, len(commands(f)), runnable, "parseArgs stops every command")
 	root.SetArgs(args)
 	root.SetOut(io.Discard)
 	root.SetErr(io.Discard)

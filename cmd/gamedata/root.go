@@ -98,7 +98,12 @@ watch) have no bound unless --timeout gives one.
 
 Exit status: 0 on success, 1 on a failure, 2 on bad usage, 130 when
 interrupted (Ctrl-C), after saying what was kept; watch and exporter,
-which run until interrupted, exit 0.`,
+which run until interrupted, exit 0.
+
+"gamedata help COMMAND" says what a command does and the flags it takes;
+"gamedata help environment" lists the environment variables gamedata
+reads, GAMEDATA_DEBUG=api among them (a line on stderr for each request
+attempt).`,
 		Version:                    version.String(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
@@ -121,6 +126,7 @@ which run until interrupted, exit 0.`,
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usage.Error{Err: flagError(cmd, err)} })
 	root.AddCommand(cmds...)
+	root.AddCommand(newCmdEnvironment())
 	return root
 }
 
