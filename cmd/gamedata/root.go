@@ -115,6 +115,8 @@ attempt).`,
 			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			} else {
+				msg += `; "gamedata help" lists the commands`
 			}
 			return usage.Error{Err: errors.New(msg)}
 		},
@@ -130,15 +132,42 @@ attempt).`,
 	return root
 }
 
-// unknownFlag reads the flag pflag names when it meets one a command
-// does not take: "unknown flag: --twin", "unknown shorthand flag: 'o' in
-// -o".
-var unknownFlag = regexp.MustCompile(`^unknown (?:flag: --([^\s=]+)|shorthand flag: '(.)')`)
+// The errors pflag makes of a flag it cannot parse, which name the flag:
+// one the command does not take ("unknown flag: --twin", "unknown
+// shorthand flag: 'o' in -o"), a value it cannot read ("invalid argument
+// "x" for "--page-size" flag: …") and a value left out ("flag needs an
+// argument: --page-size").
+var (
+	unknownFlag = regexp.MustCompile(`^unknown (?:flag: --([^\s=]+)|shorthand flag: '(.)')`)
+	badValue    = regexp.MustCompile(`^invalid argument ("(?:[^"\\]|\\.)*") for "(?:-.(?:, )?)?--([^"]+)" flag`)
+	noValue     = regexp.MustCompile(`^flag needs an argument: (?:--(\S+)|'(.)')`)
+)
+
+// wants says what a flag of each type takes, for a value pflag refused.
+var wants = map[string]string{
+	"int":      "a whole number",
+	"float64":  "a number",
+	"duration": "a duration, such as 30s, 5m or 1h30m",
+	"bool":     "true or false",
+}
 
 // flagError is err, a flag cmd could not parse, with what to do: a flag
 // given before the command's name, where no flag goes, goes after it;
-// one the command does not take is in none of the flags its help lists.
+// one the command does not take is in none of the flags its help lists;
+// a value it cannot read or left out is said with what the flag takes.
 func flagError(cmd *cobra.Command, err error) error {
+	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+		if fl := cmd.Flags().Lookup(m[2]); fl != nil && wants[fl.Value.Type()] != "" {
+			return fmt.Errorf("%s --%s %s: want %s", cmd.Name(), m[2], m[1], wants[fl.Value.Type()])
+		}
+	}
+	if m := noValue.FindStringSubmatch(err.Error()); m != nil {
+		flag := "--" + m[1]
+		if m[1] == "" {
+			flag = "-" + m[2]
+		}
+		return fmt.Errorf("%s %s: give it a value; \"gamedata help %s\" says what it takes", cmd.Name(), flag, cmd.Name())
+	}
 	m := unknownFlag.FindStringSubmatch(err.Error())
 	if m == nil {
 		return err

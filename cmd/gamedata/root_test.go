@@ -44,9 +44,14 @@ func TestExitStatus(t *testing.T) {
 		code int
 		says string
 	}{
-		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"bogus"}, 2, `unknown command "bogus" for "gamedata"; "gamedata help" lists the commands`},
 		{[]string{"lsit"}, 2, `did you mean "list"?`},
-		{[]string{"list", "--page-size", "x"}, 2, "invalid argument"},
+		{[]string{"list", "--page-size", "x"}, 2, `list --page-size "x": want a whole number`},
+		{[]string{"list", "--rate", "x"}, 2, `list --rate "x": want a number`},
+		{[]string{"list", "--timeout", "5"}, 2, `list --timeout "5": want a duration, such as 30s, 5m or 1h30m`},
+		{[]string{"list", "--all=maybe"}, 2, `list --all "maybe": want true or false`},
+		{[]string{"list", "-o"}, 2, `list -o: give it a value; "gamedata help list" says what it takes`},
+		{[]string{"list", "--page-size"}, 2, `list --page-size: give it a value; "gamedata help list" says what it takes`},
 		{[]string{"list", "-o", "yaml"}, 2, `-o "yaml"`},
 		{[]string{"get", "package", "nokind"}, 2, "want KIND/IDENT"},
 		{[]string{"get", "thing", "x"}, 2, `get "thing"`},
