@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
@@ -63,7 +64,7 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 				}
 			case "org", "organization":
 				opts.Type, opts.Ident = "org", args[1]
-				if err := nameable("org "+args[1], args[1]); err != nil {
+				if err := nameable(fmt.Sprintf("analytics org %q", args[1]), args[1]); err != nil {
 					return err
 				}
 			case "search":

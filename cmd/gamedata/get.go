@@ -58,7 +58,7 @@ otherwise.`,
 			default:
 				return usage.Errorf("get %q: want package, server or org", args[0])
 			}
-			if err := nameable(opts.Type+" "+args[1], args[1]); err != nil {
+			if err := nameable(fmt.Sprintf("get %s %q", opts.Type, args[1]), args[1]); err != nil {
 				return err
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
@@ -169,12 +169,16 @@ func splitRef(ref string) (kind, ident string, err error) {
 }
 
 // nameable refuses, before anything starts, an identifier no request
-// can name: "." or "..", which a URL's path reads as this directory or
-// the one above it (the library refuses them too, but only once the
-// command has started its client). what names the argument.
+// can name: an empty one, and "." or "..", which a URL's path reads as
+// this directory or the one above it (the library refuses them too, but
+// only once the command has started its client). what names the
+// argument.
 func nameable(what string, ids ...string) error {
 	for _, id := range ids {
-		if id == "." || id == ".." {
+		switch id {
+		case "":
+			return usage.Errorf("%s: an empty identifier names no record; give one", what)
+		case ".", "..":
 			return usage.Errorf("%s: %q is a path's dot segment, which no request can name; check the identifier", what, id)
 		}
 	}
