@@ -58,6 +58,9 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 					return err
 				}
 				opts.Target = "package"
+				if cmd.Flags().Changed("range") {
+					return usage.Errorf("chart package --range: a package's chart is its whole analytics history, which has no range; leave --range out")
+				}
 			default:
 				return usage.Errorf("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
 			}
@@ -71,7 +74,7 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "the activity's time range, such as 24h or 7d")
+	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "chart activity's time range, such as 24h or 7d")
 	fl.StringVar(&opts.Out, "out", "", "write the chart to this .png or .svg file")
 	fl.BoolVar(&opts.Term, "term", false, "draw the chart in the terminal, as wide as it is (80 columns in a pipe)")
 	f.addServiceFlags(cmd, &opts.common)

@@ -96,6 +96,8 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		{[]string{"list", "--jq", ".[", "-o", "json"}, "--jq"},
 		{[]string{"export", "--resume", "--out", notNDJSON}, "line 1 is not a JSON object: this is not NDJSON"},
 		{[]string{"prune", "--twin"}, "unknown flag: --twin: prune does not take it"},
+		{[]string{"chart", "package", "game/x", "--range", "7d", "--term"}, "chart package --range: a package's chart is its whole analytics history, which has no range; leave --range out"},
+		{[]string{"watch", "package", "game/x", "--kind", "game"}, "watch package … --kind: the packages named are watched, not a directory; leave --kind out"},
 	} {
 		code, out, errOut := runEnv(t, nil, tt.args...)
 		assert.Equal(t, 2, code, "%v: %s", tt.args, errOut)

@@ -63,6 +63,9 @@ watch has no time bound unless --timeout gives one.`,
 			if opts.Refs, err = watchRefs(args); err != nil {
 				return err
 			}
+			if len(opts.Refs) > 0 && opts.Kind != "" {
+				return usage.Errorf("watch package … --kind: the packages named are watched, not a directory; leave --kind out, or the packages to watch the directory")
+			}
 			if opts.Every <= 0 {
 				return usage.Errorf("watch --every %v: want more than 0", opts.Every)
 			}
