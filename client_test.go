@@ -81,18 +81,20 @@ func TestNewClientRefusesBadBaseURLs(t *testing.T) {
 func TestNewClientRefusesBadOptions(t *testing.T) {
 	t.Parallel()
 	for name, opt := range map[string]Option{
-		"nil http client":   WithHTTPClient(nil),
-		"negative retries":  WithRetryMax(-1),
-		"negative backoff":  WithBackoff(-time.Second, time.Second),
-		"min above max":     WithBackoff(2*time.Second, time.Second),
-		"zero rate":         WithRateLimit(0, 1),
-		"zero burst":        WithRateLimit(5, 0),
-		"empty user agent":  WithUserAgent(""),
-		"zero body limit":   WithMaxResponseBytes(0),
-		"negative body cap": WithMaxResponseBytes(-5),
+		"nil http client":    WithHTTPClient(nil),
+		"negative retries":   WithRetryMax(-1),
+		"negative backoff":   WithBackoff(-time.Second, time.Second),
+		"min above max":      WithBackoff(2*time.Second, time.Second),
+		"zero rate":          WithRateLimit(0, 1),
+		"zero burst":         WithRateLimit(5, 0),
+		"empty user agent":   WithUserAgent(""),
+		"CR LF in the agent": WithUserAgent("tool/1\r\nX-Evil: 1"),
+		"NUL in the agent":   WithUserAgent("tool\x00"),
+		"zero body limit":    WithMaxResponseBytes(0),
+		"negative body cap":  WithMaxResponseBytes(-5),
 	} {
 		_, err := NewClient("https://example.com", opt)
-		assert.Error(t, err, name)
+		assert.ErrorIs(t, err, ErrInvalidArgument, name)
 	}
 	_, err := NewClient("https://example.com", WithRateLimit(rate.Inf, 0), WithRetryMax(0), WithLogger(nil))
 	assert.NoError(t, err, "rate.Inf needs no burst; 0 retries and a nil logger are fine")

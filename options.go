@@ -123,6 +123,9 @@ func WithUserAgent(ua string) Option {
 		if ua == "" {
 			return invalidArgument("WithUserAgent: empty user agent")
 		}
+		if err := checkHeader("WithUserAgent", "User-Agent", ua); err != nil {
+			return err
+		}
 		c.userAgent = ua
 		return nil
 	}
