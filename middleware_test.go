@@ -128,6 +128,25 @@ func TestMiddlewareMayAnswer(t *testing.T) {
 	nothing := func(*http.Request, Next) (*http.Response, error) { return nil, nil }
 	_, err = c.Packages.Get(context.Background(), ref.Kind, ref.Ident, WithCallMiddleware(nothing), WithCallRetries(0))
 	assert.ErrorContains(t, err, "neither a response nor an error")
+
+	// As net/http's client does, a nil Body is an empty one, unless the
+	// response says it has bytes.
+	for _, tt := range []struct {
+		status int
+		length int64
+		says   string
+	}{
+		{http.StatusOK, 0, "empty response body"},
+		{http.StatusOK, -1, "empty response body"},
+		{http.StatusNotFound, 0, "404"},
+		{http.StatusOK, 10, "nil Body and Content-Length 10"},
+	} {
+		noBody := func(req *http.Request, _ Next) (*http.Response, error) {
+			return &http.Response{StatusCode: tt.status, ContentLength: tt.length, Header: http.Header{}, Request: req}, nil
+		}
+		_, err = c.Packages.Get(context.Background(), ref.Kind, ref.Ident, WithCallMiddleware(noBody), WithCallRetries(0))
+		assert.ErrorContains(t, err, tt.says)
+	}
 }
 
 func TestNilMiddlewareIsRefused(t *testing.T) {
