@@ -470,6 +470,9 @@ type pageResult[T any] struct {
 	page *Page[T]
 	resp Response
 	err  error
+	// panicked is what a fetch in the goroutine panicked with, which
+	// Next panics with in the caller's.
+	panicked *PanicError
 }
 
 func newPrefetcher[T any](ctx context.Context, first, ahead int, fetch func(context.Context, int) pageResult[T]) *prefetcher[T] {
@@ -489,13 +492,14 @@ func (p *prefetcher[T]) run(page int) {
 	defer close(p.done)
 	defer close(p.results)
 	for ; ; page++ {
-		r := p.fetch(p.ctx, page)
+		var r pageResult[T]
+		r.panicked = catchPanic(func() { r = p.fetch(p.ctx, page) })
 		select {
 		case p.results <- r:
 		case <-p.ctx.Done():
 			return
 		}
-		if r.err != nil || !r.page.Pagination.HasNext {
+		if r.panicked != nil || r.err != nil || !r.page.Pagination.HasNext {
 			return
 		}
 	}
@@ -507,6 +511,9 @@ func (p *prefetcher[T]) Next() pageResult[T] {
 	p.next++
 	if p.results != nil {
 		if r, ok := <-p.results; ok {
+			if r.panicked != nil {
+				panic(r.panicked)
+			}
 			return r
 		}
 		// Only an ended walk asks past the last page sent: the fetch

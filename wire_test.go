@@ -307,6 +307,7 @@ var wireCases = map[string]struct {
 	"ItemError":            {skip: "an error wrapping an error, which encoding/json cannot decode"},
 	"WatchDelayError":      {skip: "an error wrapping an error, which encoding/json cannot decode"},
 	"DecodeError":          {skip: "an error wrapping an error, which encoding/json cannot decode"},
+	"PanicError":           {skip: "a panic carried to the caller's goroutine, holding any value: never data to encode"},
 	"RetryEvent":           {skip: "a hook's event holding the attempt's error, which encoding/json cannot decode"},
 	"DoneEvent":            {skip: "a hook's event holding the call's error, which encoding/json cannot decode"},
 	"CallOption":           {skip: "a function"},
