@@ -72,7 +72,8 @@ sync has no time bound unless --timeout gives one.`,
 		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db 'host=localhost user=gamedata dbname=games'\n  gamedata sync --db games.sqlite --kind server --range 24h",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch _, err := dsn.Parse(opts.DB); {
+			db, err := dsn.Parse(opts.DB)
+			switch {
 			case opts.DB == "":
 				return usage.Errorf("sync: --db FILE or --db postgres://… is required")
 			case err != nil:
@@ -83,6 +84,9 @@ sync has no time bound unless --timeout gives one.`,
 				return usage.Errorf("sync: --no-cache and --cache-dir: give one")
 			case !opts.NoCache && f.global.cacheDir == "":
 				f.global.cacheDir = syncCacheDir(f.io)
+			}
+			if db.Warning != "" {
+				say.Line(f.io.errOut, "sync: %s", db.Warning)
 			}
 			opts.common = f.common(cmd, 0)
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
