@@ -1,13 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -94,4 +98,56 @@ func TestPruneCommand(t *testing.T) {
 	assert.Contains(t, stderr, "--keep-hourly 1h is shorter than --keep-raw 90d")
 	_, err = os.Stat(missing)
 	assert.True(t, os.IsNotExist(err))
+}
+
+// sync, prune --keep-raw shorter than the service's history window, and
+// sync again, the service unchanged (issue 36): no rollup row changes.
+// The second sync reads the history before the cut again; the cut's day
+// was rolled again from the rows the prune left, and went from 86,400
+// covered seconds to those after the last point kept.
+func TestSyncAfterPruneKeepsRollups(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		twin := newTwin(t, gamedatatest.WithHistoryPoints(720)) // hourly over 30 days
+		sync := func() {
+			t.Helper()
+			code, _, errOut := cli(t, twin.URL, "sync", "--db", dsn, "--no-cache", "--range", "30d")
+			require.Equal(t, 0, code, errOut)
+		}
+		db, _ := openSQL(t, dsn)
+		rollups := func() map[string][]string {
+			t.Helper()
+			out := map[string][]string{}
+			for _, tbl := range []string{"directory_rollups", "platform_rollups"} {
+				rows, err := db.Query(`SELECT * FROM ` + tbl)
+				require.NoError(t, err)
+				cols, err := rows.Columns()
+				require.NoError(t, err)
+				for rows.Next() {
+					vals := make([]any, len(cols))
+					ptrs := make([]any, len(cols))
+					for i := range vals {
+						ptrs[i] = &vals[i]
+					}
+					require.NoError(t, rows.Scan(ptrs...))
+					out[tbl] = append(out[tbl], fmt.Sprint(vals...))
+				}
+				require.NoError(t, rows.Err())
+				rows.Close()
+				slices.Sort(out[tbl])
+			}
+			return out
+		}
+
+		sync()
+		before := rollups()
+		cut := twin.Catalog().Now.Add(-3*24*time.Hour - 30*time.Minute) // inside an hour and a day of the history
+		code, _, errOut := cli(t, twin.URL, "prune", "--db", dsn, "--keep-raw", fmt.Sprintf("%ds", time.Since(cut)/time.Second))
+		require.Equal(t, 0, code, errOut)
+		require.Contains(t, errOut, "activity points before "+cut.Format("2006-01-02T15:04"))
+		sync()
+		after := rollups()
+		assert.Equal(t, before["platform_rollups"], after["platform_rollups"])
+		assert.Subset(t, after["directory_rollups"], before["directory_rollups"], "a later hour may be rolled; none rolled before changes")
+	})
 }
