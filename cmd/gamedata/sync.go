@@ -61,7 +61,9 @@ otherwise.
 
 On a terminal stderr shows a progress bar; every run ends with one line
 on stderr and a row in the runs table. What was fetched is committed as
-it goes: Ctrl-C keeps it, and the next run goes on from there. An item
+it goes: Ctrl-C keeps it, and the next run goes on from there. A run
+killed, or cut off from its database, is recorded as abandoned by the
+next run that starts while no other sync runs. An item
 that fails after its retries is recorded in the failures table and
 skipped; the run goes on, then exits 1 saying how many failed. The schema
 is in docs/collecting.md: times are Unix seconds, null is NULL, partial coverage
