@@ -51,11 +51,15 @@ func (c *BackfillConfig) Check() error {
 	return nil
 }
 
-// BackfillCounts say what a backfill wrote.
+// BackfillCounts say what a backfill wrote, and what it left out.
 type BackfillCounts struct {
 	// Points are the activity points written; Packages the packages whose
 	// history was written, and Entries their history entries.
 	Points, Packages, Entries int
+	// LeftOut names the packages left out, sanitized, because their
+	// labels, sanitized, are those of a package written before them:
+	// the exporter leaves out the same ones.
+	LeftOut []string
 }
 
 // Backfill writes the service's history to w as OpenMetrics text with
@@ -66,8 +70,10 @@ type BackfillCounts struct {
 // bound), and, for the packages of cfg, their analytics history as
 // gamedata_package_players, gamedata_package_players_peak and
 // gamedata_package_info, in the names, labels and sanitized label values
-// the exporter serves, with cfg's job and instance labels. Nothing is
-// written when a request fails.
+// the exporter serves, with cfg's job and instance labels. Of two
+// packages whose labels sanitize alike it writes the one the exporter
+// exports, and names the other in the counts. Nothing is written when a
+// request fails.
 func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg BackfillConfig) (BackfillCounts, error) {
 	if err := cfg.Check(); err != nil {
 		return BackfillCounts{}, err
@@ -89,30 +95,44 @@ func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg Backfill
 	if err != nil {
 		return n, err
 	}
+	held := owners{}
 	for _, p := range pkgs {
+		it := packageItem(p.ref.Kind, p.ref.Ident, p.fields)
+		switch held.claim(it) {
+		case repeated:
+			continue
+		case taken:
+			n.LeftOut = append(n.LeftOut, it.String())
+			continue
+		}
 		r, err := c.Analytics.Package(ctx, p.ref.Kind, p.ref.Ident)
 		if err != nil {
-			return n, fmt.Errorf("analytics of %s/%s: %w", labelValue(p.ref.Kind), labelValue(p.ref.Ident), err)
+			return n, fmt.Errorf("analytics of %s/%s: %w", it.kind, it.ident, err)
 		}
 		n.Packages++
-		kind, ident := labelValue(p.ref.Kind), labelValue(p.ref.Ident)
-		title, _ := p.fields.Text("title")
-		org, _ := p.fields.Text("organization")
 		for _, e := range r.History {
-			if v, ok := e.Metric("players").Get(); ok {
-				out.add(packagePlayers, e.CapturedAt, v, kind, ident)
-				// The info series holds wherever players do, so that a
-				// join on it (the top games with their titles) works
-				// over the backfilled range too.
-				out.add(packageInfo, e.CapturedAt, 1, kind, ident, labelValue(title.Unsanitized()), labelValue(org.Unsanitized()))
-				n.Entries++
-			}
-			if v, ok := e.Metric("playersPeak").Get(); ok {
-				out.add(packagePlayersPeak, e.CapturedAt, v, kind, ident)
-			}
+			writeEntry(out, &n, it, e)
 		}
 	}
 	return n, out.write(w)
+}
+
+// writeEntry writes the history entry e of the package it to out, and
+// counts it in n.
+func writeEntry(out *openMetrics, n *BackfillCounts, it item, e gamedata.HistoryEntry) {
+	players, hasPlayers := e.Metric("players").Get()
+	peak, hasPeak := e.Metric("playersPeak").Get()
+	if hasPlayers {
+		out.add(packagePlayers, e.CapturedAt, players, it.kind, it.ident)
+		// The info series holds wherever players do, so that a join on
+		// it (the top games with their titles) works over the
+		// backfilled range too.
+		out.add(packageInfo, e.CapturedAt, 1, it.kind, it.ident, it.title, it.org)
+		n.Entries++
+	}
+	if hasPeak {
+		out.add(packagePlayersPeak, e.CapturedAt, peak, it.kind, it.ident)
+	}
 }
 
 // backfillPackage is a package to backfill: its identity as sent, which
@@ -124,16 +144,16 @@ type backfillPackage struct {
 }
 
 // backfillPackages are the packages whose history cfg asks for: those
-// named, then the Top of Kind, each once.
+// named, then the Top of Kind, in the order the exporter's sources read
+// them, so that of two whose labels sanitize alike the same one comes
+// first.
 func backfillPackages(ctx context.Context, c *gamedata.Client, cfg BackfillConfig) ([]backfillPackage, error) {
 	var out []backfillPackage
-	seen := map[gamedata.PackageRef]bool{}
 	for _, ref := range cfg.Packages {
 		p, err := c.Packages.Get(ctx, ref.Kind, ref.Ident)
 		if err != nil {
 			return nil, fmt.Errorf("package %s/%s: %w", labelValue(ref.Kind), labelValue(ref.Ident), err)
 		}
-		seen[ref] = true
 		out = append(out, backfillPackage{ref, p.Fields})
 	}
 	if cfg.Top == 0 {
@@ -144,10 +164,7 @@ func backfillPackages(ctx context.Context, c *gamedata.Client, cfg BackfillConfi
 		return nil, err
 	}
 	for _, e := range top {
-		if ref := (gamedata.PackageRef{Kind: e.Kind, Ident: e.Ident}); !seen[ref] {
-			seen[ref] = true
-			out = append(out, backfillPackage{ref, e.Fields})
-		}
+		out = append(out, backfillPackage{gamedata.PackageRef{Kind: e.Kind, Ident: e.Ident}, e.Fields})
 	}
 	return out, nil
 }

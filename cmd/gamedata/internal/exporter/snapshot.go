@@ -1,7 +1,6 @@
 package exporter
 
 import (
-	"crypto/sha256"
 	"maps"
 	"slices"
 
@@ -43,7 +42,7 @@ var fixedSuffixes = []string{"players", "players_peak", "info"}
 // not at all.
 func build(parts []part, names []string, maxSeries int) (*snapshot, report) {
 	members, skipped := memberFamilies(parts)
-	b := builder{max: maxSeries, seen: make(map[string][sha256.Size]byte), members: members}
+	b := builder{max: maxSeries, owners: owners{}, members: members}
 	b.rep.skipped = skipped
 	for i, p := range parts {
 		if p.cut {
@@ -73,10 +72,7 @@ type builder struct {
 	metrics []prometheus.Metric
 	rep     report
 	capped  bool
-	// seen maps the labels of each exported entry to its identity as
-	// sent, which tells a repeat (a package named and also in a walk)
-	// from two entries that sanitize alike.
-	seen    map[string][sha256.Size]byte
+	owners  owners
 	members map[string]*family
 }
 
@@ -85,30 +81,27 @@ func (b *builder) add(it item) {
 		b.rep.dropped++
 		return
 	}
-	var key string
-	var ms []prometheus.Metric
-	if it.server {
-		key = "server\x00" + it.id
-		ms = b.server(it)
-	} else {
-		key = it.kind + "\x00" + it.ident
-		ms = b.pkg(it)
-	}
-	ms = slices.DeleteFunc(ms, func(m prometheus.Metric) bool { return m == nil })
-	if was, ok := b.seen[key]; ok {
-		if was != it.identity {
-			b.rep.collisions = append(b.rep.collisions, it.String())
-		}
+	switch b.owners.claim(it) {
+	case repeated:
+		return
+	case taken:
+		b.rep.collisions = append(b.rep.collisions, it.String())
 		return
 	}
-	if b.rep.series+len(ms) > b.max {
+	ms := b.pkg
+	if it.server {
+		ms = b.server
+	}
+	series := slices.DeleteFunc(ms(it), func(m prometheus.Metric) bool { return m == nil })
+	if b.rep.series+len(series) > b.max {
+		// Every later entry is dropped too, so the labels just claimed
+		// can no longer be another's.
 		b.capped = true
 		b.rep.dropped++
 		return
 	}
-	b.seen[key] = it.identity
-	b.rep.series += len(ms)
-	b.metrics = append(b.metrics, ms...)
+	b.rep.series += len(series)
+	b.metrics = append(b.metrics, series...)
 }
 
 func (b *builder) pkg(it item) []prometheus.Metric {
