@@ -56,6 +56,9 @@ type BackfillCounts struct {
 	// Points are the activity points written; Packages the packages whose
 	// history was written, and Entries their history entries.
 	Points, Packages, Entries int
+	// Unstorable counts the activity points and history entries left
+	// out because Prometheus cannot store their time (see storable).
+	Unstorable int
 	// LeftOut names the packages left out, sanitized, because their
 	// labels, sanitized, are those of a package written before them:
 	// the exporter leaves out the same ones.
@@ -72,8 +75,9 @@ type BackfillCounts struct {
 // gamedata_package_info, in the names, labels and sanitized label values
 // the exporter serves, with cfg's job and instance labels. Of two
 // packages whose labels sanitize alike it writes the one the exporter
-// exports, and names the other in the counts. Nothing is written when a
-// request fails.
+// exports, and names the other in the counts; a point or entry whose time
+// Prometheus cannot store is left out and counted. Nothing is written
+// when a request fails.
 func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg BackfillConfig) (BackfillCounts, error) {
 	if err := cfg.Check(); err != nil {
 		return BackfillCounts{}, err
@@ -85,7 +89,12 @@ func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg Backfill
 		return n, fmt.Errorf("activity history: %w", err)
 	}
 	for _, p := range h.Points {
-		if v, ok := p.Players.Get(); ok {
+		v, ok := p.Players.Get()
+		switch {
+		case !ok:
+		case !storable(p.Time):
+			n.Unstorable++
+		default:
 			out.add(platformPlayers, p.Time, v)
 			out.add(platformPartial, p.Time, flag(p.PartialCoverage))
 			n.Points++
@@ -122,6 +131,13 @@ func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg Backfill
 func writeEntry(out *openMetrics, n *BackfillCounts, it item, e gamedata.HistoryEntry) {
 	players, hasPlayers := e.Metric("players").Get()
 	peak, hasPeak := e.Metric("playersPeak").Get()
+	switch {
+	case !hasPlayers && !hasPeak:
+		return
+	case !storable(e.CapturedAt):
+		n.Unstorable++
+		return
+	}
 	if hasPlayers {
 		out.add(packagePlayers, e.CapturedAt, players, it.kind, it.ident)
 		// The info series holds wherever players do, so that a join on
@@ -133,6 +149,25 @@ func writeEntry(out *openMetrics, n *BackfillCounts, it item, e gamedata.History
 	if hasPeak {
 		out.add(packagePlayersPeak, e.CapturedAt, peak, it.kind, it.ident)
 	}
+}
+
+// Prometheus's backfill keeps a sample only from the Unix epoch on:
+// promtool aligns its blocks by truncating division, so a time before
+// 1970 falls before the first block and is dropped without a word, or
+// not, depending on the file's other times. Nor does it keep a time far
+// in the future: it reads the seconds as a float64, which past about the
+// year 280,000 no longer holds the millisecond (2^53 ms was stored 1 ms
+// early), and one sample at math.MaxInt64 ms left it writing no block at
+// all. The last storable time is the end of the year 9999, the last an
+// ISO 8601 time of the service can name.
+var (
+	firstStorable = time.UnixMilli(0)
+	lastStorable  = time.Date(9999, 12, 31, 23, 59, 59, 999e6, time.UTC)
+)
+
+// storable reports whether Prometheus's backfill stores a sample at t.
+func storable(t time.Time) bool {
+	return !t.Before(firstStorable) && !t.After(lastStorable)
 }
 
 // backfillPackage is a package to backfill: its identity as sent, which
@@ -242,12 +277,23 @@ func (o *openMetrics) write(w io.Writer) error {
 		fmt.Fprintf(bw, "# HELP %s %s\n# TYPE %s %s\n", f.name, escapeHelp(f.help), f.name, f.kindName())
 		for _, key := range slices.Sorted(maps.Keys(o.series[f])) {
 			for _, s := range ordered(o.series[f][key]) {
-				fmt.Fprintf(bw, "%s{%s} %s %d.%03d\n", f.name, key, strconv.FormatFloat(s.v, 'g', -1, 64), s.ms/1000, s.ms%1000)
+				fmt.Fprintf(bw, "%s{%s} %s %s\n", f.name, key, strconv.FormatFloat(s.v, 'g', -1, 64), timestamp(s.ms))
 			}
 		}
 	}
 	bw.WriteString("# EOF\n")
 	return bw.Flush()
+}
+
+// timestamp is ms, milliseconds since the Unix epoch, as OpenMetrics
+// seconds with three decimals: -1500 is -1.500. The magnitude is taken as
+// a uint64, which holds that of math.MinInt64 too.
+func timestamp(ms int64) string {
+	sign, u := "", uint64(ms)
+	if ms < 0 {
+		sign, u = "-", -u
+	}
+	return fmt.Sprintf("%s%d.%03d", sign, u/1000, u%1000)
 }
 
 // ordered is samples by time, the last of two in one millisecond kept:
