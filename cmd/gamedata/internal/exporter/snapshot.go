@@ -3,6 +3,7 @@ package exporter
 import (
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -16,6 +17,33 @@ type snapshot struct {
 	// members are the families derived from the members of this poll's
 	// entries, for the / page.
 	members []*family
+	// parts are what it was built from, by source: the next poll starts
+	// from them, and a scrape builds it again from them once one has
+	// grown stale.
+	parts []part
+	// staleAt is when the oldest part it exports grows stale; zero when
+	// it exports none.
+	staleAt time.Time
+}
+
+// fresh is parts without what has grown stale at now, more than bound
+// after it was read, and when the oldest part left grows stale (zero for
+// none). A stale part is dropped whole, as though never read.
+func fresh(parts []part, now time.Time, bound time.Duration) ([]part, time.Time) {
+	parts = slices.Clone(parts)
+	var staleAt time.Time
+	for i, p := range parts {
+		switch {
+		case p.at.IsZero():
+		case now.Sub(p.at) > bound:
+			parts[i] = part{}
+		case len(p.items) > 0 || p.activity != nil:
+			if end := p.at.Add(bound); staleAt.IsZero() || end.Before(staleAt) {
+				staleAt = end
+			}
+		}
+	}
+	return parts, staleAt
 }
 
 // report is what a build leaves out, for the log.
@@ -60,7 +88,7 @@ func build(parts []part, names []string, maxSeries int) (*snapshot, report) {
 			b.metrics = append(b.metrics, platformPartial.metric(flag(pt.PartialCoverage)))
 		}
 	}
-	snap := &snapshot{metrics: b.metrics}
+	snap := &snapshot{metrics: b.metrics, parts: parts}
 	for _, m := range slices.Sorted(maps.Keys(members)) {
 		snap.members = append(snap.members, members[m])
 	}
