@@ -81,16 +81,17 @@ func (e *Exporter) Poll(ctx context.Context) error {
 	pollCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	defer e.cfg.after(e.cfg.Every, func() { cancel(errPollDeadline) })()
+	tried := &attempts{}
 	parts := slices.Clone(e.snap.Load().parts)
 	var errs []error
 	for i, s := range e.sources {
 		var p part
 		err := context.Cause(pollCtx)
 		if err == nil {
-			p, err = s.fetch(pollCtx)
+			p, err = s.fetch(withAttempts(pollCtx, tried))
 		}
-		if err != nil && ctx.Err() == nil && errors.Is(context.Cause(pollCtx), errPollDeadline) {
-			err = fmt.Errorf("no answer within the poll's deadline, %v (--every): the service is slow or stalled", e.cfg.Every)
+		if err != nil && ctx.Err() == nil {
+			err = said(err, errors.Is(context.Cause(pollCtx), errPollDeadline), e.cfg.Every, tried.lastFailure())
 		}
 		switch {
 		case err == nil:
