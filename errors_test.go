@@ -46,13 +46,13 @@ func TestServiceChosenNamesAreQuoted(t *testing.T) {
 	// becomes U+FFFD, as encoding/json makes it.
 	viaJSON := strings.ReplaceAll(hostileName, "\xff", "\ufffd")
 	history := func(body string) error {
-		f, err := decodeFields([]byte(body))
+		_, f, err := decodeFields([]byte(body))
 		require.NoError(t, err)
 		_, err = decodeHistory(f)
 		return err
 	}
 	summaries := func(body string) error {
-		f, err := decodeFields([]byte(body))
+		_, f, err := decodeFields([]byte(body))
 		require.NoError(t, err)
 		_, err = decodeSummaries(f)
 		return err
