@@ -2,6 +2,7 @@ package gamedata
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -33,7 +34,8 @@ type ActivityHistory struct {
 // pass over the bytes and parses the points straight into a presized
 // slice, with no allocation per point.
 func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
-	d := historyDecoder{Scanner: jsonscan.New(body), h: &ActivityHistory{Fields: fieldsOf(body)}}
+	body = trimJSON(body)
+	d := historyDecoder{Scanner: jsonscan.New(body), h: &ActivityHistory{}, members: make(map[string]json.RawMessage, 4)}
 	err := d.Object(d.member)
 	if err == nil {
 		err = d.End()
@@ -56,6 +58,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 		}
 		markPartial(d.h.Points, d.h.PartialCoverage)
 	}
+	d.h.Fields = newFields(body, &d.Scanner, d.members)
 	return d.h, nil
 }
 
@@ -66,6 +69,9 @@ type historyDecoder struct {
 	found    bool   // a member named points was read
 	coverage []byte // the partialCoverage member
 	arrays   []span // the other members that are arrays of arrays
+	// members are every member, for the index of the history's Fields,
+	// which this pass spares a pass of its own.
+	members map[string]json.RawMessage
 }
 
 // member reads the value of the member name.
@@ -77,18 +83,24 @@ func (d *historyDecoder) member(name []byte) error {
 			return &DecodeError{Member: "points", Err: errors.New("points member appears twice")}
 		}
 		d.found = true
+		rest, start := d.Rest(), d.Offset()
 		var err error
-		d.h.Points, err = points(&d.Scanner, "points", pointsHint(d.Rest()))
-		return err
-	case jsonscan.NameIs(name, "partialCoverage"):
-		var err error
-		d.coverage, err = d.Value()
-		return err
+		if d.h.Points, err = points(&d.Scanner, "points", pointsHint(rest)); err != nil {
+			return err
+		}
+		d.members["points"] = rest[:d.Offset()-start]
+		return nil
 	}
 	v, err := d.Value()
 	if err != nil {
 		return err
 	}
+	if jsonscan.NameIs(name, "partialCoverage") {
+		d.members["partialCoverage"] = v
+		d.coverage = v
+		return nil
+	}
+	d.members[jsonscan.Unquote(name)] = v
 	// A name sent twice means its last value, as encoding/json and
 	// Fields read it.
 	if isArrays := isArrayOfArrays(v); isArrays || len(d.arrays) > 0 {

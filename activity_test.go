@@ -126,9 +126,9 @@ func TestDecodeActivityAllocations(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	// The history, its field index, the points and the partialCoverage
-	// times: nothing per point.
-	assert.LessOrEqual(t, allocs, 4.0)
+	// The history, the index of its members (a map, its storage and a
+	// name), the points and the partialCoverage times: nothing per point.
+	assert.LessOrEqual(t, allocs, 6.0)
 }
 
 func TestPartialCoverageLongUnsortedList(t *testing.T) {

@@ -97,12 +97,12 @@ func (s *AnalyticsService) Package(ctx context.Context, kind, ident string, opts
 // decodePackageReport decodes a package report; kind and ident stand in
 // for those it leaves out.
 func decodePackageReport(b []byte, kind, ident string) (PackageReport, error) {
-	f, ids, err := decodeIndexed(b, "kind", "ident")
+	f, members, ids, err := decodeIndexed(b, "kind", "ident")
 	if err != nil {
 		return PackageReport{}, fmt.Errorf("package report: %w", err)
 	}
 	r := PackageReport{Kind: cmp.Or(ids[0], kind), Ident: cmp.Or(ids[1], ident), Fields: f}
-	if r.History, r.Summaries, err = decodeReport(f); err != nil {
+	if r.History, r.Summaries, err = decodeReport(members); err != nil {
 		return PackageReport{}, err
 	}
 	return r, nil
@@ -129,19 +129,20 @@ func (s *AnalyticsService) Organization(ctx context.Context, ident string, opts 
 // decodeOrganizationReport decodes an organization report; ident stands
 // in for the one it leaves out.
 func decodeOrganizationReport(b []byte, ident string) (OrganizationReport, error) {
-	f, ids, err := decodeIndexed(b, "ident")
+	f, members, ids, err := decodeIndexed(b, "ident")
 	if err != nil {
 		return OrganizationReport{}, fmt.Errorf("organization report: %w", err)
 	}
 	r := OrganizationReport{Ident: cmp.Or(ids[0], ident), Fields: f}
-	if r.History, r.Summaries, err = decodeReport(f); err != nil {
+	if r.History, r.Summaries, err = decodeReport(members); err != nil {
 		return OrganizationReport{}, err
 	}
 	return r, nil
 }
 
-// decodeReport decodes the history and the range summaries of a report.
-func decodeReport(report Fields) ([]HistoryEntry, Summaries, error) {
+// decodeReport decodes the history and the range summaries of a report,
+// whose members are report.
+func decodeReport(report map[string]json.RawMessage) ([]HistoryEntry, Summaries, error) {
 	history, err := decodeHistory(report)
 	if err != nil {
 		return nil, nil, err
@@ -156,12 +157,12 @@ func decodeReport(report Fields) ([]HistoryEntry, Summaries, error) {
 // top-level array whose first element is an object with capturedAt. A
 // report with no such array has no history; one with several and none
 // named history is an error, never a guess.
-func decodeHistory(report Fields) ([]HistoryEntry, error) {
-	if _, ok := report.members()["history"]; ok {
+func decodeHistory(report map[string]json.RawMessage) ([]HistoryEntry, error) {
+	if _, ok := report["history"]; ok {
 		return decodeList(report, "history", decodeHistoryEntry)
 	}
 	var candidates []string
-	for n, v := range report.members() {
+	for n, v := range report {
 		if looksLikeHistory(v) {
 			candidates = append(candidates, n)
 		}
@@ -171,7 +172,7 @@ func decodeHistory(report Fields) ([]HistoryEntry, error) {
 		return nil, nil
 	case 1:
 		// The service chose this name: errors quote it.
-		return decodeArray(report.members()[candidates[0]], strconv.Quote(candidates[0]), decodeHistoryEntry)
+		return decodeArray(report[candidates[0]], strconv.Quote(candidates[0]), decodeHistoryEntry)
 	}
 	slices.Sort(candidates)
 	return nil, &DecodeError{Err: fmt.Errorf("report has several histories (%s) and none is named history", quotedNames(candidates))}
@@ -194,12 +195,12 @@ func looksLikeHistory(v []byte) bool {
 }
 
 func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
-	f, err := decodeFields(raw)
+	f, members, err := decodeFields(raw)
 	if err != nil {
 		return HistoryEntry{}, err
 	}
 	h := HistoryEntry{Fields: f}
-	capturedAt, ok := f.members()["capturedAt"]
+	capturedAt, ok := members["capturedAt"]
 	switch {
 	case !ok:
 		return HistoryEntry{}, errors.New("capturedAt is missing")
@@ -210,7 +211,7 @@ func decodeHistoryEntry(raw []byte) (HistoryEntry, error) {
 	if h.CapturedAt, err = iso8601.Parse(text.Unsanitized()); err != nil {
 		return HistoryEntry{}, fmt.Errorf("capturedAt: %w", err)
 	}
-	if h.PartialCoverage, err = partialCoverage(f); err != nil {
+	if h.PartialCoverage, err = partialCoverage(members); err != nil {
 		return HistoryEntry{}, err
 	}
 	return h, nil

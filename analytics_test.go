@@ -27,7 +27,7 @@ func TestDecodeHistoryRefusesBadEntries(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f, err := decodeFields([]byte(`{"history":[` + good + `,` + tt.bad + `,` + good + `]}`))
+			_, f, err := decodeFields([]byte(`{"history":[` + good + `,` + tt.bad + `,` + good + `]}`))
 			require.NoError(t, err)
 			_, err = decodeHistory(f)
 			var de *DecodeError
@@ -58,7 +58,7 @@ func TestDecodeHistoryMember(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			f, err := decodeFields([]byte(tt.body))
+			_, f, err := decodeFields([]byte(tt.body))
 			require.NoError(t, err)
 			h, err := decodeHistory(f)
 			if tt.wantErr != "" {

@@ -80,13 +80,17 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // WithHeader adds a request header to every attempt of this call, after
 // Accept and User-Agent, which it may replace. The cache's validators
 // (If-None-Match, If-Modified-Since and the other conditional headers)
-// and Host belong to the client and are refused. The header does not
-// take part in the cache key.
+// and Host belong to the client and are refused, as are a name that is
+// not an RFC 9110 token and a value with a control character (CR, LF,
+// NUL). The header does not take part in the cache key.
 func WithHeader(name, value string) CallOption {
 	return func(c *callConfig) error {
+		if err := checkHeader("WithHeader", name, value); err != nil {
+			return err
+		}
 		key := textproto.CanonicalMIMEHeaderKey(name)
 		switch key {
-		case "", "Host", "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range":
+		case "Host", "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range":
 			return invalidArgument("WithHeader: header %q belongs to the client", name)
 		}
 		if c.header == nil {

@@ -148,6 +148,16 @@ func TestBadCallOptionsAreRefused(t *testing.T) {
 		{WithAttemptTimeout(0), "WithAttemptTimeout"},
 		{WithHeader("If-None-Match", "x"), "belongs to the client"},
 		{WithHeader("host", "x"), "belongs to the client"},
+		{WithHeader("", "x"), "empty header name"},
+		{WithHeader("X Trace", "x"), `header name "X Trace" has ' '`},
+		{WithHeader("X-Trace:", "x"), `has ':'`},
+		{WithHeader("X-Trace\r\nHost", "x"), `has '\r'`},
+		{WithHeader("X-Trace\n", "x"), `has '\n'`},
+		{WithHeader("X-Tracé", "x"), "header name"},
+		{WithHeader("Authorization", "Bearer s3cret\r\nX-Evil: 1"), "the value of Authorization has a control character at byte 13"},
+		{WithHeader("X-Trace", "a\nb"), "control character"},
+		{WithHeader("X-Trace", "a\x00b"), "control character"},
+		{WithHeader("X-Trace", "a\x7fb"), "control character"},
 		{WithQuery("", "x"), "empty parameter name"},
 		{WithCacheMode(7), "unknown mode"},
 		{WithResponseInto(nil), "nil *Response"},
@@ -156,6 +166,7 @@ func TestBadCallOptionsAreRefused(t *testing.T) {
 		_, err := c.Servers.Get(ctx, "s1", tt.opt)
 		assert.ErrorIs(t, err, ErrInvalidArgument, tt.says)
 		assert.ErrorContains(t, err, tt.says)
+		assert.NotContains(t, err.Error(), "s3cret", "a header's value may be a credential: never quoted")
 		for _, err := range c.Dashboard.All(ctx, nil, nil, tt.opt) {
 			assert.ErrorIs(t, err, ErrInvalidArgument, "All: %s", tt.says)
 		}

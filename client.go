@@ -401,11 +401,10 @@ func (c *Client) makeCall() *call {
 		Backoff:        cl.backoff,
 		RequestLogHook: cl.countAttempt,
 		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
-	}
-	if c.logger != nil {
-		// *slog.Logger has the Debug/Info/Warn/Error methods of
-		// retryablehttp.LeveledLogger. Left nil, retryablehttp logs nothing.
-		cl.retry.Logger = c.logger
+		// No Logger: left nil, retryablehttp logs nothing. Its own lines
+		// would carry the full URL and raw error text, and log at Error an
+		// attempt that is then retried; logAttempt writes the one line an
+		// attempt has.
 	}
 	return cl
 }

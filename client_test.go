@@ -81,18 +81,20 @@ func TestNewClientRefusesBadBaseURLs(t *testing.T) {
 func TestNewClientRefusesBadOptions(t *testing.T) {
 	t.Parallel()
 	for name, opt := range map[string]Option{
-		"nil http client":   WithHTTPClient(nil),
-		"negative retries":  WithRetryMax(-1),
-		"negative backoff":  WithBackoff(-time.Second, time.Second),
-		"min above max":     WithBackoff(2*time.Second, time.Second),
-		"zero rate":         WithRateLimit(0, 1),
-		"zero burst":        WithRateLimit(5, 0),
-		"empty user agent":  WithUserAgent(""),
-		"zero body limit":   WithMaxResponseBytes(0),
-		"negative body cap": WithMaxResponseBytes(-5),
+		"nil http client":    WithHTTPClient(nil),
+		"negative retries":   WithRetryMax(-1),
+		"negative backoff":   WithBackoff(-time.Second, time.Second),
+		"min above max":      WithBackoff(2*time.Second, time.Second),
+		"zero rate":          WithRateLimit(0, 1),
+		"zero burst":         WithRateLimit(5, 0),
+		"empty user agent":   WithUserAgent(""),
+		"CR LF in the agent": WithUserAgent("tool/1\r\nX-Evil: 1"),
+		"NUL in the agent":   WithUserAgent("tool\x00"),
+		"zero body limit":    WithMaxResponseBytes(0),
+		"negative body cap":  WithMaxResponseBytes(-5),
 	} {
 		_, err := NewClient("https://example.com", opt)
-		assert.Error(t, err, name)
+		assert.ErrorIs(t, err, ErrInvalidArgument, name)
 	}
 	_, err := NewClient("https://example.com", WithRateLimit(rate.Inf, 0), WithRetryMax(0), WithLogger(nil))
 	assert.NoError(t, err, "rate.Inf needs no burst; 0 retries and a nil logger are fine")
@@ -144,9 +146,12 @@ func TestLoggerIsSilentUnlessGiven(t *testing.T) {
 	twin, id := newTwin(t, faults(gamedatatest.Fault502, 1))
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	_, err := newTestClient(t, twin.URL, WithLogger(logger)).Servers.Get(context.Background(), id)
+	logged := newTestClient(t, twin.URL, WithLogger(logger))
+	assert.Nil(t, logged.makeCall().retry.Logger, "the retry engine's own lines never reach the caller's logger")
+	_, err := logged.Servers.Get(context.Background(), id)
 	require.NoError(t, err)
-	assert.Contains(t, buf.String(), "retrying request")
+	assert.Equal(t, 2, strings.Count(buf.String(), `msg="gamedata: attempt"`), "a line an attempt")
+	assert.NotContains(t, buf.String(), "retrying request")
 }
 
 func TestNilContext(t *testing.T) {
@@ -316,8 +321,9 @@ func TestEveryAttemptWaitsOnTheLimiter(t *testing.T) {
 func TestCancellationEndsWaitsAtOnce(t *testing.T) {
 	t.Parallel()
 	twin, id := newTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, RetryAfter: time.Hour}))
-	waiting := make(retrySignal, 1)
-	c := newTestClient(t, twin.URL, WithBackoff(time.Second, 2*time.Hour), WithLogger(slog.New(waiting)))
+	waiting := make(chan struct{}, 1)
+	onRetry := func(context.Context, RetryEvent) { waiting <- struct{}{} }
+	c := newTestClient(t, twin.URL, WithBackoff(time.Second, 2*time.Hour), WithHooks(Hooks{OnRetry: onRetry}))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -330,22 +336,6 @@ func TestCancellationEndsWaitsAtOnce(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Len(t, twin.Requests(), 1, "no retry")
 }
-
-// retrySignal is a slog.Handler that tells when the client is about to
-// wait before a retry: go-retryablehttp logs "retrying request" then.
-type retrySignal chan struct{}
-
-func (retrySignal) Enabled(context.Context, slog.Level) bool { return true }
-
-func (s retrySignal) Handle(_ context.Context, r slog.Record) error {
-	if r.Message == "retrying request" {
-		s <- struct{}{}
-	}
-	return nil
-}
-
-func (s retrySignal) WithAttrs([]slog.Attr) slog.Handler { return s }
-func (s retrySignal) WithGroup(string) slog.Handler      { return s }
 
 // chunked is a response whose length is not known in advance, read in
 // small pieces as a network would deliver it.

@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
@@ -111,12 +112,17 @@ func (e *APIError) Error() string {
 	if e.Attempts > 1 {
 		msg += fmt.Sprintf(" after %d attempts", e.Attempts)
 	}
-	msg += fmt.Sprintf(": %d %s", e.StatusCode, http.StatusText(e.StatusCode))
+	msg += fmt.Sprintf(": %d", e.StatusCode)
+	if text := http.StatusText(e.StatusCode); text != "" {
+		msg += " " + text
+	}
 	if e.RetryAfter > 0 {
 		msg += fmt.Sprintf(" (retry after %s)", e.RetryAfter)
 	}
-	if len(e.Body) > 0 {
-		msg += ": " + jsonscan.Clip(e.Body)
+	// A body of white space, or of what the sanitizer removes, says
+	// nothing: the message then ends with the status.
+	if body := strings.TrimSpace(jsonscan.Clip(bytes.TrimSpace(e.Body))); body != "" {
+		msg += ": " + body
 	}
 	return sanitize.String(msg)
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
@@ -45,13 +46,13 @@ func TestServiceChosenNamesAreQuoted(t *testing.T) {
 	// becomes U+FFFD, as encoding/json makes it.
 	viaJSON := strings.ReplaceAll(hostileName, "\xff", "\ufffd")
 	history := func(body string) error {
-		f, err := decodeFields([]byte(body))
+		_, f, err := decodeFields([]byte(body))
 		require.NoError(t, err)
 		_, err = decodeHistory(f)
 		return err
 	}
 	summaries := func(body string) error {
-		f, err := decodeFields([]byte(body))
+		_, f, err := decodeFields([]byte(body))
 		require.NoError(t, err)
 		_, err = decodeSummaries(f)
 		return err
@@ -192,4 +193,25 @@ func TestRedirectTargetInErrorsIsSanitized(t *testing.T) {
 	require.ErrorIs(t, err, ErrPageOutOfRange)
 	assert.Contains(t, err.Error(), "was redirected to")
 	shownSafely(t, err.Error(), "List's error")
+}
+
+// An *APIError's message ends with what it says, never with a space: a
+// status Go has no text for, and a body of white space or of what the
+// sanitizer removes, add nothing.
+func TestAPIErrorMessage(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		err  APIError
+		want string
+	}{
+		{APIError{StatusCode: 404, Method: "GET", URL: "u"}, "gamedata: GET u: 404 Not Found"},
+		{APIError{StatusCode: 599, Method: "GET", URL: "u"}, "gamedata: GET u: 599"},
+		{APIError{StatusCode: 503, Method: "GET", URL: "u", Attempts: 3, RetryAfter: time.Hour}, "gamedata: GET u after 3 attempts: 503 Service Unavailable (retry after 1h0m0s)"},
+		{APIError{StatusCode: 404, Method: "GET", URL: "u", Body: []byte("nope\n")}, "gamedata: GET u: 404 Not Found: nope"},
+		{APIError{StatusCode: 404, Method: "GET", URL: "u", Body: []byte(" {\"a\": 1}\r\n")}, `gamedata: GET u: 404 Not Found: {"a": 1}`},
+		{APIError{StatusCode: 500, Method: "GET", URL: "u", Body: []byte(" \t\n")}, "gamedata: GET u: 500 Internal Server Error"},
+		{APIError{StatusCode: 500, Method: "GET", URL: "u", Body: []byte("\u200b\u202e")}, "gamedata: GET u: 500 Internal Server Error"},
+	} {
+		assert.Equal(t, tt.want, tt.err.Error())
+	}
 }

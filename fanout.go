@@ -73,9 +73,10 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 			return
 		}
 		type result struct {
-			out  Out
-			resp Response
-			err  error
+			out      Out
+			resp     Response
+			err      error
+			panicked *PanicError // carried to the caller's goroutine
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		// Item i's result waits in slot i % len(slots). The window keeps
@@ -121,7 +122,7 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 						// when the item is yielded.
 						itemOpts = append(slices.Clip(opts), WithResponseInto(&r.resp))
 					}
-					r.out, r.err = get(ctx, inputs[i], itemOpts)
+					r.panicked = catchPanic(func() { r.out, r.err = get(ctx, inputs[i], itemOpts) })
 					slots[i%len(slots)] <- r
 				}
 			})
@@ -130,6 +131,9 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 		for i := range inputs {
 			r := <-slots[i%len(slots)]
 			<-window
+			if r.panicked != nil {
+				panic(r.panicked)
+			}
 			if into != nil {
 				*into = r.resp
 			}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -700,7 +699,7 @@ func runFaultCell(t *testing.T, fx *matrixFixture, row faultRow, fam endpointFam
 	}
 	srv, attempts, stalled := faultProxy(t, fx, row, fam, env)
 	waits := &retryWaits{}
-	opts := append([]gamedata.Option{gamedata.WithFakeClock(clk), gamedata.WithLogger(slog.New(waits))}, row.opts...)
+	opts := append([]gamedata.Option{gamedata.WithFakeClock(clk), gamedata.WithHooks(gamedata.Hooks{OnRetry: waits.onRetry})}, row.opts...)
 	if row.tls {
 		opts = append(opts, gamedata.WithHTTPClient(srv.Client()))
 	}
@@ -777,33 +776,18 @@ func checkOutcome(t *testing.T, row faultRow, fam endpointFamily, want outcome, 
 	}
 }
 
-// retryWaits is a slog.Handler that keeps the wait the client logs before
-// each retry (go-retryablehttp's "retrying request", at debug level), the
-// wait it then sleeps.
+// retryWaits keeps the wait before each retry, as Hooks.OnRetry reports
+// it: the wait the client then sleeps.
 type retryWaits struct {
 	mu    sync.Mutex
 	waits []time.Duration
 }
 
-func (*retryWaits) Enabled(context.Context, slog.Level) bool { return true }
-
-func (w *retryWaits) Handle(_ context.Context, r slog.Record) error {
-	if r.Message != "retrying request" {
-		return nil
-	}
-	r.Attrs(func(a slog.Attr) bool {
-		if a.Key == "timeout" {
-			w.mu.Lock()
-			w.waits = append(w.waits, a.Value.Duration())
-			w.mu.Unlock()
-		}
-		return true
-	})
-	return nil
+func (w *retryWaits) onRetry(_ context.Context, e gamedata.RetryEvent) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.waits = append(w.waits, e.Wait)
 }
-
-func (w *retryWaits) WithAttrs([]slog.Attr) slog.Handler { return w }
-func (w *retryWaits) WithGroup(string) slog.Handler      { return w }
 
 func (w *retryWaits) all() []time.Duration {
 	w.mu.Lock()

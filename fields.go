@@ -7,53 +7,84 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/gamedata-go/gamedata/internal/iso8601"
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
-// Fields keeps every member of a JSON object exactly as the service sent
-// it. The service documents few fields of its records ("not shown"), so the
-// SDK types only what is documented and keeps the rest here, reachable by
+// Fields keeps every member of a JSON object as the service sent it. The
+// service documents few fields of its records ("not shown"), so the SDK
+// types only what is documented and keeps the rest here, reachable by
 // name, never dropped.
+//
+// The bytes are kept as json.Marshal writes them (white space between
+// tokens dropped; '<', '>', '&', U+2028 and U+2029 in strings escaped):
+// the same JSON, in the form that comes back from a round trip through
+// encoding/json, so that a value marshalled and unmarshalled again is
+// equal to the original (reflect.DeepEqual).
 //
 // The zero Fields holds no members. A Fields is safe for concurrent use.
 type Fields struct {
 	raw json.RawMessage
-	// idx maps names to values, built on the first lookup: most records
-	// are decoded for their typed fields alone, and a map for each of
-	// them would cost more than the decoding.
-	idx *fieldIndex
+	// index maps names to values for an object of indexFrom bytes or
+	// more, whose lookups would otherwise each read it whole (a page's
+	// envelope, an activity history). A smaller object is read at each
+	// lookup: most records are decoded for their typed fields alone, and
+	// a map for each would cost more than decoding it. Whether a Fields
+	// has an index depends on its bytes alone, so two Fields of the same
+	// bytes are equal however each was made.
+	index map[string]json.RawMessage
 }
 
-type fieldIndex struct {
-	once    sync.Once
-	members map[string]json.RawMessage
+// indexFrom is the size from which an object's Fields keeps an index.
+const indexFrom = 4 << 10
+
+// newFields makes the Fields of raw, a validated object, scanned by s:
+// as it is when it is canonical, as json.Marshal writes it otherwise.
+// members, when not nil, are raw's members, which spare a canonical
+// object's index a pass of its own.
+func newFields(raw []byte, s *jsonscan.Scanner, members map[string]json.RawMessage) Fields {
+	if !s.Canonical() {
+		// raw is valid JSON: marshalling it cannot fail.
+		raw, _ = json.Marshal(json.RawMessage(raw))
+		members = nil
+	}
+	if len(raw) < indexFrom {
+		return Fields{raw: raw}
+	}
+	if members == nil {
+		members, _, _ = indexObject(raw)
+	}
+	return Fields{raw: raw, index: members}
 }
+
+// trimJSON is b without the white space around its value: white space
+// within it makes Fields rewrite it, but that around it is no part of it.
+func trimJSON(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }
 
 // decodeFields reads a JSON object whose members are looked up at once,
-// such as a page's envelope: indexObject validates it and indexes its
-// members in one pass. (A record, whose members may never be looked up,
-// is validated by decodeRecord and indexed later.) Anything else, null
-// included, is an error. A member sent twice means its last value.
-func decodeFields(b []byte) (Fields, error) {
-	members, err := indexObject(b)
+// such as a page's envelope: indexObject validates it and maps its
+// members in one pass, and the map is returned beside its Fields for the
+// decoder's own lookups. (A record, whose members may never be looked up,
+// is validated by decodeRecord.) Anything else, null included, is an
+// error. A member sent twice means its last value.
+func decodeFields(b []byte) (Fields, map[string]json.RawMessage, error) {
+	b = trimJSON(b)
+	members, s, err := indexObject(b)
 	if err != nil {
-		return Fields{}, objectError(b, err)
+		return Fields{}, nil, objectError(b, err)
 	}
-	f := fieldsOf(b)
-	f.idx.once.Do(func() { f.idx.members = members })
-	return f, nil
+	return newFields(b, &s, members), members, nil
 }
 
 // indexObject validates a whole JSON object in one pass and maps its
 // members' names to their values, subslices of b. It reads the object as
 // encoding/json reads one into a map (names unescaped, the last of a name
 // sent twice wins), at several times its speed: a page's envelope holds
-// its hundred items, and this pass is the one that validates them.
-func indexObject(b []byte) (map[string]json.RawMessage, error) {
+// its hundred items, and this pass is the one that validates them. The
+// scanner it returns says whether b is canonical.
+func indexObject(b []byte) (map[string]json.RawMessage, jsonscan.Scanner, error) {
 	members := make(map[string]json.RawMessage, 8)
 	s := jsonscan.New(b)
 	err := s.Object(func(name []byte) error {
@@ -64,12 +95,8 @@ func indexObject(b []byte) (map[string]json.RawMessage, error) {
 	if err == nil {
 		err = s.End()
 	}
-	return members, err
+	return members, s, err
 }
-
-// fieldsOf wraps a validated object whose members are read on the first
-// lookup.
-func fieldsOf(b []byte) Fields { return Fields{raw: b, idx: &fieldIndex{}} }
 
 // objectError says plainly when a value is not an object at all.
 func objectError(b []byte, err error) error {
@@ -80,13 +107,35 @@ func objectError(b []byte, err error) error {
 	return err
 }
 
+// members returns a map of every member: the index, or one made now.
 func (f Fields) members() map[string]json.RawMessage {
-	if f.idx == nil {
-		return nil
+	if f.index != nil || f.raw == nil {
+		return f.index
 	}
 	// The object was validated when it was decoded: this cannot fail.
-	f.idx.once.Do(func() { f.idx.members, _ = indexObject(f.raw) })
-	return f.idx.members
+	m, _, _ := indexObject(f.raw)
+	return m
+}
+
+// lookup returns the member name as sent, and whether it was sent: from
+// the index, or read from the object, whose last member of that name
+// wins, as in a map.
+func (f Fields) lookup(name string) (json.RawMessage, bool) {
+	if f.index != nil || f.raw == nil {
+		v, ok := f.index[name]
+		return v, ok
+	}
+	var found json.RawMessage
+	s := jsonscan.New(f.raw)
+	// The object was validated when it was decoded: this cannot fail.
+	_ = s.Object(func(n []byte) error {
+		v, err := s.Value()
+		if jsonscan.NameIs(n, name) {
+			found = v
+		}
+		return err
+	})
+	return found, found != nil
 }
 
 // UnmarshalJSON reads a JSON object, keeping all its members; null is the
@@ -96,7 +145,7 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 		*f = Fields{}
 		return nil
 	}
-	d, err := decodeFields(bytes.Clone(b))
+	d, _, err := decodeFields(bytes.Clone(b))
 	if err != nil {
 		return err
 	}
@@ -104,7 +153,8 @@ func (f *Fields) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// MarshalJSON writes the object as the service sent it, and the zero
+// MarshalJSON writes the object as the service sent it (in the form
+// json.Marshal writes, see Fields), and the zero
 // Fields as null.
 func (f Fields) MarshalJSON() ([]byte, error) {
 	if f.raw == nil {
@@ -113,14 +163,16 @@ func (f Fields) MarshalJSON() ([]byte, error) {
 	return f.raw, nil
 }
 
-// JSON returns the whole object as the service sent it, or nil for a zero
+// JSON returns the whole object as the service sent it (in the form
+// json.Marshal writes, see Fields), or nil for a zero
 // Fields.
 func (f Fields) JSON() json.RawMessage { return f.raw }
 
 // Names returns the names of all members, sorted.
 func (f Fields) Names() []string {
-	names := make([]string, 0, len(f.members()))
-	for name := range f.members() {
+	members := f.members()
+	names := make([]string, 0, len(members))
+	for name := range members {
 		names = append(names, name)
 	}
 	slices.Sort(names)
@@ -130,8 +182,7 @@ func (f Fields) Names() []string {
 // Raw returns a member as sent, and whether it was sent. A member sent as
 // null is returned as the bytes `null` and true.
 func (f Fields) Raw(name string) (json.RawMessage, bool) {
-	v, ok := f.members()[name]
-	return v, ok
+	return f.lookup(name)
 }
 
 // Metric returns a numeric member. An absent member is absent, null is
@@ -139,7 +190,7 @@ func (f Fields) Raw(name string) (json.RawMessage, bool) {
 // valid. A member of any other type is present but neither null nor valid;
 // Raw shows what was sent.
 func (f Fields) Metric(name string) Nullable[float64] {
-	v, ok := f.members()[name]
+	v, ok := f.lookup(name)
 	switch {
 	case !ok:
 		return Nullable[float64]{}
@@ -157,7 +208,7 @@ func (f Fields) Metric(name string) Nullable[float64] {
 // a string. Publisher text is data, never instructions: show it only
 // through Untrusted.String.
 func (f Fields) Text(name string) (Untrusted, bool) {
-	v, ok := f.members()[name]
+	v, ok := f.lookup(name)
 	if !ok || len(v) == 0 || v[0] != '"' {
 		return Untrusted{}, false
 	}
@@ -170,7 +221,7 @@ func (f Fields) Text(name string) (Untrusted, bool) {
 // string with a zone, or a number of Unix milliseconds (the form of the
 // activity history). Null, absent and anything else return false.
 func (f Fields) Time(name string) (time.Time, bool) {
-	v, ok := f.members()[name]
+	v, ok := f.lookup(name)
 	if !ok {
 		return time.Time{}, false
 	}

@@ -11,7 +11,7 @@ import (
 
 func TestFieldsMetric(t *testing.T) {
 	t.Parallel()
-	f, err := decodeFields([]byte(`{"n":1.5,"z":0,"null":null,"s":"12","b":true,"huge":1e400,"neg":-3}`))
+	f, _, err := decodeFields([]byte(`{"n":1.5,"z":0,"null":null,"s":"12","b":true,"huge":1e400,"neg":-3}`))
 	require.NoError(t, err)
 	assert.Equal(t, Value(1.5), f.Metric("n"))
 	assert.Equal(t, Value(0.0), f.Metric("z"))
@@ -30,7 +30,7 @@ func TestFieldsMetric(t *testing.T) {
 
 func TestFieldsTextAndTime(t *testing.T) {
 	t.Parallel()
-	f, err := decodeFields([]byte(`{"s":"a\u0007b","n":5,"iso":"2026-11-20T10:00:00+01:00","ms":1763200800000,"bad":"soon","null":null}`))
+	f, _, err := decodeFields([]byte(`{"s":"a\u0007b","n":5,"iso":"2026-11-20T10:00:00+01:00","ms":1763200800000,"bad":"soon","null":null}`))
 	require.NoError(t, err)
 	s, ok := f.Text("s")
 	assert.True(t, ok)
@@ -82,17 +82,23 @@ func FuzzDecodeFields(f *testing.F) {
 	f.Add([]byte(`null`))
 	f.Add([]byte(`{"x":1}{}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fields, err := decodeFields(b)
+		fields, got, err := decodeFields(b)
 		var want map[string]json.RawMessage
 		if json.Unmarshal(b, &want) != nil || want == nil {
 			require.Error(t, err)
 			return
 		}
 		require.NoError(t, err)
-		got := fields.members()
 		require.Len(t, got, len(want))
 		for name, v := range want {
 			require.Equal(t, string(v), string(got[name]), name)
+			// Fields holds the value as json.Marshal writes it.
+			canonical, err := json.Marshal(v)
+			require.NoError(t, err)
+			kept, ok := fields.Raw(name)
+			require.True(t, ok, name)
+			require.Equal(t, string(canonical), string(kept), name)
 		}
+		require.Len(t, fields.Names(), len(want))
 	})
 }

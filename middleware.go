@@ -3,6 +3,7 @@ package gamedata
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -40,9 +41,22 @@ type chain struct {
 	attempt    int
 }
 
-// roundTrip sends req through the whole chain.
+// roundTrip sends req through the whole chain, and takes what comes back
+// as net/http's client takes a RoundTripper's answer: a nil Body is an
+// empty one, unless the response says it has bytes.
 func (ch *chain) roundTrip(req *http.Request) (*http.Response, error) {
-	return Next{ch: ch}.RoundTrip(req)
+	resp, err := Next{ch: ch}.RoundTrip(req)
+	switch {
+	case err != nil:
+		return nil, err
+	case resp == nil:
+		return nil, errors.New("gamedata: the transport returned neither a response nor an error")
+	case resp.Body == nil && resp.ContentLength > 0:
+		return nil, fmt.Errorf("gamedata: a response with a nil Body and Content-Length %d", resp.ContentLength)
+	case resp.Body == nil:
+		resp.Body = http.NoBody
+	}
+	return resp, nil
 }
 
 // RoundTrip sends req through the rest of the chain.

@@ -1,10 +1,11 @@
 package gamedata
 
 import (
-	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -128,6 +129,25 @@ func TestMiddlewareMayAnswer(t *testing.T) {
 	nothing := func(*http.Request, Next) (*http.Response, error) { return nil, nil }
 	_, err = c.Packages.Get(context.Background(), ref.Kind, ref.Ident, WithCallMiddleware(nothing), WithCallRetries(0))
 	assert.ErrorContains(t, err, "neither a response nor an error")
+
+	// As net/http's client does, a nil Body is an empty one, unless the
+	// response says it has bytes.
+	for _, tt := range []struct {
+		status int
+		length int64
+		says   string
+	}{
+		{http.StatusOK, 0, "empty response body"},
+		{http.StatusOK, -1, "empty response body"},
+		{http.StatusNotFound, 0, "404"},
+		{http.StatusOK, 10, "nil Body and Content-Length 10"},
+	} {
+		noBody := func(req *http.Request, _ Next) (*http.Response, error) {
+			return &http.Response{StatusCode: tt.status, ContentLength: tt.length, Header: http.Header{}, Request: req}, nil
+		}
+		_, err = c.Packages.Get(context.Background(), ref.Kind, ref.Ident, WithCallMiddleware(noBody), WithCallRetries(0))
+		assert.ErrorContains(t, err, tt.says)
+	}
 }
 
 func TestNilMiddlewareIsRefused(t *testing.T) {
@@ -202,28 +222,88 @@ func TestHooksOnStartContext(t *testing.T) {
 	}, seen, "a 503 without Retry-After is not a throttle")
 }
 
-// At debug level each attempt is one line with the route template, its
-// number, status, cache status and duration; a body never is.
+// recordedLog is a slog.Handler that keeps every record it is given.
+type recordedLog struct {
+	mu      sync.Mutex
+	records []slog.Record
+}
+
+func (*recordedLog) Enabled(context.Context, slog.Level) bool { return true }
+func (h *recordedLog) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.records = append(h.records, r.Clone())
+	return nil
+}
+func (h *recordedLog) WithAttrs([]slog.Attr) slog.Handler { return h }
+func (h *recordedLog) WithGroup(string) slog.Handler      { return h }
+
+func (h *recordedLog) all() []slog.Record {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.records)
+}
+
+// A logger at debug level sees exactly one line an attempt, retried or
+// not, at debug level, with the route template, its number, status or
+// error, cache status and duration: no line of the retry engine's own,
+// no URL, no body, and nothing the service chose that the sanitizer would
+// take out.
 func TestDebugLogAnAttemptALine(t *testing.T) {
 	t.Parallel()
-	twin, url := faultyTwin(t, gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, Attempts: 1})
-	ref := firstPackage(twin)
-	var buf bytes.Buffer
-	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c := newTestClient(t, url, WithLogger(logger))
-	p, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
-	require.NoError(t, err)
-	var lines []string
-	for _, line := range strings.Split(buf.String(), "\n") {
-		if strings.Contains(line, `msg="gamedata: attempt"`) {
-			lines = append(lines, line)
-		}
+	redirect := func(target string) func(http.ResponseWriter, *http.Request, gamedatatest.Response) {
+		return gamedatatest.Respond(gamedatatest.Response{Status: http.StatusFound, Header: http.Header{"Location": {target}}})
 	}
-	require.Len(t, lines, 2)
-	for i, want := range []string{"attempt=1 status=503 cache=miss", "attempt=2 status=200 cache=miss"} {
-		assert.Contains(t, lines[i], "method=GET route=/api/packages/{kind}/{ident} "+want)
-		assert.Contains(t, lines[i], "duration=")
+	for _, tt := range []struct {
+		name   string
+		faults gamedatatest.Faults
+		want   []string // what each attempt's line holds, in order
+	}{
+		{"a 503, then the record", gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, Attempts: 1},
+			[]string{"attempt=1 status=503 cache=miss", "attempt=2 status=200 cache=miss"}},
+		{"two resets, then the record", gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.FaultReset}, Attempts: 2},
+			[]string{"attempt=1 error=", "attempt=2 error=", "attempt=3 status=200"}},
+		{"a redirect elsewhere, named by the service", gamedatatest.Faults{Rate: 1, Answer: redirect("https://elsewhere.example/\u202eevil\u200b\u009b2J\u2066")},
+			[]string{"attempt=1 status=302"}},
+		// net/http refuses the header and quotes it raw in its error;
+		// the attempt is retried as a broken connection.
+		{"a malformed redirect, retried", gamedatatest.Faults{Rate: 1, Answer: redirect("/" + hostileName), Attempts: 1},
+			[]string{"attempt=1 error=", "attempt=2 status=200"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			twin, url := faultyTwin(t, tt.faults)
+			ref := firstPackage(twin)
+			h := &recordedLog{}
+			c := newTestClient(t, url, WithLogger(slog.New(h)))
+			var r Response
+			p, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident, WithResponseInto(&r))
+			records := h.all()
+			require.Len(t, records, len(tt.want), "a line an attempt, and no other")
+			assert.Equal(t, r.Attempts, len(records))
+			for i, rec := range records {
+				assert.Equal(t, slog.LevelDebug, rec.Level, "no line above debug")
+				assert.Equal(t, "gamedata: attempt", rec.Message)
+				var line strings.Builder
+				rec.Attrs(func(a slog.Attr) bool {
+					v := a.Value.String()
+					shownSafely(t, v, "attribute "+a.Key)
+					assert.NotContains(t, v, ref.Ident, "no URL")
+					fmt.Fprintf(&line, "%s=%s ", a.Key, v)
+					return true
+				})
+				assert.Contains(t, line.String(), "method=GET route=/api/packages/{kind}/{ident} "+tt.want[i])
+				assert.Contains(t, line.String(), "duration=")
+			}
+			if err == nil {
+				title, _ := p.Text("title")
+				for _, rec := range records {
+					rec.Attrs(func(a slog.Attr) bool {
+						assert.NotContains(t, a.Value.String(), title.Unsanitized(), "no body is logged")
+						return true
+					})
+				}
+			}
+		})
 	}
-	title, _ := p.Text("title")
-	assert.NotContains(t, buf.String(), title.Unsanitized(), "no body is logged")
 }

@@ -82,7 +82,7 @@ func TestNullablePrintsAndDefaults(t *testing.T) {
 // A record's metrics re-encode as sent: a value as its value, null as null.
 func TestNullableMarshalsFaithfully(t *testing.T) {
 	t.Parallel()
-	f, err := decodeFields([]byte(`{"players":5810,"peak":null,"avg":12.25}`))
+	f, _, err := decodeFields([]byte(`{"players":5810,"peak":null,"avg":12.25}`))
 	require.NoError(t, err)
 	out, err := json.Marshal(map[string]Nullable[float64]{
 		"players": f.Metric("players"), "peak": f.Metric("peak"), "avg": f.Metric("avg"),

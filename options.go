@@ -123,16 +123,22 @@ func WithUserAgent(ua string) Option {
 		if ua == "" {
 			return invalidArgument("WithUserAgent: empty user agent")
 		}
+		if err := checkHeader("WithUserAgent", "User-Agent", ua); err != nil {
+			return err
+		}
 		c.userAgent = ua
 		return nil
 	}
 }
 
-// WithLogger sets the logger for requests and retries, at debug level, and
-// for failures, at error level. At debug level each attempt is one line,
-// "gamedata: attempt", with its method, route template, attempt number,
-// status (or sanitized error), cache status, duration and rate-limit
-// wait; a body is never logged. By default the client logs nothing.
+// WithLogger sets the logger of the client's debug lines; it logs nothing
+// above debug level, since every failure is returned to the caller. Each
+// attempt is one line, "gamedata: attempt", with its method, route
+// template, attempt number, status (or sanitized error), cache status,
+// duration and rate-limit wait; a change of the adaptive rate
+// (WithAdaptiveRate) is a line "gamedata: client rate adjusted". A body,
+// a URL and a header are never logged. By default the client logs
+// nothing.
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error {
 		c.logger = l

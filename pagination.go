@@ -2,6 +2,7 @@ package gamedata
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -110,19 +111,19 @@ type directory[T any] struct {
 // item's index. A pagination.page other than the page asked for is
 // ErrPageOutOfRange.
 func decodePage[T any](body []byte, requested int, item func([]byte) (T, error)) (*Page[T], error) {
-	f, err := decodeFields(body)
+	f, members, err := decodeFields(body)
 	if err != nil {
 		return nil, &DecodeError{Err: fmt.Errorf("directory response: %w", err)}
 	}
 	p := &Page[T]{Fields: f}
-	pagination, ok := f.members()["pagination"]
+	pagination, ok := members["pagination"]
 	if !ok {
 		return nil, &DecodeError{Member: "pagination", Err: errors.New("directory response has no pagination object")}
 	}
 	if p.Pagination, err = decodePagination(pagination, requested); err != nil {
 		return nil, err
 	}
-	name, err := itemsMember(f)
+	name, err := itemsMember(members)
 	if err != nil {
 		return nil, &DecodeError{Err: err}
 	}
@@ -130,7 +131,7 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 	if name != "items" {
 		member = strconv.Quote(name)
 	}
-	if p.Items, err = decodeArray(f.members()[name], member, item); err != nil {
+	if p.Items, err = decodeArray(members[name], member, item); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -139,18 +140,18 @@ func decodePage[T any](body []byte, requested int, item func([]byte) (T, error))
 // decodePagination decodes a pagination object for the page requested,
 // as decodePage does.
 func decodePagination(raw []byte, requested int) (Pagination, error) {
-	f, err := decodeFields(raw)
+	f, members, err := decodeFields(raw)
 	if err != nil {
 		return Pagination{}, &DecodeError{Member: "pagination", Err: err}
 	}
 	p := Pagination{Page: requested, Fields: f}
-	switch hasNext := f.members()["hasNext"]; string(hasNext) {
+	switch hasNext := members["hasNext"]; string(hasNext) {
 	case "true", "false":
 		p.HasNext = string(hasNext) == "true"
 	default:
 		return Pagination{}, &DecodeError{Member: "pagination.hasNext", Err: fmt.Errorf("got %q, want a boolean", jsonscan.Clip(hasNext))}
 	}
-	if page, ok := f.members()["page"]; ok && string(page) != "null" {
+	if page, ok := members["page"]; ok && string(page) != "null" {
 		served, err := strconv.Atoi(string(page))
 		if err != nil {
 			return Pagination{}, &DecodeError{Member: "pagination.page", Err: fmt.Errorf("got %s, want an integer", jsonscan.Clip(page))}
@@ -164,11 +165,11 @@ func decodePagination(raw []byte, requested int) (Pagination, error) {
 }
 
 // itemsMember names a directory's array of items among the arrays beside
-// its pagination. A name other than "items" was chosen by the service, so
-// errors quote it.
-func itemsMember(f Fields) (string, error) {
+// its pagination, among the envelope's members. A name other than "items"
+// was chosen by the service, so errors quote it.
+func itemsMember(members map[string]json.RawMessage) (string, error) {
 	var names []string
-	for name, v := range f.members() {
+	for name, v := range members {
 		if name != "pagination" && v[0] == '[' {
 			names = append(names, name)
 		}
@@ -469,6 +470,9 @@ type pageResult[T any] struct {
 	page *Page[T]
 	resp Response
 	err  error
+	// panicked is what a fetch in the goroutine panicked with, which
+	// Next panics with in the caller's.
+	panicked *PanicError
 }
 
 func newPrefetcher[T any](ctx context.Context, first, ahead int, fetch func(context.Context, int) pageResult[T]) *prefetcher[T] {
@@ -488,13 +492,14 @@ func (p *prefetcher[T]) run(page int) {
 	defer close(p.done)
 	defer close(p.results)
 	for ; ; page++ {
-		r := p.fetch(p.ctx, page)
+		var r pageResult[T]
+		r.panicked = catchPanic(func() { r = p.fetch(p.ctx, page) })
 		select {
 		case p.results <- r:
 		case <-p.ctx.Done():
 			return
 		}
-		if r.err != nil || !r.page.Pagination.HasNext {
+		if r.panicked != nil || r.err != nil || !r.page.Pagination.HasNext {
 			return
 		}
 	}
@@ -506,6 +511,9 @@ func (p *prefetcher[T]) Next() pageResult[T] {
 	p.next++
 	if p.results != nil {
 		if r, ok := <-p.results; ok {
+			if r.panicked != nil {
+				panic(r.panicked)
+			}
 			return r
 		}
 		// Only an ended walk asks past the last page sent: the fetch

@@ -47,12 +47,12 @@ func (s Summaries) Range(name string) (RangeSummary, bool) {
 // members are the summaries keyed by range name, or an array of objects
 // that each name their range in a string member "range". Any other shape
 // is a *DecodeError naming the member, never a guess.
-func decodeSummaries(report Fields) (Summaries, error) {
+func decodeSummaries(report map[string]json.RawMessage) (Summaries, error) {
 	name := "summary"
-	raw, ok := report.members()[name]
+	raw, ok := report[name]
 	if !ok {
 		name = "summaries"
-		if raw, ok = report.members()[name]; !ok {
+		if raw, ok = report[name]; !ok {
 			return nil, nil
 		}
 	}
@@ -100,7 +100,7 @@ func summariesByRange(name string, raw []byte) (Summaries, error) {
 // decodeSummary decodes one summary; rng is its key, or "" when the
 // summary names its range itself.
 func decodeSummary(rng string, raw []byte) (RangeSummary, error) {
-	f, err := decodeFields(raw)
+	f, members, err := decodeFields(raw)
 	if err != nil {
 		return RangeSummary{}, err
 	}
@@ -112,7 +112,7 @@ func decodeSummary(rng string, raw []byte) (RangeSummary, error) {
 		}
 		s.Range = text.Unsanitized()
 	}
-	if s.PartialCoverage, err = partialCoverage(f); err != nil {
+	if s.PartialCoverage, err = partialCoverage(members); err != nil {
 		return RangeSummary{}, err
 	}
 	return s, nil

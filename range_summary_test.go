@@ -34,7 +34,7 @@ func TestRangeSummaries(t *testing.T) {
 	} {
 		body, err := os.ReadFile(tt.file)
 		require.NoError(t, err)
-		f, err := decodeFields(body)
+		_, f, err := decodeFields(body)
 		require.NoError(t, err)
 		_, got, err := decodeReport(f)
 		require.NoError(t, err, tt.file)
@@ -63,7 +63,7 @@ func TestRangeSummariesRefuseBadShapes(t *testing.T) {
 		{`{"summary":{"7d":{"partialCoverage":1}}}`, `summary["7d"]`, "partialCoverage is 1, want a boolean"},
 		{`{"summaries":[{"average":3}]}`, "summaries[0]", "does not name its range"},
 	} {
-		f, err := decodeFields([]byte(tt.body))
+		_, f, err := decodeFields([]byte(tt.body))
 		require.NoError(t, err)
 		_, err = decodeSummaries(f)
 		var de *DecodeError
@@ -72,7 +72,7 @@ func TestRangeSummariesRefuseBadShapes(t *testing.T) {
 		assert.ErrorContains(t, err, tt.says, tt.body)
 	}
 	for _, body := range []string{`{}`, `{"summary":null}`, `{"summaries":{}}`} {
-		f, err := decodeFields([]byte(body))
+		_, f, err := decodeFields([]byte(body))
 		require.NoError(t, err)
 		got, err := decodeSummaries(f)
 		require.NoError(t, err, body)
@@ -83,7 +83,7 @@ func TestRangeSummariesRefuseBadShapes(t *testing.T) {
 // A range sent twice means its last value, as everywhere else.
 func TestRangeSentTwice(t *testing.T) {
 	t.Parallel()
-	f, err := decodeFields([]byte(`{"summary":{"7d":{"partialCoverage":true},"24h":{},"7d":{"partialCoverage":false}}}`))
+	_, f, err := decodeFields([]byte(`{"summary":{"7d":{"partialCoverage":true},"24h":{},"7d":{"partialCoverage":false}}}`))
 	require.NoError(t, err)
 	got, err := decodeSummaries(f)
 	require.NoError(t, err)

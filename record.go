@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -19,10 +20,11 @@ type recordIDs [maxIdentifiers]string
 
 // decodeRecord validates a record and reads the members that identify it
 // (at most maxIdentifiers) in one pass; the others wait for a lookup (see
-// Fields.idx), since a map of them would cost a cache hit most of its
+// Fields.index), since a map of them would cost a cache hit most of its
 // time. An identifier that is absent comes back as "".
 func decodeRecord(raw []byte, names ...string) (Fields, recordIDs, error) {
 	var sent [maxIdentifiers][]byte // the last value of each, as a map keeps it
+	raw = trimJSON(raw)
 	s := jsonscan.New(raw)
 	err := s.Object(func(name []byte) error {
 		v, err := s.Value()
@@ -41,26 +43,27 @@ func decodeRecord(raw []byte, names ...string) (Fields, recordIDs, error) {
 	if err != nil {
 		return Fields{}, recordIDs{}, err
 	}
-	return fieldsOf(raw), id, nil
+	return newFields(raw, &s, nil), id, nil
 }
 
 // decodeIndexed is decodeRecord for an object whose other members are
-// read at once, such as a report: decodeFields validates and indexes it
-// in one pass, where decodeRecord's own pass would be a second.
-func decodeIndexed(raw []byte, names ...string) (Fields, recordIDs, error) {
-	f, err := decodeFields(raw)
+// read at once, such as a report: decodeFields validates and maps it in
+// one pass, where decodeRecord's own pass would be a second. The map is
+// returned for the decoder's lookups.
+func decodeIndexed(raw []byte, names ...string) (Fields, map[string]json.RawMessage, recordIDs, error) {
+	f, members, err := decodeFields(raw)
 	if err != nil {
-		return Fields{}, recordIDs{}, err
+		return Fields{}, nil, recordIDs{}, err
 	}
 	var sent [maxIdentifiers][]byte
 	for i, n := range names {
-		sent[i] = f.members()[n]
+		sent[i] = members[n]
 	}
 	id, err := identifiers(names, sent)
 	if err != nil {
-		return Fields{}, recordIDs{}, err
+		return Fields{}, nil, recordIDs{}, err
 	}
-	return f, id, nil
+	return f, members, id, nil
 }
 
 // identifiers reads the identifier members named names from their values
@@ -112,10 +115,11 @@ func listed[T any](decode func([]byte) (T, error), identity func(T) string, what
 	}
 }
 
-// decodeList decodes the optional array member name of f with item; its
-// errors name the member and the index.
-func decodeList[T any](f Fields, name string, item func([]byte) (T, error)) ([]T, error) {
-	raw, ok := f.members()[name]
+// decodeList decodes the optional array member name of an object, whose
+// members are members, with item; its errors name the member and the
+// index.
+func decodeList[T any](members map[string]json.RawMessage, name string, item func([]byte) (T, error)) ([]T, error) {
+	raw, ok := members[name]
 	if !ok || string(raw) == "null" {
 		return nil, nil
 	}
@@ -154,10 +158,10 @@ func joinIdent(kind, ident string) string {
 	return kind + "/" + ident
 }
 
-// partialCoverage reads the boolean member partialCoverage of an object;
-// absent or null is false.
-func partialCoverage(f Fields) (bool, error) {
-	switch v := f.members()["partialCoverage"]; string(v) {
+// partialCoverage reads the boolean member partialCoverage of an object,
+// whose members are members; absent or null is false.
+func partialCoverage(members map[string]json.RawMessage) (bool, error) {
+	switch v := members["partialCoverage"]; string(v) {
 	case "", "null", "false":
 		return false, nil
 	case "true":

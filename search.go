@@ -2,6 +2,7 @@ package gamedata
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 )
 
@@ -57,18 +58,19 @@ func (s *service) search(ctx context.Context, callOpts []CallOption, opts *Searc
 // decodeSearchResults decodes search results: the lists "packages",
 // "organizations" and, with servers, "servers", each optional.
 func decodeSearchResults(b []byte, servers bool) (r SearchResults, err error) {
-	if r.Fields, err = decodeFields(b); err != nil {
+	var members map[string]json.RawMessage
+	if r.Fields, members, err = decodeFields(b); err != nil {
 		return SearchResults{}, err
 	}
-	if r.Packages, err = decodeList(r.Fields, "packages", packageItem); err != nil {
+	if r.Packages, err = decodeList(members, "packages", packageItem); err != nil {
 		return SearchResults{}, err
 	}
 	if servers {
-		if r.Servers, err = decodeList(r.Fields, "servers", serverItem); err != nil {
+		if r.Servers, err = decodeList(members, "servers", serverItem); err != nil {
 			return SearchResults{}, err
 		}
 	}
-	if r.Organizations, err = decodeList(r.Fields, "organizations", organizationItem); err != nil {
+	if r.Organizations, err = decodeList(members, "organizations", organizationItem); err != nil {
 		return SearchResults{}, err
 	}
 	return r, nil

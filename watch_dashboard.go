@@ -3,7 +3,9 @@ package gamedata
 import (
 	"bytes"
 	"context"
+	"errors"
 	"iter"
+	"slices"
 	"time"
 )
 
@@ -14,7 +16,13 @@ import (
 // diffs the round against the previous one by identity (kind and ident, or
 // a server's id). The first round yields Added for every entry; later
 // rounds yield Added, then Updated for an entry whose content changed,
-// then Removed for an entry no longer listed.
+// then Removed for an entry no longer listed. A round reads its pages one
+// after another, and an entry that moves across a page boundary while it
+// runs is missing from it though still listed; so an entry missing from
+// a round is Removed only once that is confirmed, when its record answers
+// 404 (one request, sent only for a missing entry) or a later round reads
+// the directory exactly as the round before it did. Until then it is held
+// as it was last seen.
 //
 // A round is complete only when its walk ended on a page whose hasNext is
 // false. A round that ended any other way yields its error (a *PageError)
@@ -47,31 +55,96 @@ func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, ev
 	}
 }
 
-// directoryWatch is the one target of Dashboard.Watch: the directory,
-// with the last round that was complete.
+// directoryWatch is the one target of Dashboard.Watch: the directory as
+// the last complete round read it, and as the watch has reported it.
 type directoryWatch struct {
 	s        *DashboardService
 	opts     DashboardOptions
 	callOpts []CallOption
-	last     *directoryRound
+	last     *directoryRound // the last complete round, as read
+	// known is what the watch has reported present: the last round, and
+	// the entries missing from it that are not yet known to be gone.
+	known *directoryRound
 }
 
 // poll walks the directory once, and returns what changed since the last
 // complete round.
+//
+// A round reads its pages one after another, so an entry that moves
+// across a page boundary while it runs (the directory lost an entry on a
+// page already read, say) is missing from it although it is still
+// listed. An entry missing from a round is therefore reported removed
+// only once that is confirmed: its record answers 404, or the round read
+// the directory exactly as the round before it did, so neither saw it
+// mid-change. Until then it is kept as it was last seen, and a round that
+// lists it again reports nothing for it unless it changed.
 func (w *directoryWatch) poll(ctx context.Context, _ int, full bool) (iter.Seq[Change[DashboardEntry]], error) {
 	round, err := w.s.round(ctx, w.opts, pollOptions(w.callOpts, full))
 	if err != nil {
 		return nil, err
 	}
-	prev := w.last
+	quiet := w.last != nil && round.equal(w.last)
 	w.last = round
-	return round.diff(prev), nil
+	known := w.known
+	if known == nil {
+		known = &directoryRound{}
+	}
+	var changes, updated, removed []Change[DashboardEntry]
+	next := &directoryRound{index: map[string]int{}}
+	for _, e := range round.entries {
+		next.add(e)
+		i, ok := known.index[dashboardIdentity(e)]
+		switch {
+		case !ok:
+			changes = append(changes, Change[DashboardEntry]{Op: Added, New: e})
+		case !bytes.Equal(known.entries[i].JSON(), e.JSON()):
+			updated = append(updated, Change[DashboardEntry]{Op: Updated, Old: known.entries[i], New: e})
+		}
+	}
+	for _, e := range known.entries {
+		if _, ok := round.index[dashboardIdentity(e)]; ok {
+			continue
+		}
+		if quiet || w.gone(ctx, e) {
+			removed = append(removed, Change[DashboardEntry]{Op: Removed, Old: e})
+		} else {
+			next.add(e)
+		}
+	}
+	w.known = next
+	return slices.Values(slices.Concat(changes, updated, removed)), nil
+}
+
+// gone tells whether the record of e, an entry missing from a round,
+// answers 404. Any other answer, a failure included, leaves the question
+// to a later round.
+func (w *directoryWatch) gone(ctx context.Context, e DashboardEntry) bool {
+	opts := append(slices.Clip(w.callOpts), WithCacheMode(CacheRevalidate), WithResponseInto(new(Response)))
+	var err error
+	if e.ID != "" {
+		_, err = (*ServersService)(w.s).Get(ctx, e.ID, opts...)
+	} else {
+		_, err = (*PackagesService)(w.s).Get(ctx, e.Kind, e.Ident, opts...)
+	}
+	return errors.Is(err, ErrNotFound)
 }
 
 // directoryRound is the directory as one walk saw it.
 type directoryRound struct {
 	entries []DashboardEntry
 	index   map[string]int // identity to position in entries
+}
+
+// add appends e.
+func (r *directoryRound) add(e DashboardEntry) {
+	r.index[dashboardIdentity(e)] = len(r.entries)
+	r.entries = append(r.entries, e)
+}
+
+// equal tells whether r and o hold the same entries, as sent, in the
+// same order.
+func (r *directoryRound) equal(o *directoryRound) bool {
+	return slices.EqualFunc(r.entries, o.entries, func(a, b DashboardEntry) bool { return bytes.Equal(a.JSON(), b.JSON()) })
 }
 
 // round walks the whole directory. It returns without an error only when
@@ -83,42 +156,7 @@ func (s *DashboardService) round(ctx context.Context, opts DashboardOptions, cal
 		if err != nil {
 			return nil, err
 		}
-		r.index[dashboardIdentity(e)] = len(r.entries)
-		r.entries = append(r.entries, e)
+		r.add(e)
 	}
 	return r, nil
-}
-
-// diff yields the changes from prev to r; a nil prev is an empty
-// directory.
-func (r *directoryRound) diff(prev *directoryRound) iter.Seq[Change[DashboardEntry]] {
-	if prev == nil {
-		prev = &directoryRound{}
-	}
-	return func(yield func(Change[DashboardEntry]) bool) {
-		var updated []Change[DashboardEntry]
-		for _, e := range r.entries {
-			i, ok := prev.index[dashboardIdentity(e)]
-			switch {
-			case !ok:
-				if !yield(Change[DashboardEntry]{Op: Added, New: e}) {
-					return
-				}
-			case !bytes.Equal(prev.entries[i].JSON(), e.JSON()):
-				updated = append(updated, Change[DashboardEntry]{Op: Updated, Old: prev.entries[i], New: e})
-			}
-		}
-		for _, ch := range updated {
-			if !yield(ch) {
-				return
-			}
-		}
-		for _, e := range prev.entries {
-			if _, ok := r.index[dashboardIdentity(e)]; !ok {
-				if !yield(Change[DashboardEntry]{Op: Removed, Old: e}) {
-					return
-				}
-			}
-		}
-	}
 }

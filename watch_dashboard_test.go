@@ -134,3 +134,46 @@ func TestDashboardWatchDiffsOnlyWholeRounds(t *testing.T) {
 	}
 	assert.Equal(t, []string{"error page 2", "updated " + entries[7].Ident}, log[50:], "the cut round reports nothing, the next one only the change")
 }
+
+// A round reads its pages one after another. Here the twin loses an entry
+// of page 1 after the second round read page 1 and before it reads page
+// 2, so the first entry of page 2 moves up to page 1 unseen: that round
+// misses it, though it is listed all along. The watch must not report it
+// removed (and added again a round later); the entry really gone is
+// reported once, when the next round confirms it.
+func TestDashboardWatchConfirmsARemoval(t *testing.T) {
+	twin := gamedatatest.NewServer(gamedatatest.WithSize(12, 0, 1))
+	defer twin.Close()
+	entries := twin.Catalog().Entries(nil)
+	require.Len(t, entries, 12)
+	gone, neighbour := entries[2], entries[5] // on page 1; first on page 2
+	var rounds, removed atomic.Int32
+	between := func(req *http.Request, next Next) (*http.Response, error) {
+		if req.URL.Path == "/api/dashboard" {
+			switch page := req.URL.Query().Get("page"); {
+			case page == "1":
+				rounds.Add(1)
+			case page == "2" && rounds.Load() == 2 && removed.Add(1) == 1:
+				require.NoError(t, twin.RemovePackage(gone.Kind, gone.Ident))
+			}
+		}
+		return next.RoundTrip(req)
+	}
+	c := cachingClient(t, twin.URL, newFakeClock(), WithMiddleware(between))
+
+	var log []string
+	for ch, err := range c.Dashboard.Watch(context.Background(), &DashboardOptions{ListOptions: ListOptions{PageSize: 5}}, time.Minute) {
+		require.NoError(t, err)
+		if ch.Op == Removed {
+			log = append(log, "removed "+ch.Old.Ident)
+		} else {
+			log = append(log, ch.Op.String()+" "+ch.New.Ident)
+		}
+		if len(log) == 13 {
+			break
+		}
+	}
+	require.Len(t, log, 13)
+	assert.Equal(t, "removed "+gone.Ident, log[12], "the entry really gone, and not its neighbour %s", neighbour.Ident)
+	assert.GreaterOrEqual(t, rounds.Load(), int32(3), "confirmed by the round after the one that missed the neighbour")
+}

@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"bytes"
 	"context"
 	"iter"
 	"net/http"
@@ -126,8 +127,8 @@ func TestPackagesWatchReportsEachChangeOnce(t *testing.T) {
 	later := changes[10:]
 	assert.Equal(t, Updated, later[0].Op)
 	assert.Equal(t, renamed.Ident, later[0].Old.Ident)
-	assert.Equal(t, string(after), string(later[0].New.JSON()))
-	assert.Equal(t, string(before), string(later[0].Old.JSON()))
+	assert.Equal(t, string(bytes.TrimSpace(after)), string(later[0].New.JSON()))
+	assert.Equal(t, string(bytes.TrimSpace(before)), string(later[0].Old.JSON()))
 	assert.NotEqual(t, string(before), string(after))
 	assert.Equal(t, Change[*Package]{Op: Removed, Old: changes[5].New}, later[1])
 	assert.Equal(t, Added, later[2].Op)

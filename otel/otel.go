@@ -21,6 +21,10 @@ import (
 // ScopeName is the instrumentation scope of the tracer and the meter.
 const ScopeName = "github.com/gamedata-go/gamedata/otel"
 
+// Version is the version of this module, the instrumentation scope's
+// version. The module is released with the library, at its version.
+const Version = "0.2.0"
+
 // Option configures New.
 type Option func(*config)
 
@@ -81,10 +85,10 @@ func New(opts ...Option) (*Instrumentation, error) {
 	if cfg.propagator == nil {
 		cfg.propagator = otel.GetTextMapPropagator()
 	}
-	meter := cfg.meters.Meter(ScopeName)
+	meter := cfg.meters.Meter(ScopeName, metric.WithInstrumentationVersion(Version))
 	duration, err := meter.Float64Histogram("http.client.request.duration",
 		metric.WithUnit("s"),
-		metric.WithDescription("Duration of the SDK's calls, cache hits and retries included."),
+		metric.WithDescription("Duration of the SDK's calls that sent a request, retries included; a cache hit sends none and is counted in gamedata.client.cache only."),
 		metric.WithExplicitBucketBoundaries(durationBuckets...))
 	if err != nil {
 		return nil, err
@@ -102,7 +106,7 @@ func New(opts ...Option) (*Instrumentation, error) {
 		return nil, err
 	}
 	return &Instrumentation{
-		tracer:     cfg.tracers.Tracer(ScopeName),
+		tracer:     cfg.tracers.Tracer(ScopeName, trace.WithInstrumentationVersion(Version)),
 		propagator: cfg.propagator,
 		duration:   duration,
 		cache:      cache,
@@ -176,7 +180,11 @@ func (in *Instrumentation) done(ctx context.Context, e gamedata.DoneEvent) {
 	if errType != "" {
 		metricAttrs = append(metricAttrs, attribute.String("error.type", errType))
 	}
-	in.duration.Record(ctx, r.Duration.Seconds(), metric.WithAttributes(metricAttrs...))
+	if r.Attempts > 0 {
+		// http.client.request.duration measures HTTP requests, and a
+		// cache hit sent none.
+		in.duration.Record(ctx, r.Duration.Seconds(), metric.WithAttributes(metricAttrs...))
+	}
 	in.cache.Add(ctx, 1, metric.WithAttributes(route, attribute.String("gamedata.cache.status", r.Cache.String())))
 }
 

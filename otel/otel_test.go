@@ -94,6 +94,8 @@ func TestSpans(t *testing.T) {
 	require.Len(t, ended, 2)
 	for _, s := range ended {
 		assert.Equal(t, "GET "+route, s.Name(), "the route template, never the path")
+		assert.Equal(t, gamedataotel.ScopeName, s.InstrumentationScope().Name)
+		assert.Equal(t, gamedataotel.Version, s.InstrumentationScope().Version)
 	}
 	retried, hit := attrs(ended[0].Attributes()), attrs(ended[1].Attributes())
 	assert.Equal(t, "GET", retried["http.request.method"])
@@ -144,6 +146,7 @@ func TestMetrics(t *testing.T) {
 	got := map[string]metricdata.Aggregation{}
 	for _, sm := range rm.ScopeMetrics {
 		assert.Equal(t, gamedataotel.ScopeName, sm.Scope.Name)
+		assert.Equal(t, gamedataotel.Version, sm.Scope.Version)
 		for _, m := range sm.Metrics {
 			got[m.Name] = m.Data
 		}
@@ -151,7 +154,7 @@ func TestMetrics(t *testing.T) {
 	hist, ok := got["http.client.request.duration"].(metricdata.Histogram[float64])
 	require.True(t, ok, "the duration histogram")
 	require.Len(t, hist.DataPoints, 1, "one series: the route template, whatever the ident")
-	assert.Equal(t, uint64(3), hist.DataPoints[0].Count)
+	assert.Equal(t, uint64(2), hist.DataPoints[0].Count, "the two calls that sent requests; the hit sent none")
 	tmpl, _ := hist.DataPoints[0].Attributes.Value("url.template")
 	assert.Equal(t, route, tmpl.AsString())
 	assert.Equal(t, []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10}, hist.DataPoints[0].Bounds)
@@ -169,4 +172,9 @@ func TestMetrics(t *testing.T) {
 	require.True(t, ok)
 	require.Len(t, throttled.DataPoints, 1)
 	assert.Equal(t, int64(2), throttled.DataPoints[0].Value, "each URL's first request was a 429")
+}
+
+// The module is released with the library, at its version.
+func TestVersionIsTheLibrarys(t *testing.T) {
+	assert.Equal(t, gamedata.Version, gamedataotel.Version)
 }

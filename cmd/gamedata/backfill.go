@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
@@ -54,7 +55,11 @@ points (gamedata_platform_players, and gamedata_platform_players_partial,
 1 where a point is a lower bound) over --range, and the analytics history
 of the packages named with --package and of the --top N of --kind
 (gamedata_package_players, gamedata_package_players_peak,
-gamedata_package_info). A null is no sample, never 0.
+gamedata_package_info). A null is no sample, never 0. Of two packages
+whose labels are alike once sanitized, it writes the one the exporter
+exports and names the other on stderr; a point or history entry whose
+time Prometheus cannot store (before 1970 or after the year 9999) is
+left out and counted there.
 
 --job and --instance are the labels Prometheus gives the exporter's
 series (the scrape job's name and the exporter's address): with the same
@@ -101,5 +106,13 @@ func backfillRun(ctx context.Context, opts *backfillOptions) error {
 		return fmt.Errorf("backfill: %w", err)
 	}
 	say.Line(opts.IO.errOut, "backfill: %d activity points, %d history entries of %d packages", n.Points, n.Entries, n.Packages)
+	if n.Unstorable > 0 {
+		say.Line(opts.IO.errOut, "backfill: left out %d of the activity points and history entries: their times are before 1970 or after the year 9999, which Prometheus cannot store",
+			n.Unstorable)
+	}
+	if len(n.LeftOut) > 0 {
+		say.Line(opts.IO.errOut, "backfill: left out, as the exporter does, %s whose labels, sanitized, are another package's: %s",
+			say.Plural(len(n.LeftOut), "package"), strings.Join(n.LeftOut, ", "))
+	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Bad flags are bad usage: exit 2, nothing asked of the service, nothing
@@ -63,4 +64,18 @@ func TestBackfillFailsWhole(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "no-such-game")
+}
+
+// backfill says on stderr which package it left out because its labels,
+// sanitized, are another's, as the exporter leaves it out.
+func TestBackfillSaysWhatItLeftOut(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	game := twin.Catalog().Entries(url.Values{"kind": {"game"}})[0]
+	lookAlike := game.Ident + "\u200b"
+	require.NoError(t, twin.AddPackage("game", lookAlike, "Not "+game.Name))
+	code, stdout, stderr := cli(t, twin.URL, "backfill", "--package", "game/"+game.Ident, "--package", "game/"+lookAlike)
+	assert.Equal(t, 0, code, stderr)
+	assert.Contains(t, stderr, "\ngamedata: backfill: left out, as the exporter does, 1 package whose labels, sanitized, are another package's: package game/"+game.Ident+"\n")
+	assert.NotContains(t, stdout, "Not "+game.Name)
 }

@@ -144,3 +144,29 @@ func TestExporterNeverSaysTheSecret(t *testing.T) {
 		})
 	}
 }
+
+// An exporter polling a closed loopback port every second, with the
+// command's retries, says in its log that the connection was refused
+// there and what to check, not that the service is slow: the poll's
+// deadline passes while the client waits to retry.
+func TestExporterSaysConnectionRefused(t *testing.T) {
+	t.Parallel()
+	const addr = "127.0.0.1:1" // nothing listens there, as in TestExporterNeverSaysTheSecret
+	ctx, cancel := context.WithCancel(guard(t))
+	defer cancel()
+	stderr := newLineWriter()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--base-url", "http://" + addr, "exporter", "--listen", "127.0.0.1:0",
+			"--kind", "game", "--every", "1s"}, io.Discard, stderr)
+	}()
+	for line := ""; !strings.Contains(line, "poll failed"); {
+		line = stderr.next(t, ctx)
+		assert.NotContains(t, line, "slow or stalled")
+		if strings.Contains(line, "poll failed") {
+			assert.Contains(t, line, `error="connection refused at `+addr+`: is the service up, and is --base-url right?`)
+		}
+	}
+	cancel()
+	assert.Equal(t, 0, <-done, stderr.String())
+}

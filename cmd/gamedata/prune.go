@@ -122,8 +122,11 @@ platform_rollups keep every period (but the hourly rollups of entries that
 --keep-hourly deletes); the cut goes no later than the end of
 the last day rolled up. Of each member of each entry the last row before
 the cut is kept, and of the activity the last point before it, so values
-still hold across the cut. The daily views read raw rows: read the days
-before the cut from the rollup tables.
+still hold across the cut. Every rollup of an hour or day that starts
+before the cut is final: no later sync rolls it again from what is left,
+nor writes back the activity points before the cut that it reads again.
+The daily views read raw rows: read the days before the cut from the
+rollup tables.
 
 The hourly rollups of entries are as many as the raw rows of a value
 that changes every hour, so with every rollup kept a prune bounds only

@@ -61,7 +61,9 @@ otherwise.
 
 On a terminal stderr shows a progress bar; every run ends with one line
 on stderr and a row in the runs table. What was fetched is committed as
-it goes: Ctrl-C keeps it, and the next run goes on from there. An item
+it goes: Ctrl-C keeps it, and the next run goes on from there. A run
+killed, or cut off from its database, is recorded as abandoned by the
+next run that starts while no other sync runs. An item
 that fails after its retries is recorded in the failures table and
 skipped; the run goes on, then exits 1 saying how many failed. The schema
 is in docs/collecting.md: times are Unix seconds, null is NULL, partial coverage
@@ -72,7 +74,8 @@ sync has no time bound unless --timeout gives one.`,
 		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db 'host=localhost user=gamedata dbname=games'\n  gamedata sync --db games.sqlite --kind server --range 24h",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			switch _, err := dsn.Parse(opts.DB); {
+			db, err := dsn.Parse(opts.DB)
+			switch {
 			case opts.DB == "":
 				return usage.Errorf("sync: --db FILE or --db postgres://… is required")
 			case err != nil:
@@ -84,6 +87,9 @@ sync has no time bound unless --timeout gives one.`,
 			}
 			if err := f.complete(cmd, &opts.common, 0); err != nil {
 				return err
+			}
+			if db.Warning != "" {
+				say.Line(f.io.errOut, "sync: %s", db.Warning)
 			}
 			if !opts.NoCache && opts.Service.CacheDir == "" {
 				opts.Service.CacheDir = syncCacheDir(f.io)

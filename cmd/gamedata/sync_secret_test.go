@@ -185,3 +185,62 @@ func TestSyncDatabaseLostMidRun(t *testing.T) {
 	assert.NotContains(t, errOut, "could not reach the service")
 	assertNoSecret(t, "a database lost mid-run", stdout.String(), errOut)
 }
+
+// sync at the edges of --db, with a password whose halves are
+// distinctive: an @ in it left raw, a keyword misspelt, a setting the
+// server refuses, TLS required of a server without it, a password file
+// others may read. Each is said by its real cause in one line, the
+// malformed ones before anything connects, and no byte of a password is
+// said, nor the user of an ambiguous URL.
+func TestSyncDBEdgesSayNoPassword(t *testing.T) {
+	twin := newTwin(t)
+	base := pgtest.NewPasswordDatabase(t)
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	host, port, name := u.Hostname(), u.Port(), strings.TrimPrefix(u.Path, "/")
+	const raw = "Sup3r@S3cretPw"
+	kv := "host=" + host + " port=" + port + " user=gd dbname=" + name
+	good := withPassword(t, base, pgtest.Password)
+	passfile := filepath.Join(t.TempDir(), "pgpass")
+	require.NoError(t, os.WriteFile(passfile, []byte("*:*:*:gd:"+pgtest.Password+"\n"), 0o600))
+	t.Setenv("PGPASSFILE", passfile)
+	t.Setenv("PGPASSWORD", "")
+	for _, c := range []struct {
+		name, db string
+		mode     os.FileMode // the password file's
+		code     int
+		lines    []string // stderr, whole
+	}{
+		{"a raw @ in the password", "postgres://gd:" + raw + "@" + u.Host + "/" + name, 0o600, 2, []string{
+			"gamedata: sync: --db postgres://…: where its user information ends is ambiguous (an @ past the one before the host, or a / or ? before that one), and part of a password would be read as the host; an @ in a password must be written %40, a / %2F and a ? %3F"}},
+		{"passwrd=, keywords", kv + " passwrd=" + raw, 0o600, 2, []string{
+			`gamedata: sync: --db: invalid connection option "passwrd": did you mean password?`}},
+		{"passwrd=, URL", base + "?passwrd=" + url.QueryEscape(raw), 0o600, 2, []string{
+			`gamedata: sync: --db: invalid connection option "passwrd": did you mean password?`}},
+		{"dbnme=", "host=" + host + " port=" + port + " user=gd password=" + raw + " dbnme=" + name, 0o600, 2, []string{
+			`gamedata: sync: --db: invalid connection option "dbnme": did you mean dbname?`}},
+		{"a setting refused", good + "?statement_timeout=abc", 0o600, 1, []string{
+			`gamedata: sync: the PostgreSQL server at ` + u.Host + ` refused the setting statement_timeout that --db gives it (invalid value for parameter "statement_timeout": "abc"); correct or remove it in --db, where a keyword that is not a connection keyword is sent to the server as a setting`}},
+		{"TLS required", kv + " password=" + pgtest.Password + " sslmode=require", 0o600, 1, []string{
+			"gamedata: sync: the PostgreSQL server at " + u.Host + " does not accept TLS, which the sslmode of --db (or PGSSLMODE) requires; turn ssl on in the server's postgresql.conf, or, on a network you trust, give sslmode=prefer in --db"}},
+		{"a password file others may read", kv, 0o644, 1, []string{
+			"gamedata: sync: the password file " + passfile + " has group or world access, so it is not used; permissions should be u=rw (0600) or less: chmod 0600 " + passfile,
+			"gamedata: sync: password authentication failed for user gd at " + u.Host + ": the password file " + passfile + " has group or world access, so it is not used; permissions should be u=rw (0600) or less: chmod 0600 " + passfile}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.NoError(t, os.Chmod(passfile, c.mode))
+			code, out, errOut := cli(t, twin.URL, "sync", "--db", c.db, "--no-cache", "--range", "24h")
+			assert.Equal(t, c.code, code, errOut)
+			assert.Equal(t, strings.Join(c.lines, "\n")+"\n", errOut)
+			for _, part := range []string{"Sup3r", "S3cretPw", pgtest.Password} {
+				assert.NotContains(t, out+errOut, part)
+			}
+			_, err := os.Stat(c.db)
+			assert.ErrorIs(t, err, os.ErrNotExist, "no file named after the connection string")
+		})
+	}
+	assert.Empty(t, twin.Requests(), "nothing is asked of the service")
+	require.NoError(t, os.Chmod(passfile, 0o600))
+	code, _, errOut := cli(t, twin.URL, "sync", "--db", kv, "--no-cache", "--range", "24h")
+	assert.Equal(t, 0, code, "the password file, private, is used: %s", errOut)
+}

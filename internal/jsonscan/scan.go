@@ -29,6 +29,9 @@ type Scanner struct {
 	b     []byte
 	i     int
 	depth int
+	// recast: the bytes read held what encoding/json writes otherwise
+	// (see Canonical).
+	recast bool
 }
 
 // New returns a Scanner at the start of b.
@@ -47,15 +50,22 @@ func (s *Scanner) Rewind(offset int) { s.i = offset }
 
 // WS consumes white space.
 func (s *Scanner) WS() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
+	for s.i < len(s.b) && space[s.b[s.i]] {
+		s.i++
+		s.recast = true
 	}
 }
+
+// space holds the bytes of JSON white space: a table keeps WS, and the
+// Comma that calls it twice, within the compiler's inlining budget.
+var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
+
+// Canonical reports whether the bytes read so far are as json.Marshal
+// writes a json.RawMessage: no white space between tokens, and no '<',
+// '>', '&', U+2028 or U+2029 unescaped in a string. A value in that form
+// round-trips through encoding/json byte for byte. White space before
+// the first token counts: trim it before scanning.
+func (s *Scanner) Canonical() bool { return !s.recast }
 
 func (s *Scanner) errorf(format string, args ...any) error {
 	return fmt.Errorf("offset %d: %s", s.i, fmt.Sprintf(format, args...))
@@ -276,11 +286,20 @@ func (s *Scanner) str() (start, end int, err error) {
 			}
 		case c < 0x20:
 			return 0, 0, s.errorf("invalid character %q in string literal", c)
+		case c == '<' || c == '>' || c == '&' || c == 0xe2 && isLineSeparator(s.b[s.i:]):
+			s.recast = true
+			s.i++
 		default:
 			s.i++
 		}
 	}
 	return 0, 0, errUnexpectedEnd
+}
+
+// isLineSeparator reports whether b starts with U+2028 or U+2029, which
+// encoding/json escapes in a string it writes.
+func isLineSeparator(b []byte) bool {
+	return len(b) >= 3 && b[1] == 0x80 && (b[2] == 0xa8 || b[2] == 0xa9)
 }
 
 // escape consumes the escape sequence at s.i, inside a string.

@@ -126,3 +126,21 @@ func FuzzValue(f *testing.F) {
 		}
 	})
 }
+
+// Canonical says exactly whether json.Marshal would write a value's bytes
+// otherwise, so a caller can keep the bytes as they will come back.
+func TestCanonicalIsWhatMarshalKeeps(t *testing.T) {
+	t.Parallel()
+	for _, doc := range []string{
+		`{}`, `{"a":1}`, `{"a":[1,2,{"b":null}]}`, `"a b\tc"`, `"Tom \u0026 Jerry"`, `"—€✓"`, `"\u2028"`,
+		`{"a": 1}`, `{ "a":1}`, "[1,\n2]", `{"a":1 }`, `"Tom & Jerry"`, `"<b>"`, `"a>b"`,
+		"\"line\u2028sep\"", "\"para\u2029sep\"", `["x",` + "\t" + `"y"]`, `{"t":"<","u":"ok"}`,
+	} {
+		s := New([]byte(doc))
+		_, err := s.Value()
+		require.NoError(t, err, doc)
+		out, err := json.Marshal(json.RawMessage(doc))
+		require.NoError(t, err)
+		assert.Equal(t, string(out) == doc, s.Canonical(), "%q marshals as %q", doc, out)
+	}
+}

@@ -2,11 +2,13 @@ package collect
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"math/rand/v2"
 	"net/url"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
 
@@ -182,4 +184,52 @@ func TestConcurrentFirstRuns(t *testing.T) {
 		assert.Equal(t, normalForm(t, ref), normalForm(t, db))
 		assert.Equal(t, n, query[int](t, db, `SELECT COUNT(*) FROM runs WHERE outcome = 'ok'`))
 	})
+}
+
+// A sync killed mid-run leaves its run running; the next run records it
+// as abandoned, ended when that run started, and itself as ok. The
+// killed run is a process of its own (this test binary in its helper
+// mode), killed at its second request: the directory is one page, so
+// its start is recorded by then.
+func TestKilledRunIsAbandoned(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		twin := smallTwin(t)
+		spec, _ := json.Marshal(helperSpec{URL: twin.URL, DSN: dsn, Kind: "game", Range: "24h"})
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), helperEnv+"="+string(spec))
+		require.NoError(t, cmd.Start())
+		wctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+		err := twin.WaitRequests(wctx, 2)
+		cancel()
+		require.NoError(t, cmd.Process.Kill())
+		cmd.Wait()
+		require.NoError(t, err, "the helper never made its second request")
+		endSessions(t, dsn)
+
+		db := openDB(t, dsn)
+		require.Equal(t, "running", query[string](t, db, `SELECT outcome FROM runs`))
+		s, err := Run(ctx, newClient(t, twin, ""), db, options("game", "24h", time.Now))
+		require.NoError(t, err)
+		assert.Equal(t, "abandoned 0", query[string](t, db, `SELECT outcome || ' ' || COALESCE(CAST(finished_at - (SELECT started_at FROM runs WHERE run_id = ?) AS TEXT), 'no end')
+			FROM runs WHERE run_id <> ?`, s.Run, s.Run), "ended by the next run's start")
+		assert.Equal(t, "ok", query[string](t, db, `SELECT outcome FROM runs WHERE run_id = ?`, s.Run))
+	})
+}
+
+// endSessions waits for PostgreSQL to end the sessions that a killed
+// process left on the database dsn, which it does once it sees their
+// connections closed, so that the test does not race it. A SQLite
+// file's locks end with the process.
+func endSessions(t *testing.T, dsn string) {
+	t.Helper()
+	if !strings.HasPrefix(dsn, "postgres://") {
+		return
+	}
+	db, err := sql.Open("pgx", dsn)
+	require.NoError(t, err)
+	defer db.Close()
+	_, err = db.Exec(`SELECT pg_terminate_backend(pid, 60000) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+	require.NoError(t, err)
 }

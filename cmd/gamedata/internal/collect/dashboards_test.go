@@ -214,6 +214,22 @@ func checkSyncRuns(t *testing.T, s synced) {
 		"the time range selects the runs")
 }
 
+// An abandoned run's finished_at is when the next run found it dead, not
+// when it ended: the duration panel leaves it out.
+func TestSyncRunsDurationLeavesAbandonedOut(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		dead := openDB(t, dsn)
+		_, err := dead.BeginRun(context.Background(), "game", start.Add(-time.Hour))
+		require.NoError(t, err)
+		require.NoError(t, dead.Close())
+		s := syncRuns(t, dsn, 1, time.Hour, 1)
+		require.Equal(t, 1, query[int](t, s.db, `SELECT COUNT(*) FROM runs WHERE outcome = 'abandoned'`))
+		r := grafana.Range{From: start.Add(-2 * time.Hour), To: start.Add(time.Hour)}
+		assert.Equal(t, [][]any{{sec(start), runTook.Seconds()}}, s.panelRows(t, "Sync runs: duration", r))
+	})
+}
+
 // The dashboard's variables list the kinds, then the idents of a kind
 // with the most players first.
 func checkVariables(t *testing.T, s synced) {

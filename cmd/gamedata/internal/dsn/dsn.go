@@ -56,12 +56,17 @@ type DB struct {
 	// Kind is SQLite or Postgres.
 	Kind Kind
 	// Conn is what opens it: the SQLite file's path, or the PostgreSQL
-	// connection string as given.
+	// connection string as given, with passfile='' added when the
+	// password file pgx would read is one libpq ignores.
 	Conn string
 	// Addr is where a PostgreSQL server is reached, host:port (the first
 	// of several hosts), or the socket's directory; User and Name are its
-	// user and database. All three are empty for SQLite.
+	// user and database (the user's name when the string gives none, as
+	// the server takes it). All three are empty for SQLite.
 	Addr, User, Name string
+	// Warning, when not empty, is what to say before connecting: the
+	// password file is not used, and why, as libpq warns.
+	Warning string
 	// secrets are the passwords the connection may use: in the string, in
 	// PGPASSWORD or PGSSLPASSWORD, or read from a passfile.
 	secrets []string
@@ -84,8 +89,6 @@ func Parse(s string) (DB, error) {
 	switch {
 	case s == "":
 		return DB{}, refuse("--db is empty: %s", Accepted)
-	case keyword.MatchString(s) && !namesServer(s):
-		return DB{}, refuse("--db %s: reads as a keyword/value string, but names no host, hostaddr, port, dbname, user or service; %s (for a file whose name has =, begin it with ./)", Redact(s), Accepted)
 	case isPostgresURL(s) || keyword.MatchString(s):
 		return parsePostgres(s)
 	case scheme.MatchString(s):
@@ -102,17 +105,14 @@ func isPostgresURL(s string) bool {
 	return m != nil && (m[1] == "postgres" || m[1] == "postgresql") // as pgx reads them
 }
 
-// namesServer reports whether a keyword/value string says which server
-// or database it means: pgx takes any other keyword as a setting, so
-// "data=x.sqlite" would otherwise be a connection to the default server.
-func namesServer(s string) bool {
-	pairs, ok := keywordPairs(s)
-	if !ok {
-		return true // pgx says what does not parse
-	}
+// namesServer reports whether the keywords of a keyword/value string
+// say which server or database it means: pgx takes any other keyword as
+// a setting, so "data=x.sqlite" would otherwise be a connection to the
+// default server.
+func namesServer(pairs [][2]string) bool {
 	for _, p := range pairs {
 		switch strings.ToLower(p[0]) {
-		case "host", "hostaddr", "port", "dbname", "user", "service":
+		case "host", "port", "dbname", "user", "service":
 			return true
 		}
 	}
@@ -121,8 +121,24 @@ func namesServer(s string) bool {
 
 // parsePostgres reads a PostgreSQL URL or keyword/value string as pgx
 // will (the environment, the service file and the passfile included),
-// to know where it goes and which secrets it may use.
+// to know where it goes and which secrets it may use. What pgx would
+// read otherwise than a person or libpq is refused first: user
+// information whose end is ambiguous, and a keyword misspelt or that pgx
+// ignores.
 func parsePostgres(s string) (DB, error) {
+	isURL := isPostgresURL(s)
+	if isURL && ambiguousUserinfo(s) {
+		return DB{}, refuse("--db %s…: where its user information ends is ambiguous (an @ past the one before the host, or a / or ? before that one), and part of a password would be read as the host; an @ in a password must be written %%40, a / %%2F and a ? %%3F", scheme.FindString(s))
+	}
+	pairs, parsed := connPairs(s, isURL)
+	for _, p := range pairs {
+		if why := keywordProblem(p[0]); why != "" {
+			return DB{}, refuse("--db: %s", why)
+		}
+	}
+	if !isURL && parsed && !namesServer(pairs) {
+		return DB{}, refuse("--db %s: reads as a keyword/value string, but names no host, port, dbname, user or service; %s (for a file whose name has =, begin it with ./)", Redact(s), Accepted)
+	}
 	d := DB{Kind: Postgres, Conn: s, secrets: lexicalSecrets(s)}
 	for _, env := range []string{"PGPASSWORD", "PGSSLPASSWORD"} {
 		d.secrets = appendSecret(d.secrets, os.Getenv(env))
@@ -133,12 +149,70 @@ func parsePostgres(s string) (DB, error) {
 	}
 	d.secrets = appendSecret(d.secrets, cfg.Password)
 	d.User, d.Name = cfg.User, cfg.Database
+	if d.Name == "" {
+		d.Name = d.User
+	}
 	if strings.HasPrefix(cfg.Host, "/") {
 		d.Addr = fmt.Sprintf("the socket %s/.s.PGSQL.%d", cfg.Host, cfg.Port)
 	} else {
 		d.Addr = net.JoinHostPort(cfg.Host, strconv.Itoa(int(cfg.Port)))
 	}
+	d.refusePassfile(pairs, isURL)
 	return d, nil
+}
+
+// refusePassfile makes d connect without the password file pgx would
+// read when libpq would ignore it (it is readable by others, or not a
+// file), and says so in d.Warning. pgx reads one only when no password
+// is given otherwise. A service may name a passfile of its own, which
+// is left to pgx.
+func (d *DB) refusePassfile(pairs [][2]string, isURL bool) {
+	var named, service string
+	for _, p := range pairs {
+		switch p[0] {
+		case "passfile":
+			named = p[1]
+		case "service":
+			service = p[1]
+		}
+	}
+	if service != "" || os.Getenv("PGSERVICE") != "" {
+		return
+	}
+	bare, err := pgconn.ParseConfig(withoutPassfile(d.Conn, isURL))
+	if err != nil || bare.Password != "" {
+		return
+	}
+	if why := passfileProblem(passfilePath(named)); why != "" {
+		d.Conn, d.Warning = withoutPassfile(d.Conn, isURL), why
+	}
+}
+
+// connPairs are the keywords and values of a connection string as pgx
+// reads them: a keyword/value string's, or a URL's query parameters
+// (unescaped); false when they do not parse, which pgx then says.
+func connPairs(s string, isURL bool) ([][2]string, bool) {
+	if !isURL {
+		return keywordPairs(s)
+	}
+	_, query, ok := strings.Cut(s, "?")
+	if !ok {
+		return nil, true
+	}
+	var out [][2]string
+	for _, param := range strings.Split(query, "&") {
+		k, v, _ := strings.Cut(param, "=")
+		key, err := url.PathUnescape(k)
+		if err != nil {
+			return nil, false
+		}
+		val, err := url.PathUnescape(v)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, [2]string{key, val})
+	}
+	return out, true
 }
 
 // unwrapParse is a pgx parse error's cause: its own text repeats the
@@ -182,10 +256,11 @@ func (d DB) Redact(text string) string {
 }
 
 // Redact returns a connection string fit for a message: a URL without
-// the password of its user information nor the values of its password
-// and sslpassword parameters, a keyword/value string without the values
-// of password and sslpassword, another URL as its scheme alone. Anything
-// else (a file path) is returned as it is.
+// the password of its user information nor the values of its secret
+// parameters (password, sslpassword, and their misspellings), a
+// keyword/value string without the values of its secret keywords, a URL
+// that does not parse or whose user information is ambiguous as its
+// scheme alone. Anything else (a file path) is returned as it is.
 func Redact(s string) string {
 	switch {
 	case scheme.MatchString(s):
@@ -200,12 +275,13 @@ func Redact(s string) string {
 
 // secretParams are the parameters of a connection string that hold a
 // secret.
-var secretParams = []string{"password", "sslpassword"}
+var secretParams = []string{"password", "sslpassword", "oauth_client_secret"}
 
 func redactURL(s string) string {
 	u, err := url.Parse(s)
-	if err != nil {
-		// pgx reads more than net/url does (several hosts): say only
+	if err != nil || ambiguousUserinfo(s) {
+		// pgx reads more than net/url does (several hosts), and reads
+		// user information otherwise when it has another @: say only
 		// the scheme rather than risk the rest.
 		return scheme.FindString(s) + "…"
 	}
@@ -214,12 +290,10 @@ func redactURL(s string) string {
 	}
 	q := u.Query()
 	changed := false
-	for _, k := range secretParams {
-		for key := range q {
-			if strings.EqualFold(key, k) {
-				q[key] = []string{mask}
-				changed = true
-			}
+	for key := range q {
+		if isSecret(key) {
+			q[key] = []string{mask}
+			changed = true
 		}
 	}
 	if changed {
@@ -246,9 +320,13 @@ func redactKeywords(s string) string {
 	return strings.Join(parts, " ")
 }
 
+// isSecret reports whether the value of key is a secret: key is a
+// secret parameter in any case, or a misspelling of one, which pgx
+// would send to the server as a setting.
 func isSecret(key string) bool {
+	near := nearest(key)
 	for _, k := range secretParams {
-		if strings.EqualFold(key, k) {
+		if strings.EqualFold(key, k) || near == k {
 			return true
 		}
 	}
@@ -343,6 +421,24 @@ func lexicalSecrets(s string) []string {
 		}
 	}
 	return out
+}
+
+// ambiguousUserinfo reports whether pgx, which reads a URL's user
+// information as libpq does (up to its first @ before any /), would end
+// it elsewhere than a person reading the URL: another @ follows before
+// the query, a / comes before the @, or a ? is inside it. Part of a
+// password would then be taken for the host, the port or the database.
+func ambiguousUserinfo(s string) bool {
+	rest := s[len(scheme.FindString(s)):]
+	after := rest
+	if i := strings.IndexAny(rest, "@/"); i >= 0 && rest[i] == '@' {
+		if strings.Contains(rest[:i], "?") {
+			return true
+		}
+		after = rest[i+1:]
+	}
+	head, _, _ := strings.Cut(after, "?")
+	return strings.Contains(head, "@")
 }
 
 // userinfoPassword is the password of a URL's user information as

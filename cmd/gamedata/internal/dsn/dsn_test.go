@@ -29,6 +29,10 @@ func TestParse(t *testing.T) {
 		{"postgres://gd:S3cret@db.example:5439/games?sslmode=disable", Postgres, "db.example:5439", "gd", "games"},
 		{"postgresql://gd@[::1]/games?password=S3cret", Postgres, "[::1]:5432", "gd", "games"},
 		{"host=/run/postgresql dbname=games user=gd", Postgres, "the socket /run/postgresql/.s.PGSQL.5432", "gd", "games"},
+		{"host=db.example user=gd", Postgres, "db.example:5432", "gd", "gd"},
+		{"postgres://gd@db.example", Postgres, "db.example:5432", "gd", "gd"},
+		{"postgres://gd@db.example/games?application_name=me@home&statement_timeout=5s", Postgres, "db.example:5432", "gd", "games"},
+		{"postgres://gd:p%40ss@db.example/games", Postgres, "db.example:5432", "gd", "games"},
 	} {
 		d, err := Parse(c.in)
 		require.NoError(t, err, c.in)
@@ -67,6 +71,9 @@ func TestRedact(t *testing.T) {
 		"postgres://gd@h/db?PassWord=S3cret":                 "postgres://gd@h/db?PassWord=xxxxx",
 		"postgres://gd:S3cret@h1:5432,h2:5432/db":            "postgres://gd:xxxxx@h1:5432,h2:5432/db",
 		"postgres://gd:S3cret@h1:5432,h2:x/db":               "postgres://…",
+		"postgres://gd:S3c@ret@h/db":                         "postgres://…",
+		"postgres://gd@h/db?passwrd=S3cret":                  "postgres://gd@h/db?passwrd=xxxxx",
+		"host=h Password=S3cret pasword=S3cret":              "host=h Password=xxxxx pasword=xxxxx",
 		"mysql:host=y;password=S3cret":                       "mysql:…",
 		"mysql://gd:S3cret@y/z":                              "mysql://gd:xxxxx@y/z",
 		"host=h user=gd password=S3cret dbname=db":           "host=h user=gd password=xxxxx dbname=db",
@@ -104,4 +111,28 @@ func TestDBRedact(t *testing.T) {
 	d, err := Parse("host=h user=gd dbname=games")
 	require.NoError(t, err)
 	assert.Equal(t, "password for gd is xxxxx", d.Redact("password for gd is FromEnv42"))
+}
+
+// A URL whose user information pgx would end elsewhere than a person
+// reads it (libpq's rule: at the first @ before any /) is refused saying
+// how to write the password, and its message quotes nothing of the user
+// information: not the user, not a byte of the password.
+func TestParseRefusesAmbiguousUserinfo(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{
+		"postgres://gd:Sup3r@S3cretPw@127.0.0.1:55440/games",
+		"postgresql://gd:Sup3r@S3cretPw@127.0.0.1:55440/games?sslmode=disable",
+		"postgres://gd:Sup3r@S3cretPw@h1:5432,h2:5432/games",
+		"postgres://gd:Sup3r/S3cretPw@127.0.0.1/games",
+		"postgres://127.0.0.1:55440?user=gd&password=Sup3r@S3cretPw",
+		"postgres://gd:Sup3r?S3cretPw@127.0.0.1/games",
+	} {
+		_, err := Parse(in)
+		require.ErrorIs(t, err, ErrRefused, in)
+		assert.Contains(t, err.Error(), "an @ in a password must be written %40", in)
+		for _, part := range []string{"Sup3r", "S3cretPw", "gd", "xxxxx"} {
+			assert.NotContains(t, err.Error(), part, in)
+		}
+		assert.Equal(t, scheme.FindString(in)+"…", Redact(in), in)
+	}
 }

@@ -51,11 +51,18 @@ func (c *BackfillConfig) Check() error {
 	return nil
 }
 
-// BackfillCounts say what a backfill wrote.
+// BackfillCounts say what a backfill wrote, and what it left out.
 type BackfillCounts struct {
 	// Points are the activity points written; Packages the packages whose
 	// history was written, and Entries their history entries.
 	Points, Packages, Entries int
+	// Unstorable counts the activity points and history entries left
+	// out because Prometheus cannot store their time (see storable).
+	Unstorable int
+	// LeftOut names the packages left out, sanitized, because their
+	// labels, sanitized, are those of a package written before them:
+	// the exporter leaves out the same ones.
+	LeftOut []string
 }
 
 // Backfill writes the service's history to w as OpenMetrics text with
@@ -66,8 +73,11 @@ type BackfillCounts struct {
 // bound), and, for the packages of cfg, their analytics history as
 // gamedata_package_players, gamedata_package_players_peak and
 // gamedata_package_info, in the names, labels and sanitized label values
-// the exporter serves, with cfg's job and instance labels. Nothing is
-// written when a request fails.
+// the exporter serves, with cfg's job and instance labels. Of two
+// packages whose labels sanitize alike it writes the one the exporter
+// exports, and names the other in the counts; a point or entry whose time
+// Prometheus cannot store is left out and counted. Nothing is written
+// when a request fails.
 func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg BackfillConfig) (BackfillCounts, error) {
 	if err := cfg.Check(); err != nil {
 		return BackfillCounts{}, err
@@ -79,7 +89,12 @@ func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg Backfill
 		return n, fmt.Errorf("activity history: %w", err)
 	}
 	for _, p := range h.Points {
-		if v, ok := p.Players.Get(); ok {
+		v, ok := p.Players.Get()
+		switch {
+		case !ok:
+		case !storable(p.Time):
+			n.Unstorable++
+		default:
 			out.add(platformPlayers, p.Time, v)
 			out.add(platformPartial, p.Time, flag(p.PartialCoverage))
 			n.Points++
@@ -89,30 +104,70 @@ func Backfill(ctx context.Context, c *gamedata.Client, w io.Writer, cfg Backfill
 	if err != nil {
 		return n, err
 	}
+	held := owners{}
 	for _, p := range pkgs {
+		it := packageItem(p.ref.Kind, p.ref.Ident, p.fields)
+		switch held.claim(it) {
+		case repeated:
+			continue
+		case taken:
+			n.LeftOut = append(n.LeftOut, it.String())
+			continue
+		}
 		r, err := c.Analytics.Package(ctx, p.ref.Kind, p.ref.Ident)
 		if err != nil {
-			return n, fmt.Errorf("analytics of %s/%s: %w", labelValue(p.ref.Kind), labelValue(p.ref.Ident), err)
+			return n, fmt.Errorf("analytics of %s/%s: %w", it.kind, it.ident, err)
 		}
 		n.Packages++
-		kind, ident := labelValue(p.ref.Kind), labelValue(p.ref.Ident)
-		title, _ := p.fields.Text("title")
-		org, _ := p.fields.Text("organization")
 		for _, e := range r.History {
-			if v, ok := e.Metric("players").Get(); ok {
-				out.add(packagePlayers, e.CapturedAt, v, kind, ident)
-				// The info series holds wherever players do, so that a
-				// join on it (the top games with their titles) works
-				// over the backfilled range too.
-				out.add(packageInfo, e.CapturedAt, 1, kind, ident, labelValue(title.Unsanitized()), labelValue(org.Unsanitized()))
-				n.Entries++
-			}
-			if v, ok := e.Metric("playersPeak").Get(); ok {
-				out.add(packagePlayersPeak, e.CapturedAt, v, kind, ident)
-			}
+			writeEntry(out, &n, it, e)
 		}
 	}
 	return n, out.write(w)
+}
+
+// writeEntry writes the history entry e of the package it to out, and
+// counts it in n.
+func writeEntry(out *openMetrics, n *BackfillCounts, it item, e gamedata.HistoryEntry) {
+	players, hasPlayers := e.Metric("players").Get()
+	peak, hasPeak := e.Metric("playersPeak").Get()
+	switch {
+	case !hasPlayers && !hasPeak:
+		return
+	case !storable(e.CapturedAt):
+		n.Unstorable++
+		return
+	}
+	if hasPlayers {
+		out.add(packagePlayers, e.CapturedAt, players, it.kind, it.ident)
+		// The info series holds wherever players do, so that a join on
+		// it (the top games with their titles) works over the
+		// backfilled range too.
+		out.add(packageInfo, e.CapturedAt, 1, it.kind, it.ident, it.title, it.org)
+		n.Entries++
+	}
+	if hasPeak {
+		out.add(packagePlayersPeak, e.CapturedAt, peak, it.kind, it.ident)
+	}
+}
+
+// Prometheus's backfill keeps a sample only from the Unix epoch on:
+// promtool aligns its blocks by truncating division, so a time before
+// 1970 falls before the first block and is dropped without a word, or
+// not, depending on the file's other times. Nor does it keep a time far
+// in the future: it reads the seconds as a float64, which past about the
+// year 280,000 no longer holds the millisecond (2^53 ms was stored 1 ms
+// early), and one sample at math.MaxInt64 ms left it writing no block at
+// all. The last storable time is the end of the year 9999, the last an
+// ISO 8601 time of the service can name.
+var (
+	firstStorable = time.UnixMilli(0)
+	lastStorable  = time.Date(9999, 12, 31, 23, 59, 59, 999e6, time.UTC)
+)
+
+// storable reports whether Prometheus's backfill stores a sample at t.
+func storable(t time.Time) bool {
+	return !t.Before(firstStorable) && !t.After(lastStorable)
 }
 
 // backfillPackage is a package to backfill: its identity as sent, which
@@ -124,16 +179,16 @@ type backfillPackage struct {
 }
 
 // backfillPackages are the packages whose history cfg asks for: those
-// named, then the Top of Kind, each once.
+// named, then the Top of Kind, in the order the exporter's sources read
+// them, so that of two whose labels sanitize alike the same one comes
+// first.
 func backfillPackages(ctx context.Context, c *gamedata.Client, cfg BackfillConfig) ([]backfillPackage, error) {
 	var out []backfillPackage
-	seen := map[gamedata.PackageRef]bool{}
 	for _, ref := range cfg.Packages {
 		p, err := c.Packages.Get(ctx, ref.Kind, ref.Ident)
 		if err != nil {
 			return nil, fmt.Errorf("package %s/%s: %w", labelValue(ref.Kind), labelValue(ref.Ident), err)
 		}
-		seen[ref] = true
 		out = append(out, backfillPackage{ref, p.Fields})
 	}
 	if cfg.Top == 0 {
@@ -144,10 +199,7 @@ func backfillPackages(ctx context.Context, c *gamedata.Client, cfg BackfillConfi
 		return nil, err
 	}
 	for _, e := range top {
-		if ref := (gamedata.PackageRef{Kind: e.Kind, Ident: e.Ident}); !seen[ref] {
-			seen[ref] = true
-			out = append(out, backfillPackage{ref, e.Fields})
-		}
+		out = append(out, backfillPackage{gamedata.PackageRef{Kind: e.Kind, Ident: e.Ident}, e.Fields})
 	}
 	return out, nil
 }
@@ -225,12 +277,23 @@ func (o *openMetrics) write(w io.Writer) error {
 		fmt.Fprintf(bw, "# HELP %s %s\n# TYPE %s %s\n", f.name, escapeHelp(f.help), f.name, f.kindName())
 		for _, key := range slices.Sorted(maps.Keys(o.series[f])) {
 			for _, s := range ordered(o.series[f][key]) {
-				fmt.Fprintf(bw, "%s{%s} %s %d.%03d\n", f.name, key, strconv.FormatFloat(s.v, 'g', -1, 64), s.ms/1000, s.ms%1000)
+				fmt.Fprintf(bw, "%s{%s} %s %s\n", f.name, key, strconv.FormatFloat(s.v, 'g', -1, 64), timestamp(s.ms))
 			}
 		}
 	}
 	bw.WriteString("# EOF\n")
 	return bw.Flush()
+}
+
+// timestamp is ms, milliseconds since the Unix epoch, as OpenMetrics
+// seconds with three decimals: -1500 is -1.500. The magnitude is taken as
+// a uint64, which holds that of math.MinInt64 too.
+func timestamp(ms int64) string {
+	sign, u := "", uint64(ms)
+	if ms < 0 {
+		sign, u = "-", -u
+	}
+	return fmt.Sprintf("%s%d.%03d", sign, u/1000, u%1000)
 }
 
 // ordered is samples by time, the last of two in one millisecond kept:

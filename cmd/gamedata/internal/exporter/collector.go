@@ -2,7 +2,6 @@ package exporter
 
 import (
 	"math"
-	"sync/atomic"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -17,8 +16,9 @@ import (
 // sees half a poll, and the families derived from members, whose names
 // are known only once a poll has read them, need no registration.
 type collector struct {
-	// snap is the exporter's, which each poll replaces whole.
-	snap *atomic.Pointer[snapshot]
+	// current is the exporter's snapshot for a scrape now: the last
+	// poll's, without what has grown stale since.
+	current func() *snapshot
 	// health reads the exporter's health under its lock.
 	health func() health
 	client *gamedata.Client
@@ -26,11 +26,13 @@ type collector struct {
 
 // health is the exporter's own state, for its metrics and /healthz.
 type health struct {
-	polled      bool // a poll has ended
-	up          bool
-	lastSuccess time.Time
-	duration    time.Duration
-	errors      int
+	polled bool // a poll has ended
+	up     bool
+	// lastSuccess is when the last poll that succeeded in full started,
+	// its time; succeeded is when it ended, from which it ages.
+	lastSuccess, succeeded time.Time
+	duration               time.Duration
+	errors                 int
 }
 
 // Describe sends nothing: the collector is unchecked, since the member
@@ -42,7 +44,7 @@ func (collector) Describe(chan<- *prometheus.Desc) {}
 // Collect sends what the last poll read and reads the client's counts,
 // which costs no request.
 func (c collector) Collect(ch chan<- prometheus.Metric) {
-	for _, m := range c.snap.Load().metrics {
+	for _, m := range c.current().metrics {
 		ch <- m
 	}
 	h := c.health()

@@ -91,7 +91,7 @@ func (s *slice) fetch(ctx context.Context) (part, error) {
 // all walks the whole slice, up to limit entries.
 func (s *slice) all(ctx context.Context) (part, error) {
 	var p part
-	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0), nil) {
+	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0), nil, noteAttempts) {
 		if err == nil {
 			err = s.ofKind(e)
 		}
@@ -115,7 +115,7 @@ func (s *slice) all(ctx context.Context) (part, error) {
 func (s *slice) topSorted(ctx context.Context) (items []item, sorted bool, err error) {
 	seen := make(map[[sha256.Size]byte]bool)
 	for page := 1; len(items) < s.top; page++ {
-		p, err := s.client.Dashboard.List(ctx, s.options(sortPlayers, page))
+		p, err := s.client.Dashboard.List(ctx, s.options(sortPlayers, page), noteAttempts)
 		if errors.Is(err, gamedata.ErrPageOutOfRange) && page > 1 {
 			break // the directory shrank since the last page said there was more
 		}
@@ -155,7 +155,7 @@ func (s *slice) topScan(ctx context.Context) ([]item, error) {
 		slices.SortStableFunc(items, func(a, b item) int { return -cmp.Compare(rank(a.players), rank(b.players)) })
 		items = items[:min(len(items), s.top)]
 	}
-	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0), nil) {
+	for e, err := range s.client.Dashboard.All(ctx, s.options("", 0), nil, noteAttempts) {
 		if err == nil {
 			err = s.ofKind(e)
 		}

@@ -28,7 +28,6 @@ type Exporter struct {
 	snap atomic.Pointer[snapshot]
 
 	pollMu sync.Mutex // one poll at a time
-	parts  []part     // per source, what its last good poll read
 	logged map[string]string
 
 	mu     sync.Mutex // guards the health below
@@ -51,9 +50,8 @@ func New(c *gamedata.Client, cfg Config) (*Exporter, error) {
 	}
 	e := &Exporter{cfg: cfg, log: cfg.logger(), client: c, sources: sources(c, &cfg),
 		registry: prometheus.NewRegistry(), logged: make(map[string]string)}
-	e.parts = make([]part, len(e.sources))
-	e.snap.Store(&snapshot{})
-	if err := e.registry.Register(collector{snap: &e.snap, health: e.healthNow, client: c}); err != nil {
+	e.snap.Store(&snapshot{parts: make([]part, len(e.sources))})
+	if err := e.registry.Register(collector{current: e.current, health: e.healthNow, client: c}); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -70,10 +68,12 @@ var errPollDeadline = errors.New("the poll's deadline passed")
 // read. A poll has a deadline, one interval (cfg.Every) after it starts:
 // a source still unread then fails, as does every source after it, so a
 // service that stalls or trickles a body fails a poll rather than
-// holding it. A source that fails keeps what its last good poll read, for
-// staleIntervals intervals at most; a package or server that the service
-// no longer knows (404) loses its series. Poll returns the failures,
-// joined, or ctx's error when ctx ended, in which case nothing changes.
+// holding it. A source that fails keeps what its last good poll read
+// until that is more than staleIntervals intervals old, counted from when
+// it was read, whenever a poll ends or a scrape comes; a package or server
+// that the service no longer knows (404) loses its series. Poll returns
+// the failures, joined, or ctx's error when ctx ended, in which case
+// nothing changes.
 func (e *Exporter) Poll(ctx context.Context) error {
 	e.pollMu.Lock()
 	defer e.pollMu.Unlock()
@@ -81,20 +81,21 @@ func (e *Exporter) Poll(ctx context.Context) error {
 	pollCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	defer e.cfg.after(e.cfg.Every, func() { cancel(errPollDeadline) })()
-	parts := slices.Clone(e.parts)
+	tried := &attempts{}
+	parts := slices.Clone(e.snap.Load().parts)
 	var errs []error
 	for i, s := range e.sources {
 		var p part
 		err := context.Cause(pollCtx)
 		if err == nil {
-			p, err = s.fetch(pollCtx)
+			p, err = s.fetch(withAttempts(pollCtx, tried))
 		}
-		if err != nil && ctx.Err() == nil && errors.Is(context.Cause(pollCtx), errPollDeadline) {
-			err = fmt.Errorf("no answer within the poll's deadline, %v (--every): the service is slow or stalled", e.cfg.Every)
+		if err != nil && ctx.Err() == nil {
+			err = said(err, errors.Is(context.Cause(pollCtx), errPollDeadline), e.cfg.Every, tried.lastFailure())
 		}
 		switch {
 		case err == nil:
-			p.at = start
+			p.at = e.cfg.clock()
 			parts[i] = p
 			if s.record {
 				e.logChange("gone "+s.name, "", slog.LevelInfo, "the service knows "+s.name+" again")
@@ -103,24 +104,44 @@ func (e *Exporter) Poll(ctx context.Context) error {
 			return ctx.Err()
 		case s.record && errors.Is(err, gamedata.ErrNotFound):
 			e.logChange("gone "+s.name, "gone", slog.LevelWarn, "the service does not know "+s.name+"; it has no series", "error", err)
-			parts[i] = part{at: start}
+			parts[i] = part{at: e.cfg.clock()}
 		default:
 			errs = append(errs, fmt.Errorf("%s: %w", s.name, err))
 			e.log.Warn("poll failed", "source", s.name, "error", err)
-			// Aged at the failure, not the start: a poll that ran to its
-			// deadline must not keep what /healthz already calls stale.
-			if !parts[i].at.IsZero() && e.cfg.clock().Sub(parts[i].at) > staleIntervals*e.cfg.Every {
-				parts[i] = part{}
-			}
 		}
 	}
-	e.parts = parts
-	snap, rep := build(parts, e.sourceNames(), e.cfg.MaxSeries)
+	snap, rep := e.build(parts)
 	e.snap.Store(snap)
 	e.report(rep)
 	err := errors.Join(errs...)
 	e.ended(start, err)
 	return err
+}
+
+// build makes the snapshot of parts as they are now, without what has
+// grown stale.
+func (e *Exporter) build(parts []part) (*snapshot, report) {
+	parts, staleAt := fresh(parts, e.cfg.clock(), staleIntervals*e.cfg.Every)
+	snap, rep := build(parts, e.sourceNames(), e.cfg.MaxSeries)
+	snap.staleAt = staleAt
+	return snap, rep
+}
+
+// current is the snapshot a scrape serves: the last poll's, built again
+// without a part that has grown stale since, so that what a failing or
+// hung poll kept goes when it is more than staleIntervals intervals old,
+// not when some later poll happens to end. What the rebuild leaves out
+// is logged by the next poll.
+func (e *Exporter) current() *snapshot {
+	s := e.snap.Load()
+	if s.staleAt.IsZero() || !e.cfg.clock().After(s.staleAt) {
+		return s
+	}
+	rebuilt, _ := e.build(s.parts)
+	if !e.snap.CompareAndSwap(s, rebuilt) {
+		return e.snap.Load() // a poll ended meanwhile: its snapshot is newer
+	}
+	return rebuilt
 }
 
 // sourceNames are the names of the sources, in their order.
@@ -145,7 +166,7 @@ func (e *Exporter) ended(start time.Time, err error) {
 		e.health.errors++
 		return
 	}
-	e.health.lastSuccess = start
+	e.health.lastSuccess, e.health.succeeded = start, start.Add(e.health.duration)
 	if recovered {
 		e.log.Info("poll succeeded", "series", len(e.snap.Load().metrics), "took", e.health.duration)
 	}

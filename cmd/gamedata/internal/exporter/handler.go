@@ -37,13 +37,15 @@ func (e *Exporter) Handler() http.Handler {
 }
 
 // healthz answers 200 while the last poll that succeeded in full is at
-// most staleIntervals intervals old, and 503 before the first one and
-// after.
+// most staleIntervals intervals old, counted from its end, and 503 before
+// the first one and after. What that poll read, counted from when it was
+// read, is no younger, so none of it outlives a 200.
 func (e *Exporter) healthz(w http.ResponseWriter, _ *http.Request) {
-	last := e.healthNow().lastSuccess
+	h := e.healthNow()
+	last := h.lastSuccess
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	bound := staleIntervals * e.cfg.Every
-	switch age := e.cfg.clock().Sub(last); {
+	switch age := e.cfg.clock().Sub(h.succeeded); {
 	case last.IsZero():
 		w.WriteHeader(http.StatusServiceUnavailable)
 		fmt.Fprintln(w, "no poll of the service has succeeded yet")
@@ -78,7 +80,7 @@ type indexRow struct{ Name, Type, Labels, Help string }
 // index lists every family, those derived from members as the last poll
 // found them.
 func (e *Exporter) index(w http.ResponseWriter, _ *http.Request) {
-	fams := append(append([]*family(nil), fixedFamilies...), e.snap.Load().members...)
+	fams := append(append([]*family(nil), fixedFamilies...), e.current().members...)
 	rows := make([]indexRow, len(fams))
 	for i, f := range fams {
 		rows[i] = indexRow{Name: f.name, Type: f.kindName(), Labels: strings.Join(f.labels, ", "), Help: f.help}

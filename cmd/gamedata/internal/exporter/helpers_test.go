@@ -64,7 +64,9 @@ func newExporter(t testing.TB, c *gamedata.Client, cfg Config) (*Exporter, *logB
 	t.Helper()
 	logs := &logBuffer{}
 	clock := &fakeClock{now: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}
-	cfg.Every = max(cfg.Every, time.Minute)
+	if cfg.Every == 0 {
+		cfg.Every = time.Minute
+	}
 	if cfg.MaxSeries == 0 {
 		cfg.MaxSeries = DefaultMaxSeries
 	}

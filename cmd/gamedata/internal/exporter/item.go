@@ -76,6 +76,15 @@ func serverItem(id string, f gamedata.Fields) item {
 		players: f.Metric("players"), peak: f.Metric("maxPlayers")}
 }
 
+// labels are the label values that name the item's series, joined: two
+// items with the same labels would make the same series.
+func (it item) labels() string {
+	if it.server {
+		return "server\x00" + it.id
+	}
+	return it.kind + "\x00" + it.ident
+}
+
 // String names the item for a log line, sanitized.
 func (it item) String() string {
 	if it.server {

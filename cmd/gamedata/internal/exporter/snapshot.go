@@ -1,9 +1,9 @@
 package exporter
 
 import (
-	"crypto/sha256"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -17,6 +17,33 @@ type snapshot struct {
 	// members are the families derived from the members of this poll's
 	// entries, for the / page.
 	members []*family
+	// parts are what it was built from, by source: the next poll starts
+	// from them, and a scrape builds it again from them once one has
+	// grown stale.
+	parts []part
+	// staleAt is when the oldest part it exports grows stale; zero when
+	// it exports none.
+	staleAt time.Time
+}
+
+// fresh is parts without what has grown stale at now, more than bound
+// after it was read, and when the oldest part left grows stale (zero for
+// none). A stale part is dropped whole, as though never read.
+func fresh(parts []part, now time.Time, bound time.Duration) ([]part, time.Time) {
+	parts = slices.Clone(parts)
+	var staleAt time.Time
+	for i, p := range parts {
+		switch {
+		case p.at.IsZero():
+		case now.Sub(p.at) > bound:
+			parts[i] = part{}
+		case len(p.items) > 0 || p.activity != nil:
+			if end := p.at.Add(bound); staleAt.IsZero() || end.Before(staleAt) {
+				staleAt = end
+			}
+		}
+	}
+	return parts, staleAt
 }
 
 // report is what a build leaves out, for the log.
@@ -43,7 +70,7 @@ var fixedSuffixes = []string{"players", "players_peak", "info"}
 // not at all.
 func build(parts []part, names []string, maxSeries int) (*snapshot, report) {
 	members, skipped := memberFamilies(parts)
-	b := builder{max: maxSeries, seen: make(map[string][sha256.Size]byte), members: members}
+	b := builder{max: maxSeries, owners: owners{}, members: members}
 	b.rep.skipped = skipped
 	for i, p := range parts {
 		if p.cut {
@@ -61,7 +88,7 @@ func build(parts []part, names []string, maxSeries int) (*snapshot, report) {
 			b.metrics = append(b.metrics, platformPartial.metric(flag(pt.PartialCoverage)))
 		}
 	}
-	snap := &snapshot{metrics: b.metrics}
+	snap := &snapshot{metrics: b.metrics, parts: parts}
 	for _, m := range slices.Sorted(maps.Keys(members)) {
 		snap.members = append(snap.members, members[m])
 	}
@@ -73,10 +100,7 @@ type builder struct {
 	metrics []prometheus.Metric
 	rep     report
 	capped  bool
-	// seen maps the labels of each exported entry to its identity as
-	// sent, which tells a repeat (a package named and also in a walk)
-	// from two entries that sanitize alike.
-	seen    map[string][sha256.Size]byte
+	owners  owners
 	members map[string]*family
 }
 
@@ -85,30 +109,27 @@ func (b *builder) add(it item) {
 		b.rep.dropped++
 		return
 	}
-	var key string
-	var ms []prometheus.Metric
-	if it.server {
-		key = "server\x00" + it.id
-		ms = b.server(it)
-	} else {
-		key = it.kind + "\x00" + it.ident
-		ms = b.pkg(it)
-	}
-	ms = slices.DeleteFunc(ms, func(m prometheus.Metric) bool { return m == nil })
-	if was, ok := b.seen[key]; ok {
-		if was != it.identity {
-			b.rep.collisions = append(b.rep.collisions, it.String())
-		}
+	switch b.owners.claim(it) {
+	case repeated:
+		return
+	case taken:
+		b.rep.collisions = append(b.rep.collisions, it.String())
 		return
 	}
-	if b.rep.series+len(ms) > b.max {
+	ms := b.pkg
+	if it.server {
+		ms = b.server
+	}
+	series := slices.DeleteFunc(ms(it), func(m prometheus.Metric) bool { return m == nil })
+	if b.rep.series+len(series) > b.max {
+		// Every later entry is dropped too, so the labels just claimed
+		// can no longer be another's.
 		b.capped = true
 		b.rep.dropped++
 		return
 	}
-	b.seen[key] = it.identity
-	b.rep.series += len(ms)
-	b.metrics = append(b.metrics, ms...)
+	b.rep.series += len(series)
+	b.metrics = append(b.metrics, series...)
 }
 
 func (b *builder) pkg(it item) []prometheus.Metric {

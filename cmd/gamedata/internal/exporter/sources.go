@@ -26,7 +26,7 @@ func sources(c *gamedata.Client, cfg *Config) []source {
 	for _, ref := range cfg.Packages {
 		out = append(out, source{name: "package " + ref.Kind + "/" + ref.Ident, record: true,
 			fetch: func(ctx context.Context) (part, error) {
-				p, err := c.Packages.Get(ctx, ref.Kind, ref.Ident)
+				p, err := c.Packages.Get(ctx, ref.Kind, ref.Ident, noteAttempts)
 				if err != nil {
 					return part{}, err
 				}
@@ -36,7 +36,7 @@ func sources(c *gamedata.Client, cfg *Config) []source {
 	for _, id := range cfg.Servers {
 		out = append(out, source{name: "server " + id, record: true,
 			fetch: func(ctx context.Context) (part, error) {
-				s, err := c.Servers.Get(ctx, id)
+				s, err := c.Servers.Get(ctx, id, noteAttempts)
 				if err != nil {
 					return part{}, err
 				}
@@ -59,7 +59,7 @@ func sources(c *gamedata.Client, cfg *Config) []source {
 		}
 	}
 	out = append(out, source{name: "activity", fetch: func(ctx context.Context) (part, error) {
-		h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: gamedata.Range7d})
+		h, err := c.Activity.History(ctx, &gamedata.ActivityOptions{Range: gamedata.Range7d}, noteAttempts)
 		if err != nil {
 			return part{}, err
 		}

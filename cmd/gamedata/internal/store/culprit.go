@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -56,9 +57,12 @@ func explain(c dsn.DB, err error, during bool) error {
 func postgresCulprit(c dsn.DB, err error, during bool) string {
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) {
+		setting := refusedSetting(pg)
 		switch {
 		case pg.Code == "28P01" || (pg.Code == "28000" && strings.Contains(pg.Message, "password")):
-			return fmt.Sprintf("password authentication failed for user %s at %s; set PGPASSWORD or ~/.pgpass, or give the password in --db", c.User, c.Addr)
+			return authFailed(c)
+		case setting != "":
+			return fmt.Sprintf("the PostgreSQL server at %s refused the setting %s that --db gives it (%s); correct or remove it in --db, where a keyword that is not a connection keyword is sent to the server as a setting", c.Addr, setting, pg.Message)
 		case pg.Code == "28000":
 			return fmt.Sprintf("the PostgreSQL server at %s refused user %s (%s); check the user in --db and the server's pg_hba.conf", c.Addr, c.User, pg.Message)
 		case pg.Code == "3D000":
@@ -67,10 +71,59 @@ func postgresCulprit(c dsn.DB, err error, during bool) string {
 			return lost(c, pg.Message, during)
 		}
 	}
+	if tlsRefused(err) {
+		return fmt.Sprintf("the PostgreSQL server at %s does not accept TLS, which the sslmode of --db (or PGSSLMODE) requires; turn ssl on in the server's postgresql.conf, or, on a network you trust, give sslmode=prefer in --db", c.Addr)
+	}
 	if cause, ok := connectivity(err); ok {
 		return lost(c, cause, during)
 	}
 	return fmt.Sprintf("the PostgreSQL database %s at %s: %v", c.Name, c.Addr, err)
+}
+
+// settingName is the name a server's message gives a setting it refused.
+var settingName = regexp.MustCompile(`parameter "([^"]+)"`)
+
+// refusedSetting is the setting the server refused as a connection
+// began (a name it does not know, a value it does not take, a setting a
+// session may not change), or empty for another error: pgx sends the
+// keywords of --db it does not read to the server as settings.
+func refusedSetting(pg *pgconn.PgError) string {
+	switch pg.Code {
+	case "42704", "22023", "55P02", "42501": // undefined, invalid value, not now, permission
+		if m := settingName.FindStringSubmatch(pg.Message); m != nil && pg.Severity == "FATAL" {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// tlsRefused reports whether every attempt to connect ended with the
+// server refusing TLS, so that none fell back to a connection without
+// it: the sslmode asked required TLS.
+func tlsRefused(err error) bool {
+	var ce *pgconn.ConnectError
+	if !errors.As(err, &ce) {
+		return false
+	}
+	attempts := []error{ce.Unwrap()}
+	if joined, ok := attempts[0].(interface{ Unwrap() []error }); ok {
+		attempts = joined.Unwrap()
+	}
+	for _, a := range attempts {
+		if a == nil || !strings.Contains(a.Error(), "server refused TLS connection") {
+			return false
+		}
+	}
+	return true
+}
+
+// authFailed says that the server refused the password, or that none
+// was given because the password file was not used, and why.
+func authFailed(c dsn.DB) string {
+	if c.Warning != "" {
+		return fmt.Sprintf("password authentication failed for user %s at %s: %s", c.User, c.Addr, c.Warning)
+	}
+	return fmt.Sprintf("password authentication failed for user %s at %s; set PGPASSWORD or ~/.pgpass, or give the password in --db", c.User, c.Addr)
 }
 
 // lost says that the server could not be reached: before the run, check

@@ -2,12 +2,15 @@ package store
 
 import (
 	"context"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,4 +66,73 @@ func TestSQLiteReadOnly(t *testing.T) {
 	}
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "the SQLite file "+path+" is read-only; make it and its directory writable")
+}
+
+// A connection the server refuses is said by its real cause, first, in
+// the one-line form of the other database errors, in a URL as in a
+// keyword/value string: a setting that --db passes on and the server
+// refuses (not the TLS that sslmode=prefer tried before it), TLS
+// required of a server without it, and a database not named, which is
+// the user's.
+func TestPostgresConnectCulprits(t *testing.T) {
+	t.Parallel()
+	base := pgtest.NewPasswordDatabase(t)
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	host, port, name := u.Hostname(), u.Port(), strings.TrimPrefix(u.Path, "/")
+	addr := host + ":" + port
+	inURL := func(path string) string { return "postgres://gd:" + pgtest.Password + "@" + addr + path }
+	inKeywords := func(more string) string {
+		return strings.TrimSpace("host=" + host + " port=" + port + " user=gd password=" + pgtest.Password + " " + more)
+	}
+	refused := func(setting, why string) string {
+		return "the PostgreSQL server at " + addr + " refused the setting " + setting + " that --db gives it (" + why +
+			"); correct or remove it in --db, where a keyword that is not a connection keyword is sent to the server as a setting"
+	}
+	badValue := refused("statement_timeout", `invalid value for parameter "statement_timeout": "abc"`)
+	unknown := refused("statment_timeout", `unrecognized configuration parameter "statment_timeout"`)
+	noTLS := "the PostgreSQL server at " + addr + " does not accept TLS, which the sslmode of --db (or PGSSLMODE) requires; " +
+		"turn ssl on in the server's postgresql.conf, or, on a network you trust, give sslmode=prefer in --db"
+	noDatabase := "there is no database gd at " + addr + "; create it (createdb gd) or check --db"
+	for _, c := range []struct{ conn, says string }{
+		{inURL("/" + name + "?statement_timeout=abc"), badValue},
+		{inKeywords("dbname=" + name + " statement_timeout=abc"), badValue},
+		{inURL("/" + name + "?statment_timeout=5s"), unknown},
+		{inKeywords("dbname=" + name + " statment_timeout=5s"), unknown},
+		{inURL("/" + name + "?sslmode=require"), noTLS},
+		{inKeywords("dbname=" + name + " sslmode=require"), noTLS},
+		{inURL(""), noDatabase},
+		{inKeywords(""), noDatabase},
+	} {
+		_, err := Open(context.Background(), c.conn)
+		require.Error(t, err, c.conn)
+		assert.Equal(t, c.says, err.Error(), c.conn)
+		assert.NotContains(t, err.Error(), pgtest.Password)
+	}
+}
+
+// A password file that others may read is not used, as libpq does not
+// use it: the connection goes without its password, and the refusal
+// says why and what to do. Made private, it is used.
+func TestPostgresPassfileOthersCanRead(t *testing.T) {
+	base := pgtest.NewPasswordDatabase(t)
+	u, err := url.Parse(base)
+	require.NoError(t, err)
+	passfile := filepath.Join(t.TempDir(), "pgpass")
+	require.NoError(t, os.WriteFile(passfile, []byte("*:*:*:gd:"+pgtest.Password+"\n"), 0o600))
+	t.Setenv("PGPASSFILE", passfile)
+	t.Setenv("PGPASSWORD", "")
+	kv := "host=" + u.Hostname() + " port=" + u.Port() + " user=gd dbname=" + strings.TrimPrefix(u.Path, "/")
+	for _, conn := range []string{base, kv} {
+		require.NoError(t, os.Chmod(passfile, 0o644))
+		_, err := Open(context.Background(), conn)
+		require.Error(t, err, conn)
+		assert.Equal(t, "password authentication failed for user gd at "+u.Host+": the password file "+passfile+
+			" has group or world access, so it is not used; permissions should be u=rw (0600) or less: chmod 0600 "+passfile, err.Error(), conn)
+
+		require.NoError(t, os.Chmod(passfile, 0o600))
+		db, err := Open(context.Background(), conn)
+		require.NoError(t, err, conn)
+		require.NoError(t, db.Close())
+	}
 }

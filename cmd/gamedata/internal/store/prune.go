@@ -35,9 +35,11 @@ var pruneHook func()
 // across the cut. The hourly cut goes no later than the raw cut, back to
 // the start of its UTC day, so an hourly rollup is deleted only where
 // its raw rows are gone and its day's rollup holds; the daily rollups of
-// entries and every rollup of the platform are kept. The daily views
-// read raw rows: after a prune, read the days before the cut from
-// directory_rollups and platform_rollups.
+// entries and every rollup of the platform are kept. The cut becomes the
+// prune watermark: every rollup of a period that starts before it is
+// final (rollup never rolls it again). The daily views read raw rows:
+// after a prune, read the days before the cut from directory_rollups and
+// platform_rollups.
 func (s *DB) Prune(ctx context.Context, cut, hourly time.Time) (PruneCounts, error) {
 	var n PruneCounts
 	err := s.write(ctx, func(tx *sql.Tx) error {

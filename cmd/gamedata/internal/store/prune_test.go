@@ -235,3 +235,80 @@ func TestPruneKilled(t *testing.T) {
 		}
 	})
 }
+
+// aroundCut are runs and activity on both sides of cutInDay2: a's
+// players change at 0h, 49h, 51h and 55h, the platform has a snapshot
+// every 3 hours of days 0 to 2, and a run at 97h rolls every day up to
+// day 4. A prune at the cut deletes the 49h row and the 48h point, which
+// day 2's rollups were made from.
+func aroundCut(t *testing.T, db *DB) []Point {
+	t.Helper()
+	for _, h := range []int{0, 49, 51, 55} {
+		run(t, db, day0.Add(time.Duration(h)*time.Hour), entry("a", false, map[string]any{"players": float64(10 + h)}))
+	}
+	var pts []Point
+	for h := 0; h < 72; h += 3 {
+		pts = append(pts, point(day0.Add(time.Duration(h)*time.Hour), float64(100+h), false))
+	}
+	points(t, db, day0.Add(73*time.Hour), pts...)
+	run(t, db, day0.Add(97*time.Hour), entry("a", false, map[string]any{"players": 50.0}))
+	return pts
+}
+
+// cutInDay2 is aroundCut's cut: inside an hour and a day.
+var cutInDay2 = day0.Add(53*time.Hour + 30*time.Minute)
+
+// A rollup of a period that starts before a prune's cut is final: what
+// comes after the prune for a time before the cut (the service's history
+// read again, a run that began before the prune) recomputes none of
+// them from the raw rows the prune left, and writes no activity point
+// before the cut again. The history read again changes no rollup at all;
+// the late run's values, at its start before the cut, end its entry's
+// hour after the cut as a late value does.
+func TestPrunedPeriodsStayFinal(t *testing.T) {
+	t.Parallel()
+	pgtest.EachDB(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		for _, tc := range []struct {
+			name  string
+			after func(t *testing.T, db *DB, pts []Point, late *Run)
+			kept  time.Time // the rollups that start before it stay as they were
+		}{
+			{"the history read again", func(t *testing.T, db *DB, pts []Point, _ *Run) {
+				points(t, db, day0.Add(97*time.Hour), pts...)
+			}, day0.Add(1000 * time.Hour)},
+			{"a run that began before the prune", func(t *testing.T, db *DB, _ []Point, late *Run) {
+				_, err := db.SaveEntries(ctx, late, []Entry{entry("a", false, map[string]any{"players": 35.0})})
+				require.NoError(t, err)
+				require.NoError(t, db.FinishRun(ctx, late, OutcomeOK, day0.Add(98*time.Hour)))
+			}, cutInDay2},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				db := open(t, pgtest.NewLike(t, dsn))
+				pts := aroundCut(t, db)
+				late, err := db.BeginRun(ctx, "game", day0.Add(52*time.Hour))
+				require.NoError(t, err)
+				before := rollupRows(t, db, tc.kept)
+				n, err := db.Prune(ctx, cutInDay2, time.Time{})
+				require.NoError(t, err)
+				require.Equal(t, cutInDay2, n.Cut)
+				require.Equal(t, before, rollupRows(t, db, tc.kept))
+
+				tc.after(t, db, pts, late)
+				assert.Equal(t, before, rollupRows(t, db, tc.kept))
+				assert.Equal(t, 1, count(t, db, `SELECT COUNT(*) FROM activity_points WHERE time < ?`, cutInDay2.Unix()),
+					"the point that holds across the cut, and none read again")
+			})
+		}
+	})
+}
+
+// rollupRows are the rows of both rollup tables whose period starts
+// before the time before.
+func rollupRows(t *testing.T, db *DB, before time.Time) [][]string {
+	t.Helper()
+	return [][]string{
+		table(t, db, `SELECT * FROM directory_rollups WHERE start_at < ? ORDER BY kind, ident, id, member, period, start_at`, before.Unix()),
+		table(t, db, `SELECT * FROM platform_rollups WHERE start_at < ? ORDER BY period, start_at`, before.Unix()),
+	}
+}

@@ -176,7 +176,9 @@ func (s *DB) SaveReport(ctx context.Context, r *Run, key Key, history []HistoryR
 // in one second are refused, as in SaveReport. A point whose interval
 // ends before it starts is kept as a snapshot at its time (average 0, no
 // interval; raw keeps it as sent): its interval cannot be weighed, and
-// would count negative time in platform_daily.
+// would count negative time in platform_daily. A point before the prune
+// watermark is not written: its periods are final, and a prune would
+// only delete it again.
 func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.Time) error {
 	if r == nil {
 		return errNoRun
@@ -202,8 +204,15 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 		if err != nil {
 			return err
 		}
+		pruned, err := s.pruned(ctx, tx)
+		if err != nil {
+			return err
+		}
 		dirty := int64(-1) // the earliest point that changed, for the platform's rollups
 		for _, pt := range points {
+			if unix(pt.Time) < pruned {
+				continue
+			}
 			ins, chg, err := p.put(ctx, []any{unix(pt.Time)},
 				[]any{pt.Players, b2i(pt.Average), b2i(pt.Partial), b2i(pt.Current), unixPtr(pt.IntervalStart), unixPtr(pt.IntervalEnd)},
 				clean(string(pt.Raw)), unix(at))

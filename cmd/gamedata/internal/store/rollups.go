@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"math"
 )
 
 // The rollups' periods, in seconds.
@@ -16,8 +17,9 @@ const (
 // period holding changed on (a run's rows are at its start: a run that
 // started before the last rollup brings late values), and the platform's
 // hours and days from the earliest activity point that changed since the
-// last rollup. FinishRun calls it, and Prune; a run killed before it has
-// its periods rolled by the next.
+// last rollup. No period that starts before the prune watermark is
+// rolled again (openFrom). FinishRun calls it, and Prune; a run killed
+// before it has its periods rolled by the next.
 func (s *DB) rollup(ctx context.Context, tx *sql.Tx, upTo, changed int64) error {
 	state, err := rollupState(ctx, tx)
 	if err != nil {
@@ -42,7 +44,7 @@ func (s *DB) rollup(ctx context.Context, tx *sql.Tx, upTo, changed int64) error 
 				from = first.Int64 - first.Int64%p.period
 			}
 		}
-		from = max(min(from, changed-changed%p.period), pruned)
+		from = max(min(from, changed-changed%p.period), openFrom(pruned, p.period))
 		if from < end {
 			if err := s.rollDirectory(ctx, tx, p.period, from, end); err != nil {
 				return err
@@ -56,7 +58,7 @@ func (s *DB) rollup(ctx context.Context, tx *sql.Tx, upTo, changed int64) error 
 		// A new point also ends the snapshot before it, whose segment may
 		// reach back into the day before.
 		from := max(dirty-dirty%daySeconds-daySeconds, pruned)
-		if err := s.rollPlatform(ctx, tx, from); err != nil {
+		if err := s.rollPlatform(ctx, tx, from, pruned); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM rollup_state WHERE name = 'platform'`); err != nil {
@@ -64,6 +66,27 @@ func (s *DB) rollup(ctx context.Context, tx *sql.Tx, upTo, changed int64) error 
 		}
 	}
 	return nil
+}
+
+// openFrom is the start of the first period of length period that
+// starts at or after the prune watermark pruned. A period that starts
+// before it is final: a prune deleted some of its raw rows, so rolling
+// it again would make it from what is left, and a rollup once final is
+// never rewritten.
+func openFrom(pruned, period int64) int64 {
+	return pruned + (period-pruned%period)%period
+}
+
+// pruned is the prune watermark: raw rows before it were deleted, and
+// the periods that start before it are final. It is math.MinInt64 on a
+// database never pruned.
+func (s *DB) pruned(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var v sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT MAX(value) FROM rollup_state WHERE name = 'pruned'`).Scan(&v)
+	if !v.Valid {
+		return math.MinInt64, err
+	}
+	return v.Int64, err
 }
 
 func rollupState(ctx context.Context, tx *sql.Tx) (map[string]int64, error) {
@@ -332,10 +355,11 @@ func (a rollup) avg() any {
 }
 
 // rollPlatform rewrites the platform's rollups of every hour and day from
-// the one holding from on, from the activity points as platform_segments
-// reads them: an average point covers its interval, a snapshot holds
-// until the next point.
-func (s *DB) rollPlatform(ctx context.Context, tx *sql.Tx, from int64) error {
+// the one holding from on, but for those that start before the prune
+// watermark pruned, from the activity points as platform_segments reads
+// them: an average point covers its interval, a snapshot holds until the
+// next point.
+func (s *DB) rollPlatform(ctx context.Context, tx *sql.Tx, from, pruned int64) error {
 	rows, err := tx.QueryContext(ctx, s.q(`SELECT time, players, partial_coverage, interval_start, interval_end FROM activity_points
 		WHERE time >= COALESCE((SELECT MAX(time) FROM activity_points WHERE time < ?), ?) ORDER BY time`), from, from)
 	if err != nil {
@@ -377,7 +401,7 @@ func (s *DB) rollPlatform(ctx context.Context, tx *sql.Tx, from int64) error {
 		last = max(last, g.end)
 	}
 	for _, period := range []int64{hourSeconds, daySeconds} {
-		first := from - from%period
+		first := max(from-from%period, openFrom(pruned, period))
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM platform_rollups WHERE period = ? AND start_at >= ?`), period, first); err != nil {
 			return err
 		}

@@ -8,9 +8,23 @@ import (
 
 // BeginRun records the start of a run that walks the directory of kind
 // (the listing its entries are counted in) at the time at, to the second.
+// The run holds a share of the database's run lock until FinishRun or
+// Close (runlock.go). When no other run holds it, every run still
+// recorded as running died without recording its end, and is recorded
+// as OutcomeAbandoned, ended by at.
 func (s *DB) BeginRun(ctx context.Context, kind string, at time.Time) (*Run, error) {
 	r := &Run{Kind: clean(kind), StartedAt: at.Truncate(time.Second)}
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		release, alone, err := s.holdRun(ctx)
+		if err != nil {
+			return err
+		}
+		s.held.add(r, release)
+		if alone {
+			if err := s.abandon(ctx, tx, unix(r.StartedAt)); err != nil {
+				return err
+			}
+		}
 		if err := tx.QueryRowContext(ctx, s.q(`INSERT INTO runs (kind, started_at) VALUES (?, ?) RETURNING run_id`),
 			r.Kind, unix(r.StartedAt)).Scan(&r.ID); err != nil {
 			return err
@@ -27,6 +41,7 @@ func (s *DB) BeginRun(ctx context.Context, kind string, at time.Time) (*Run, err
 		return s.addDays(ctx, tx, from, day)
 	})
 	if err != nil {
+		s.held.release(r)
 		return nil, err
 	}
 	return r, nil
@@ -35,11 +50,13 @@ func (s *DB) BeginRun(ctx context.Context, kind string, at time.Time) (*Run, err
 // FinishRun records how the run ended, and when, then rolls up the
 // periods that ended by the run's start into directory_rollups and
 // platform_rollups, the run's own values again when it started before
-// the last rollup.
+// the last rollup. It releases the run's lock even when it fails: the
+// run is over, and a later run records it as abandoned.
 func (s *DB) FinishRun(ctx context.Context, r *Run, outcome Outcome, at time.Time) error {
 	if r == nil {
 		return errNoRun
 	}
+	defer s.held.release(r)
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET finished_at = ?, outcome = ?, requests = ?, bytes_read = ? WHERE run_id = ?`),
 			unix(at), string(outcome), r.Requests, r.BytesRead, r.ID)

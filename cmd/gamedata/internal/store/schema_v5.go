@@ -9,8 +9,9 @@ package store
 // the activity points cover. rollup_state keeps how far they are done:
 // 'hour' and 'day' (the first period not yet rolled), 'platform' (the
 // earliest activity point changed since the platform was last rolled)
-// and 'pruned' (raw rows before it are gone, so no period before it is
-// rolled again).
+// and 'pruned' (raw rows before it are gone, so no period that starts
+// before it is rolled again, and no activity point before it is written
+// again).
 const schemaV5 = `
 CREATE TABLE directory_rollups (
 	kind TEXT NOT NULL, ident TEXT NOT NULL, id TEXT NOT NULL, member TEXT NOT NULL,

@@ -14,6 +14,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
@@ -98,12 +99,14 @@ type Point struct {
 type Outcome string
 
 // The outcomes a run records. A run killed before it could record its end
-// keeps OutcomeRunning and a NULL finished_at.
+// keeps OutcomeRunning and a NULL finished_at until a run that starts
+// while no other is live records it as OutcomeAbandoned (BeginRun).
 const (
 	OutcomeRunning     Outcome = "running"
 	OutcomeOK          Outcome = "ok"
 	OutcomeFailed      Outcome = "failed"
 	OutcomeInterrupted Outcome = "interrupted"
+	OutcomeAbandoned   Outcome = "abandoned"
 )
 
 // Run is one run of sync, as the runs table records it. The caller sets
@@ -136,13 +139,54 @@ type DB struct {
 	// after that is said to be lost during the run.
 	opened bool
 	stmts  stmtCache
+	held   heldRuns
+}
+
+// heldRuns are the run locks of the runs a DB began and has not
+// finished, which Close releases: a run whose database is closed will
+// record nothing more.
+type heldRuns struct {
+	mu sync.Mutex
+	m  map[*Run]func()
+}
+
+func (h *heldRuns) add(r *Run, release func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.m == nil {
+		h.m = map[*Run]func(){}
+	}
+	h.m[r] = release
+}
+
+// release releases r's lock, if it holds one.
+func (h *heldRuns) release(r *Run) {
+	h.mu.Lock()
+	release := h.m[r]
+	delete(h.m, r)
+	h.mu.Unlock()
+	if release != nil {
+		release()
+	}
+}
+
+func (h *heldRuns) releaseAll() {
+	h.mu.Lock()
+	all := h.m
+	h.m = nil
+	h.mu.Unlock()
+	for _, release := range all {
+		release()
+	}
 }
 
 // explain is err said as an *Error that names the database.
 func (s *DB) explain(err error) error { return explain(s.conn, err, s.opened) }
 
-// Close closes the database.
+// Close closes the database. A run begun on it and not finished is over:
+// its lock is released, and a later run records it as abandoned.
 func (s *DB) Close() error {
+	s.held.releaseAll()
 	s.stmts.close()
 	return s.db.Close()
 }
