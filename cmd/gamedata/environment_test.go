@@ -31,6 +31,7 @@ var dynamicReads = map[string][]string{
 // code uses it, by what the code says that uses it.
 var readsBy = map[string][]string{
 	"os.UserCacheDir":       {"XDG_CACHE_HOME", "HOME"},
+	"os.UserHomeDir":        {"HOME"},
 	"http.DefaultTransport": {"HTTPS_PROXY", "HTTP_PROXY", "NO_PROXY", "SSL_CERT_FILE", "SSL_CERT_DIR"},
 	`"modernc.org/sqlite"`:  {"SQLITE_TMPDIR", "TMPDIR"},
 	"pgconn.ParseConfig":    {"HOME"}, // ~/.pgpass and ~/.pg_service.conf; pgx's own variables are read from its source

@@ -247,13 +247,14 @@ func assertInert(t *testing.T, s, what string) {
 
 // runEnv runs the program with args and only env in its environment (no
 // base URL unless env or args give one), stdout and stderr as pipes, and
-// returns its exit status and output.
+// returns its exit status and output. A command that would run until
+// interrupted (a watch) is cut by guard's bound.
 func runEnv(t *testing.T, env map[string]string, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	f := newFactory(&stdout, &stderr)
 	f.getenv = func(name string) string { return env[name] }
-	code := runWith(context.Background(), f, args)
+	code := runWith(guard(t), f, args)
 	return code, stdout.String(), stderr.String()
 }
 
