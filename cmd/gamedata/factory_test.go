@@ -107,9 +107,9 @@ func TestOwnTwinIsNow(t *testing.T) {
 	assert.WithinDuration(t, now, last, 24*time.Hour, "the history ends at the twin's now, not at its reference time")
 }
 
-// GAMEDATA_DEBUG=api writes a line on stderr for each attempt, with its
-// method, route template, attempt, status, cache status and duration:
-// never a body, and every value sanitized.
+// GAMEDATA_DEBUG=api writes exactly one line on stderr for each attempt,
+// with its method, route template, attempt, status, cache status and
+// duration: never a body, and every value sanitized.
 func TestDebugAttemptLines(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
@@ -125,6 +125,7 @@ func TestDebugAttemptLines(t *testing.T) {
 	// missing record from a wrong base URL.
 	require.Len(t, attempts, len(twin.Requests()), errOut)
 	require.Len(t, attempts, 2, errOut)
+	assert.Equal(t, len(attempts)+1, strings.Count(errOut, "\n"), "one line an attempt, and the error: %s", errOut)
 	assert.Regexp(t, `^gamedata: attempt method=GET route=/api/packages/\{kind\}/\{ident\} attempt=1 status=404 cache=miss duration=\S+ rate_limit_wait=\S+$`, attempts[0])
 	assert.Regexp(t, `^gamedata: attempt method=GET route=/api/dashboard attempt=1 status=200 cache=miss duration=\S+ rate_limit_wait=\S+$`, attempts[1])
 	assert.NotContains(t, errOut, `{"`, "no body")
