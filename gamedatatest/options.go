@@ -1,6 +1,10 @@
 package gamedatatest
 
-import "time"
+import (
+	"time"
+
+	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
+)
 
 // DefaultSeed is the seed of a server made without WithSeed.
 const DefaultSeed int64 = 20261120
@@ -26,6 +30,7 @@ type config struct {
 	awkward                          bool
 	caching                          map[Family]CachePolicy
 	clock                            clock
+	now                              time.Time
 }
 
 // WithSeed sets the seed the catalogue (and, unless Faults.Seed is set, the
@@ -83,6 +88,24 @@ func WithCachePolicy(f Family, p CachePolicy) Option {
 		}
 		c.caching[f] = p
 	}
+}
+
+// WithNow starts the twin with its clock at t, as if Advance had moved it
+// there from the reference time (2026-11-20T10:00:00Z): the histories end
+// at t, and the data of the same seed and sizes is the same whenever it
+// is started at the same t. A twin a program starts for a person should
+// start at time.Now(), so that what it serves reaches today; a test or an
+// Example with // Output: leaves it out, to keep the reference time. A t
+// before the reference time keeps the reference time: the twin's clock
+// never runs back.
+func WithNow(t time.Time) Option { return func(c *config) { c.now = t } }
+
+// started is s, as generated, moved on to WithNow's time.
+func (c *config) started(s *catalog.Snapshot) *catalog.Snapshot {
+	if d := c.now.Sub(s.Now()); !c.now.IsZero() && d > 0 {
+		return s.Advance(d)
+	}
+	return s
 }
 
 // withClock runs the server's rate limit and latency on c.

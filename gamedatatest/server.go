@@ -143,10 +143,10 @@ type handler struct {
 
 func newHandler(cfg *config) *handler {
 	h := &handler{latency: cfg.latency, clock: cfg.clock, done: make(chan struct{})}
-	h.snap.Store(catalog.Generate(catalog.Config{
+	h.snap.Store(cfg.started(catalog.Generate(catalog.Config{
 		Seed: cfg.seed, Packages: cfg.packages, Servers: cfg.servers, Organizations: cfg.organizations,
 		HistoryPoints: cfg.historyPoints, Awkward: cfg.awkward,
-	}))
+	})))
 	h.faults = newFaultInjector(http.HandlerFunc(h.serve), cfg.faults, cfg.seed)
 	h.limit.set(cfg.perSecond, cfg.burst, h.clock.Now())
 	for f, p := range cfg.caching {

@@ -9,7 +9,6 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -38,12 +37,14 @@ gives up after ` + defaultTimeout.String() + ` unless
 		Example: "  gamedata activity --range 24h -o csv",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, defaultTimeout)
+			if err := f.complete(cmd, &opts.common, defaultTimeout); err != nil {
+				return err
+			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	cmd.Flags().StringVar(&opts.Range, "range", gamedata.Range7d, "time range, such as 24h, 7d or 30d; a range the service does not support is said on stderr")
-	transform.Flags(cmd)
+	f.addRecordFlags(cmd, &opts.common, pageBound)
 	return cmd
 }
 

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -53,7 +53,9 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 			"  gamedata analytics search miner",
 		Args: usage.ExactArgs(2, "package KIND/IDENT, org IDENT or search QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common(cmd, defaultTimeout)
+			if err := f.complete(cmd, &opts.common, defaultTimeout); err != nil {
+				return err
+			}
 			switch opts.Type = args[0]; opts.Type {
 			case "package":
 				var err error
@@ -62,6 +64,9 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 				}
 			case "org", "organization":
 				opts.Type, opts.Ident = "org", args[1]
+				if err := nameable(fmt.Sprintf("analytics org %q", args[1]), args[1]); err != nil {
+					return err
+				}
 			case "search":
 				opts.Query = args[1]
 				if opts.Range != "" {
@@ -74,7 +79,7 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 		},
 	}
 	cmd.Flags().StringVar(&opts.Range, "range", "", "print the report's summary over this range, such as 24h, 7d, 30d or 90d, instead of its history")
-	transform.Flags(cmd)
+	f.addRecordFlags(cmd, &opts.common, pageBound)
 	return cmd
 }
 

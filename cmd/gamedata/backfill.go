@@ -71,7 +71,9 @@ gives one.`,
   gamedata backfill --package game/neon-harbor --instance exporter.example:9877 > backfill.om`,
 		Args: usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, 0)
+			if err := f.complete(cmd, &opts.common, 0); err != nil {
+				return err
+			}
 			cfg, err := opts.config()
 			if err != nil {
 				return err
@@ -87,6 +89,8 @@ gives one.`,
 	fl.StringArrayVar(&opts.packages, "package", nil, "add the analytics history of a package, KIND/IDENT; repeat for several")
 	fl.StringVar(&opts.cfg.Job, "job", exporter.DefaultJob, "the job label: the scrape job's name for the exporter")
 	fl.StringVar(&opts.cfg.Instance, "instance", exporter.DefaultInstance, "the instance label: the exporter's address as Prometheus scrapes it")
+	f.addServiceFlags(cmd, &opts.common)
+	opts.addTimeoutFlag(cmd, noBound)
 	return cmd
 }
 

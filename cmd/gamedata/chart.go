@@ -46,7 +46,9 @@ which is said on stderr when it is not the one asked for.
 It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata chart activity --range 7d --out week.png\n  gamedata chart package game/neon-miner --out neon.svg\n  gamedata chart activity --range 24h --term",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common(cmd, defaultTimeout)
+			if err := f.complete(cmd, &opts.common, defaultTimeout); err != nil {
+				return err
+			}
 			switch {
 			case len(args) == 1 && args[0] == "activity":
 				opts.Target = "activity"
@@ -56,6 +58,9 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 					return err
 				}
 				opts.Target = "package"
+				if cmd.Flags().Changed("range") {
+					return usage.Errorf("chart package --range: a package's chart is its whole analytics history, which has no range; leave --range out")
+				}
 			default:
 				return usage.Errorf("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
 			}
@@ -69,9 +74,11 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "the activity's time range, such as 24h or 7d")
+	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "chart activity's time range, such as 24h or 7d")
 	fl.StringVar(&opts.Out, "out", "", "write the chart to this .png or .svg file")
 	fl.BoolVar(&opts.Term, "term", false, "draw the chart in the terminal, as wide as it is (80 columns in a pipe)")
+	f.addServiceFlags(cmd, &opts.common)
+	opts.addTimeoutFlag(cmd, pageBound)
 	return cmd
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"time"
 
@@ -9,7 +10,7 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -25,11 +26,28 @@ func (d *directoryFlags) register(cmd *cobra.Command, sorts string) {
 	f.StringVar(&d.List.Sort, "sort", "", "order, such as "+sorts+"; an order the service does not support is said on stderr")
 	f.StringSliceVar(&d.List.Filters, "filter", nil, "filters, comma-separated or repeated, which combine; one the service does not apply is said on stderr")
 	f.IntVar(&d.List.Page, "page", 1, "the page, from 1")
-	f.IntVar(&d.List.PageSize, "page-size", 0, "entries a page, at most 100 (0: the service's default)")
+	f.IntVar(&d.List.PageSize, "page-size", 0, fmt.Sprintf("entries a page, at most %d (0: the service's default)", maxPageSize))
 	f.BoolVar(&d.All, "all", false, "every page, from --page on, printed as pages arrive")
 	f.StringSliceVar(&d.Fields, "fields", nil, "the members to print, comma-separated: columns for csv and table (default: the documented ones and the numeric members found), members for json and ndjson (default: every one)")
-	transform.Flags(cmd)
 }
+
+// maxPageSize is the most entries a page the service serves (SERVICE.md).
+const maxPageSize = 100
+
+// checkPaging refuses a page or a page size the service cannot serve, naming
+// the flag, before anything is started or sent.
+func (d *directoryFlags) checkPaging(command string) error {
+	switch {
+	case d.List.Page < 1:
+		return usage.Errorf("%s --page %d: want 1 or more", command, d.List.Page)
+	case d.List.PageSize < 0 || d.List.PageSize > maxPageSize:
+		return usage.Errorf("%s --page-size %d: want 1 to %d, or 0 for the service's default", command, d.List.PageSize, maxPageSize)
+	}
+	return nil
+}
+
+// dirBound is --timeout's default for a directory command.
+var dirBound = pageBound + ", and no limit with --all"
 
 // bound is the command's timeout unless --timeout is given: a page is
 // bounded, a walk of every page is a long job.

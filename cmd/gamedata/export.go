@@ -43,7 +43,10 @@ func newCmdExport(f *factory, runF func(context.Context, *exportOptions) error) 
 		Long: `Export every entry of the directory (--kind game by default) with its
 detail record, fetched concurrently within the rate limit a page at a
 time as the directory is read, as CSV or NDJSON (-o; by default CSV for
-an --out that ends in .csv, as chart takes its format, NDJSON otherwise).
+an --out that ends in .csv, as chart takes its format, NDJSON otherwise,
+such as for .ndjson or .jsonl). An --out that ends in .json is refused:
+NDJSON is a record a line, which Ctrl-C leaves valid and --resume
+continues, not the one JSON document a .json file holds.
 A null metric is an empty CSV cell and null in NDJSON, never 0. CSV
 columns are the identity columns (kind and ident, or id for servers),
 always, then those --fields names, or by default the documented ones
@@ -78,13 +81,16 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, 0)
-			switch opts.Format = f.global.output; opts.Format {
-			case "":
+			if err := f.complete(cmd, &opts.common, 0); err != nil {
+				return err
+			}
+			if strings.EqualFold(filepath.Ext(opts.Out), ".json") {
+				name := strings.TrimSuffix(opts.Out, filepath.Ext(opts.Out))
+				return usage.Errorf("export --out %s: a .json name promises one JSON document, and export writes CSV or NDJSON (a record a line, which Ctrl-C leaves valid and --resume continues); name it %s.ndjson or %s.jsonl for NDJSON, or %s.csv for CSV",
+					opts.Out, name, name, name)
+			}
+			if opts.Format = opts.Output; opts.Format == "" {
 				opts.Format = formatOf(opts.Out)
-			case "csv", "ndjson":
-			default:
-				return usage.Errorf("export -o %q: want csv or ndjson", opts.Format)
 			}
 			if len(opts.Fields) > 0 && opts.Format != "csv" {
 				return usage.Errorf("export --fields names CSV columns; -o %s writes every member", opts.Format)
@@ -106,11 +112,14 @@ An entry no request can name (the ident "..") is skipped, and said so.`,
 	fl.StringVar(&opts.Out, "out", "", "write to this file instead of stdout")
 	fl.BoolVar(&opts.Resume, "resume", false, "continue the cut export in --out, without repeating a row")
 	fl.IntVar(&opts.Concurrency, "concurrency", 4, "detail records fetched at once (the rate limit still holds)")
+	f.addServiceFlags(cmd, &opts.common)
+	opts.addOutputFlag(cmd, "csv for an --out that ends in .csv, ndjson otherwise", "csv", "ndjson")
+	opts.addTimeoutFlag(cmd, noBound)
 	return cmd
 }
 
 // formatOf is export's format when -o gives none: CSV for a file named
-// .csv (in any case), NDJSON otherwise.
+// .csv (in any case), NDJSON otherwise (.ndjson, .jsonl).
 func formatOf(out string) string {
 	if strings.EqualFold(filepath.Ext(out), ".csv") {
 		return "csv"
@@ -119,20 +128,31 @@ func formatOf(out string) string {
 }
 
 func exportRun(ctx context.Context, opts *exportOptions) error {
+	ef := resume.File{Path: opts.Out, Format: opts.Format, Identity: resume.Identity(opts.Kind),
+		Fields: opts.Fields, Known: printer.DirectoryColumns(opts.Kind)}
+	var file *os.File
+	var prior resume.Written
+	var err error
+	if opts.Resume {
+		// A file this export cannot continue is refused before the
+		// service is asked anything.
+		if file, prior, err = resume.Open(ef, true); err != nil {
+			return err
+		}
+		defer file.Close()
+	}
 	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
-	ef := resume.File{Path: opts.Out, Format: opts.Format, Identity: resume.Identity(opts.Kind),
-		Fields: opts.Fields, Known: printer.DirectoryColumns(opts.Kind)}
-	out := opts.IO.out
-	var file *os.File
-	var prior resume.Written
-	if opts.Out != "" {
-		if file, prior, err = resume.Open(ef, opts.Resume); err != nil {
+	if opts.Out != "" && !opts.Resume {
+		if file, _, err = resume.Open(ef, false); err != nil {
 			return err
 		}
 		defer file.Close()
+	}
+	out := opts.IO.out
+	if file != nil {
 		out = file
 	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: printer.Page}}

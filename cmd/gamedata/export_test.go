@@ -257,3 +257,48 @@ func TestExportNamesTheEntryThatFailed(t *testing.T) {
 	assert.Contains(t, stderr.String(), "gamedata: export: package game/"+bad+": GET ")
 	assert.NotContains(t, stderr.String(), "item ")
 }
+
+// --out names the format: .csv is CSV, .ndjson and .jsonl (and any other
+// name) NDJSON, and a .json name, which promises one JSON document, is
+// refused before anything is made or sent, naming the names to give.
+func TestExportOutNames(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		out, format string
+	}{
+		{"games.csv", "csv"},
+		{"games.ndjson", "ndjson"},
+		{"games.jsonl", "ndjson"},
+		{"GAMES.JSONL", "ndjson"},
+	} {
+		out := filepath.Join(dir, tt.out)
+		code, _, errOut := cli(t, twin.URL, "export", "--out", out)
+		require.Equal(t, 0, code, "%s: %s", tt.out, errOut)
+		body, err := os.ReadFile(out)
+		require.NoError(t, err)
+		if tt.format == "csv" {
+			assert.True(t, strings.HasPrefix(string(body), "kind,ident,"), "%s: %.40q", tt.out, body)
+		} else {
+			assert.NotEmpty(t, ndjson(t, string(body)), tt.out)
+		}
+	}
+	requests := len(twin.Requests())
+	for _, args := range [][]string{
+		{"--out", filepath.Join(dir, "games.json")},
+		{"--out", filepath.Join(dir, "games.JSON"), "-o", "ndjson"},
+		{"--out", filepath.Join(dir, "games.json"), "-o", "csv"},
+		{"--out", filepath.Join(dir, "games.json"), "--resume"},
+	} {
+		out := args[1]
+		name := strings.TrimSuffix(out, filepath.Ext(out))
+		code, stdout, errOut := cli(t, twin.URL, append([]string{"export"}, args...)...)
+		assert.Equal(t, 2, code, "%v: %s", args, errOut)
+		assert.Empty(t, stdout)
+		assert.Equal(t, "gamedata: export --out "+out+": a .json name promises one JSON document, and export writes CSV or NDJSON (a record a line, which Ctrl-C leaves valid and --resume continues); name it "+
+			name+".ndjson or "+name+".jsonl for NDJSON, or "+name+".csv for CSV\n", errOut, "%v", args)
+		assert.NoFileExists(t, out, "%v", args)
+	}
+	assert.Len(t, twin.Requests(), requests, "nothing sent for a .json name")
+}

@@ -118,7 +118,9 @@ bound unless --timeout gives one.`,
   gamedata exporter --kind game --kind mod --filter online --listen 0.0.0.0:9877`,
 		Args: usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, 0)
+			if err := f.complete(cmd, &opts.common, 0); err != nil {
+				return redactErr(err)
+			}
 			cfg, err := opts.config()
 			if err != nil {
 				return redactErr(err)
@@ -136,6 +138,8 @@ bound unless --timeout gives one.`,
 	fl.StringArrayVar(&opts.packages, "package", nil, "a package to poll, KIND/IDENT; repeat for several")
 	fl.StringArrayVar(&opts.cfg.Servers, "server", nil, "a dedicated server to poll, by its canonical id; repeat for several")
 	fl.IntVar(&opts.cfg.MaxSeries, "max-series", exporter.DefaultMaxSeries, "the most series of packages and servers to export")
+	f.addServiceFlags(cmd, &opts.common)
+	opts.addTimeoutFlag(cmd, noBound)
 	return cmd
 }
 

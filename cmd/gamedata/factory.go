@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
+	"log/slog"
+	"os"
 	"strings"
 	"time"
 
@@ -20,100 +21,75 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// defaultTimeout bounds a command that reads one record or one page when
-// --timeout is not given: far longer than any answer takes at the default
-// rate, yet a body that trickles in cannot keep the command alive for
-// long.
-const defaultTimeout = 2 * time.Minute
-
-// factory is what the commands share: the streams, the global flags and
-// the client those describe, made on first use. A command reaches it only
-// through its options' common part, so a test can stop a command after
-// flag parsing and read everything it would have run with.
+// factory is what the commands share: the streams, the environment and
+// the client a command's flags describe, made on first use.
 type factory struct {
 	io     *iostreams
-	global globals
 	twin   *gamedatatest.Server // the in-process twin, once it serves
 	client *gamedata.Client
-	// tx is the command's --jq or --template, once its flags are parsed.
-	tx *transform.Transform
+	// base is the base URL the client reached for, "" for the twin.
+	base string
 	// now is the wall clock: the twin the command starts is set to it.
 	now func() time.Time
+	// getenv reads the environment: $GAMEDATA_BASE_URL and
+	// $GAMEDATA_DEBUG.
+	getenv func(string) string
 }
 
 func newFactory(stdout, stderr io.Writer) *factory {
-	return &factory{io: newIOStreams(stdout, stderr), now: time.Now}
+	return &factory{io: newIOStreams(stdout, stderr), now: time.Now, getenv: os.Getenv}
 }
 
-// globals are the root command's flags.
-type globals struct {
-	baseURL string
-	// baseURLFlag is true when --base-url, not $GAMEDATA_BASE_URL, gave
-	// baseURL.
-	baseURLFlag bool
-	// cacheDirFlag is true when --cache-dir, not a command's default,
-	// gave cacheDir.
-	cacheDirFlag bool
-	twin         bool
-	rate         float64
-	cacheDir     string
-	output       string
-	timeout      time.Duration
+// addServiceFlags adds the flags of a command that calls the service to
+// cmd, bound into c, and gives c the client they describe.
+func (f *factory) addServiceFlags(cmd *cobra.Command, c *common) {
+	c.Service = &serviceFlags{}
+	c.Service.register(cmd, f.getenv("GAMEDATA_BASE_URL"))
+	c.Client = func(extra ...gamedata.Option) (*gamedata.Client, error) { return f.newClient(*c.Service, extra...) }
 }
 
-// check refuses bad global flags before anything is sent.
-func (g *globals) check() error {
-	switch g.output {
-	case "", "json", "ndjson", "csv", "table":
-	default:
-		return usage.Errorf("-o %q: want json, ndjson, csv or table", g.output)
+// addRecordFlags adds the flags of a command that reads the service and
+// prints records: the service's, -o, --timeout (whose default bound says)
+// and --jq and --template.
+func (f *factory) addRecordFlags(cmd *cobra.Command, c *common, bound string) {
+	f.addServiceFlags(cmd, c)
+	c.addOutputFlag(cmd, "table on a terminal, ndjson otherwise", recordFormats...)
+	c.addTimeoutFlag(cmd, bound)
+	transform.Flags(cmd)
+}
+
+// complete makes c whole once cmd's flags are parsed, refusing a bad
+// value before anything starts: the streams, the format in force, the
+// time bound (bound, a command's own, unless --timeout is given), --jq
+// or --template, and for a command that calls the service which of its
+// flags were given and $GAMEDATA_DEBUG.
+func (f *factory) complete(cmd *cobra.Command, c *common, bound time.Duration) error {
+	if err := c.check(cmd); err != nil {
+		return err
 	}
-	if g.rate < 0 || math.IsNaN(g.rate) || math.IsInf(g.rate, 0) {
-		return usage.Errorf("--rate %v: want a number of requests a second, or 0 for no limit", g.rate)
+	if s := c.Service; s != nil {
+		var err error
+		if s.Debug, err = parseDebug(f.getenv("GAMEDATA_DEBUG")); err != nil {
+			return err
+		}
+		s.baseURLGiven, s.cacheDirGiven = cmd.Flags().Changed("base-url"), cmd.Flags().Changed("cache-dir")
 	}
-	if g.timeout < 0 {
-		return usage.Errorf("--timeout %v: want 0 (no limit) or more", g.timeout)
-	}
-	return nil
-}
-
-// common is what every command's options hold, set from the global flags
-// once they are parsed.
-type common struct {
-	IO *iostreams
-	// Client returns the client the global flags describe, made on first
-	// use with extra options (a command that watches the attempts gives
-	// its HTTP client): nothing is started until a command needs the
-	// service.
-	Client func(extra ...gamedata.Option) (*gamedata.Client, error)
-	// Format is the output format in force: -o, or else a table on a
-	// terminal and NDJSON in a pipe.
-	Format string
-	// Timeout bounds the whole command; 0 is no bound.
-	Timeout time.Duration
-	// Transform is --jq or --template, or nil.
-	Transform *transform.Transform
-}
-
-// common returns the common options of cmd, whose timeout is bound unless
-// --timeout was given: defaultTimeout for a command that reads a record
-// or a page, 0 for a long job.
-func (f *factory) common(cmd *cobra.Command, bound time.Duration) common {
-	if fl := cmd.Flag("timeout"); fl != nil && fl.Changed {
-		bound = f.global.timeout
-	}
-	return common{IO: f.io, Client: f.newClient, Format: f.format(), Timeout: bound, Transform: f.tx}
-}
-
-// format is the output format in force.
-func (f *factory) format() string {
+	c.IO = f.io
 	switch {
-	case f.global.output != "":
-		return f.global.output
+	case c.Output != "":
+		c.Format = c.Output
 	case f.io.outTTY:
-		return "table"
+		c.Format = "table"
+	default:
+		c.Format = "ndjson"
 	}
-	return "ndjson"
+	c.Timeout = bound
+	if cmd.Flags().Changed("timeout") {
+		c.Timeout = c.timeout
+	}
+	var err error
+	c.Transform, err = transform.New(cmd, c.Output, f.io.out, f.io.outTTY, f.io.width, time.Now)
+	return err
 }
 
 // execute runs run within c.Timeout, and says so when the bound is what
@@ -133,19 +109,21 @@ func execute(ctx context.Context, c common, run func(context.Context) error) err
 
 // newClient returns the client, made on first use with extra options
 // after its own: the twin when no base URL is given (or --twin is), the
-// rate limit and the disk cache the flags ask for.
-func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) {
+// rate limit, the disk cache and the debug lines s asks for.
+func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata.Client, error) {
 	if f.client != nil {
 		return f.client, nil
 	}
-	g := f.global
-	limit := rate.Limit(g.rate)
-	if g.rate == 0 {
+	limit := rate.Limit(s.Rate)
+	if s.Rate == 0 {
 		limit = rate.Inf
 	}
 	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version)}
-	if g.cacheDir != "" {
-		cache, err := f.diskCache()
+	if s.Debug {
+		opts = append(opts, gamedata.WithLogger(slog.New(say.NewDebugHandler(f.io.errOut))))
+	}
+	if s.CacheDir != "" {
+		cache, err := f.diskCache(s)
 		if err != nil {
 			return nil, err
 		}
@@ -153,16 +131,16 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 			opts = append(opts, gamedata.WithCache(cache))
 		}
 	}
-	base := g.baseURL
-	if g.twin || base == "" {
-		f.twin = gamedatatest.NewServer()
-		// The twin's data ends at its fixed reference time, which tests
-		// rely on; a person's twin is set to now, so that a sync stamps
-		// runs over data that reaches today and a chart's last days are
-		// not a gap.
-		f.twin.Advance(f.now().Sub(f.twin.Catalog().Now))
+	base := s.BaseURL
+	if s.Twin || base == "" {
+		// A person's twin starts now, not at the reference time tests
+		// keep: a sync stamps runs over data that reaches today, and a
+		// chart's last days are not a gap.
+		f.twin = gamedatatest.NewServer(gamedatatest.WithNow(f.now()))
 		base = f.twin.URL
-		say.Line(f.io.errOut, "%s", redact.URLs(twinNotice(g, base)))
+		say.Line(f.io.errOut, "%s", redact.URLs(twinNotice(s, base)))
+	} else {
+		f.base = base
 	}
 	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
@@ -175,43 +153,57 @@ func (f *factory) newClient(extra ...gamedata.Option) (*gamedata.Client, error) 
 	return c, nil
 }
 
-// diskCache is the cache in the directory the flags name. One that
-// cannot be kept there is the user's flag to fix when --cache-dir gave
-// it; when it is a command's default (sync's, under the home directory,
-// which may not exist), the command runs without one and says so once.
-func (f *factory) diskCache() (gamedata.Cache, error) {
-	dir := f.global.cacheDir
-	cache, err := gamedata.NewDiskCache(dir)
+// diskCache is the cache in the directory s names. One that cannot be
+// kept there is the user's flag to fix when --cache-dir gave it; when it
+// is a command's default (sync's, under the home directory, which may
+// not exist), the command runs without one and says so once.
+func (f *factory) diskCache(s serviceFlags) (gamedata.Cache, error) {
+	cache, err := gamedata.NewDiskCache(s.CacheDir)
 	if err == nil {
 		return cache, nil
 	}
-	cause := strings.TrimPrefix(err.Error(), "gamedata: NewDiskCache: ")
-	if f.global.cacheDirFlag {
-		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there (%s); give a directory of your own that you can write, or leave --cache-dir out (sync: --no-cache)", explain.Safe(dir), explain.Safe(cause))
+	cause := explain.Safe(cacheRefusal(err))
+	if s.cacheDirGiven {
+		instead := "a directory only you can write"
+		if own := suggestedCacheDir(); own != s.CacheDir {
+			instead += ", such as " + own + " (sync's default)"
+		}
+		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there: %s; give %s, or leave --cache-dir out", explain.Safe(s.CacheDir), cause, instead)
 	}
-	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", explain.Safe(cause))
+	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", cause)
 	return nil, nil
+}
+
+// cacheRefusal is why gamedata.NewDiskCache refused a directory, in the
+// command's words: without the library's prefixes, and without its
+// advice, which names a Go function where a person needs a directory.
+func cacheRefusal(err error) string {
+	msg := err.Error()
+	for _, prefix := range []string{"gamedata: NewDiskCache: ", gamedata.ErrUnsafeCacheDir.Error() + ": "} {
+		msg = strings.TrimPrefix(msg, prefix)
+	}
+	for _, advice := range []string{"; use a directory of your own", ": give the directory it leads to"} {
+		if i := strings.Index(msg, advice); i >= 0 {
+			msg = msg[:i]
+		}
+	}
+	return msg
 }
 
 // reached is the base URL the command's client reached for: "" for the
 // twin (or none made), so that a message names the request's own host.
-func (f *factory) reached() string {
-	if f.twin != nil {
-		return ""
-	}
-	return f.global.baseURL
-}
+func (f *factory) reached() string { return f.base }
 
 // twinNotice says why the twin at url serves the command: --twin won
 // over a base URL, or none was given.
-func twinNotice(g globals, url string) string {
+func twinNotice(s serviceFlags, url string) string {
 	const twin = "the in-process twin of the service (gamedatatest) at "
 	switch {
-	case g.twin && g.baseURL != "" && g.baseURLFlag:
-		return "--twin given: using " + twin + url + ", not --base-url " + g.baseURL
-	case g.twin && g.baseURL != "":
-		return "--twin given: using " + twin + url + ", not $GAMEDATA_BASE_URL (" + g.baseURL + ")"
-	case g.twin:
+	case s.Twin && s.BaseURL != "" && s.baseURLGiven:
+		return "--twin given: using " + twin + url + ", not --base-url " + s.BaseURL
+	case s.Twin && s.BaseURL != "":
+		return "--twin given: using " + twin + url + ", not $GAMEDATA_BASE_URL (" + s.BaseURL + ")"
+	case s.Twin:
 		return "--twin given: using " + twin + url
 	}
 	return "no --base-url given; using " + twin + url

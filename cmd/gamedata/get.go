@@ -8,7 +8,6 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -43,7 +42,9 @@ otherwise.`,
 			"  gamedata get org acme-works --fields name,packages",
 		Args: usage.ExactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common(cmd, defaultTimeout)
+			if err := f.complete(cmd, &opts.common, defaultTimeout); err != nil {
+				return err
+			}
 			switch opts.Type = args[0]; opts.Type {
 			case "package":
 				var err error
@@ -57,11 +58,14 @@ otherwise.`,
 			default:
 				return usage.Errorf("get %q: want package, server or org", args[0])
 			}
+			if err := nameable(fmt.Sprintf("get %s %q", opts.Type, args[1]), args[1]); err != nil {
+				return err
+			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "the members to show, comma-separated, in every format (default: every one)")
-	transform.Flags(cmd)
+	f.addRecordFlags(cmd, &opts.common, pageBound)
 	return cmd
 }
 
@@ -158,5 +162,25 @@ func splitRef(ref string) (kind, ident string, err error) {
 	if !ok || kind == "" || ident == "" {
 		return "", "", usage.Errorf("package %q: want KIND/IDENT, such as game/neon-miner", ref)
 	}
+	if err := nameable("package "+ref, kind, ident); err != nil {
+		return "", "", err
+	}
 	return kind, ident, nil
+}
+
+// nameable refuses, before anything starts, an identifier no request
+// can name: an empty one, and "." or "..", which a URL's path reads as
+// this directory or the one above it (the library refuses them too, but
+// only once the command has started its client). what names the
+// argument.
+func nameable(what string, ids ...string) error {
+	for _, id := range ids {
+		switch id {
+		case "":
+			return usage.Errorf("%s: an empty identifier names no record; give one", what)
+		case ".", "..":
+			return usage.Errorf("%s: %q is a path's dot segment, which no request can name; check the identifier", what, id)
+		}
+	}
+	return nil
 }

@@ -38,12 +38,18 @@ CSV and table columns: ` + printer.ColumnsHelp(printer.PackageColumns) + ` for p
 			"  gamedata list --kind game --filter online,has-players --jq '.[] | .ident'",
 		Args: usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, opts.bound())
+			if err := opts.checkPaging("list"); err != nil {
+				return err
+			}
+			if err := f.complete(cmd, &opts.common, opts.bound()); err != nil {
+				return err
+			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "a package kind, such as game, or server for dedicated servers")
 	opts.register(cmd, "ident, name, players or updated")
+	f.addRecordFlags(cmd, &opts.common, dirBound)
 	return cmd
 }
 

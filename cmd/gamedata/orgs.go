@@ -29,11 +29,17 @@ func newCmdOrgs(f *factory, runF func(context.Context, *orgsOptions) error) *cob
 		Example: "  gamedata orgs --sort packages --all",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, opts.bound())
+			if err := opts.checkPaging("orgs"); err != nil {
+				return err
+			}
+			if err := f.complete(cmd, &opts.common, opts.bound()); err != nil {
+				return err
+			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	opts.register(cmd, "ident, name or packages")
+	f.addRecordFlags(cmd, &opts.common, dirBound)
 	return cmd
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -33,17 +34,55 @@ type pruneOptions struct {
 }
 
 // parseKeep reads the value of --flag, a duration such as 90d, 12h or
-// 1h30m: Go's units and d for days of 24 hours.
+// 1h30m; a value it cannot read is refused with what is wrong with it
+// and the units it takes.
 func parseKeep(flag, s string) (time.Duration, error) {
+	d, err := keepDuration(s)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("prune --%s %q: %v; the units are d (days of 24 hours), h, m and s", flag, s, err)
+	case d <= 0:
+		return 0, fmt.Errorf("prune --%s %q: want a duration above 0, such as 90d or 2160h", flag, s)
+	}
+	return d, nil
+}
+
+// keepValue splits what reads as a number and a unit.
+var keepValue = regexp.MustCompile(`^([-+]?[0-9.]+)(\pL*)$`)
+
+// unitDays are units a person may reach for that a duration does not
+// take, in days, to say the value in days.
+var unitDays = map[string]int{"y": 365, "w": 7}
+
+// keepDuration reads a duration: Go's units (time.ParseDuration), and d
+// for whole days of 24 hours. The error of a value that is not one says
+// what is wrong with it: no unit, a unit it does not take, part of a day.
+func keepDuration(s string) (time.Duration, error) {
 	if days, ok := strings.CutSuffix(s, "d"); ok {
 		n, err := strconv.Atoi(days)
-		if err == nil && n > 0 && n < 100000 {
-			return time.Duration(n) * 24 * time.Hour, nil
+		switch {
+		case err != nil:
+			return 0, errors.New("d takes a whole number of days; for part of one, give hours, such as 36h")
+		case n >= 100000 || n <= -100000:
+			return 0, errors.New("want fewer than 100000 days")
 		}
-	} else if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil {
 		return d, nil
 	}
-	return 0, fmt.Errorf("prune --%s %q: want a duration above 0, such as 90d or 2160h", flag, s)
+	m := keepValue.FindStringSubmatch(s)
+	if m == nil {
+		return 0, errors.New("want a number and a unit, such as 90d or 2160h")
+	}
+	number, unit := m[1], m[2]
+	if unit == "" {
+		return 0, fmt.Errorf("a number needs a unit, such as %sd for days or %sh for hours", number, number)
+	}
+	if n, err := strconv.Atoi(number); err == nil && unitDays[strings.ToLower(unit)] > 0 {
+		return 0, fmt.Errorf("no unit %q: give days, such as %dd", unit, n*unitDays[strings.ToLower(unit)])
+	}
+	return 0, fmt.Errorf("no unit %q", unit)
 }
 
 // parseKeeps reads --keep-raw and --keep-hourly into opts: an hourly
@@ -104,7 +143,9 @@ one; Ctrl-C rolls it back.`,
 		Example: "  gamedata prune --db games.sqlite --keep-raw 90d\n  gamedata prune --db games.sqlite --keep-raw 90d --keep-hourly 400d\n  gamedata prune --db postgres://gamedata@localhost:5432/games --keep-raw 2160h",
 		Args:    usage.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts.common = f.common(cmd, 0)
+			if err := f.complete(cmd, &opts.common, 0); err != nil {
+				return err
+			}
 			if opts.DB == "" {
 				return usage.Errorf("prune: --db FILE or --db postgres://… is required")
 			}
@@ -121,6 +162,7 @@ one; Ctrl-C rolls it back.`,
 	fl.StringVar(&opts.DB, "db", "", "the SQLite file, or a postgres:// URL, that sync writes")
 	fl.StringVar(&opts.keepRaw, "keep-raw", "90d", "how long to keep raw rows, back from now: 90d, 2160h")
 	fl.StringVar(&opts.keepHourly, "keep-hourly", "", "how long to keep the hourly rollups of entries, back from now, at least --keep-raw: 400d (default: all)")
+	opts.addTimeoutFlag(cmd, noBound)
 	return cmd
 }
 

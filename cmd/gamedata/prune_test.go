@@ -17,7 +17,9 @@ import (
 
 // --keep-raw and --keep-hourly take days as well as Go's durations;
 // anything else, no --db, or hourly rollups kept for less than raw rows
-// is bad usage, said before any database is opened.
+// is bad usage, said before any database is opened: a value that is no
+// duration is refused with what is wrong with it (no unit, a unit it
+// does not take) and the units it takes.
 func TestPruneOptions(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -44,17 +46,22 @@ func TestPruneOptions(t *testing.T) {
 		require.NoError(t, err, "%v", tc.args)
 		assert.Equal(t, tc.hourly, p.opts.(*pruneOptions).KeepHourly, "%v", tc.args)
 	}
+	const units = "; the units are d (days of 24 hours), h, m and s"
 	for _, tc := range []struct {
 		args []string
 		says string
 	}{
 		{[]string{"prune"}, "--db"},
-		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "0d"}, "--keep-raw"},
-		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "-5d"}, "--keep-raw"},
-		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "soon"}, "--keep-raw"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "0d"}, `prune --keep-raw "0d": want a duration above 0, such as 90d or 2160h`},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "-5d"}, `prune --keep-raw "-5d": want a duration above 0`},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "90"}, `prune --keep-raw "90": a number needs a unit, such as 90d for days or 90h for hours` + units},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "1y"}, `prune --keep-raw "1y": no unit "y": give days, such as 365d` + units},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "3mo"}, `prune --keep-raw "3mo": no unit "mo"` + units},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "1.5d"}, `prune --keep-raw "1.5d": d takes a whole number of days; for part of one, give hours, such as 36h` + units},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "soon"}, `prune --keep-raw "soon": want a number and a unit, such as 90d or 2160h` + units},
 		{[]string{"prune", "--db", "g.sqlite", "extra"}, "argument"},
-		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "0d"}, "--keep-hourly"},
-		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "a year"}, "--keep-hourly"},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "0d"}, `prune --keep-hourly "0d": want a duration above 0`},
+		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "a year"}, `prune --keep-hourly "a year": want a number and a unit, such as 90d or 2160h` + units},
 		{[]string{"prune", "--db", "g.sqlite", "--keep-hourly", "30d"}, "shorter than --keep-raw 90d"},
 		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "400d", "--keep-hourly", "399d"}, "shorter than --keep-raw"},
 	} {

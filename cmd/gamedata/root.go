@@ -6,16 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
-	"path/filepath"
+	"regexp"
 	"strings"
-	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/help"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/version"
 	"github.com/spf13/cobra"
@@ -76,8 +73,8 @@ func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 	return 1
 }
 
-// newCmdRoot is the root command, with the global flags bound to f and
-// the commands given.
+// newCmdRoot is the root command, with the commands given: each takes
+// the flags it uses, none the root's.
 func newCmdRoot(f *factory, cmds ...*cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gamedata",
@@ -101,7 +98,12 @@ watch) have no bound unless --timeout gives one.
 
 Exit status: 0 on success, 1 on a failure, 2 on bad usage, 130 when
 interrupted (Ctrl-C), after saying what was kept; watch and exporter,
-which run until interrupted, exit 0.`,
+which run until interrupted, exit 0.
+
+"gamedata help COMMAND" says what a command does and the flags it takes;
+"gamedata help environment" lists the environment variables gamedata
+reads, GAMEDATA_DEBUG=api among them (a line on stderr for each request
+attempt).`,
 		Version:                    version.String(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
@@ -113,41 +115,76 @@ which run until interrupted, exit 0.`,
 			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
 			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 				msg += fmt.Sprintf("; did you mean %q?", s[0])
+			} else {
+				msg += `; "gamedata help" lists the commands`
 			}
 			return usage.Error{Err: errors.New(msg)}
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
-			if err := f.global.check(); err != nil {
-				return err
-			}
-			if fl := cmd.Flag("base-url"); fl != nil {
-				f.global.baseURLFlag = fl.Changed
-			}
-			if fl := cmd.Flag("cache-dir"); fl != nil {
-				f.global.cacheDirFlag = fl.Changed
-			}
-			var err error
-			f.tx, err = transform.New(cmd, f.global.output, f.io.out, f.io.outTTY, f.io.width, time.Now)
-			return err
-		},
 	}
 	root.SetVersionTemplate("gamedata version {{.Version}}\n")
 	root.SetHelpCommand(newCmdHelp())
 	help.Wrap(root, func() int { return f.io.width })
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage.Error{Err: err} })
-	g := &f.global
-	fl := root.PersistentFlags()
-	fl.StringVar(&g.baseURL, "base-url", os.Getenv("GAMEDATA_BASE_URL"), "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
-	fl.BoolVar(&g.twin, "twin", false, "use the in-process twin of the service, offline, even when a base URL is set")
-	fl.Float64Var(&g.rate, "rate", 5, "requests a second at most; 0 for no client-side limit")
-	fl.StringVar(&g.cacheDir, "cache-dir", "", "keep responses in this directory between runs and revalidate them (conditional requests); use a directory only you can write, such as "+suggestedCacheDir())
-	fl.StringVarP(&g.output, "output", "o", "", "output format: json, ndjson, csv or table (default table on a terminal, ndjson otherwise)")
-	fl.DurationVar(&g.timeout, "timeout", 0, "give up on the whole command after this long; 0 for no limit (default "+defaultTimeout.String()+
-		" for get, search, activity, analytics, chart, and list and orgs without --all; no limit for list --all, orgs --all, export, sync and watch)")
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usage.Error{Err: flagError(cmd, err)} })
 	root.AddCommand(cmds...)
+	root.AddCommand(newCmdEnvironment())
 	return root
+}
+
+// The errors pflag makes of a flag it cannot parse, which name the flag:
+// one the command does not take ("unknown flag: --twin", "unknown
+// shorthand flag: 'o' in -o"), a value it cannot read ("invalid argument
+// "x" for "--page-size" flag: …") and a value left out ("flag needs an
+// argument: --page-size").
+var (
+	unknownFlag = regexp.MustCompile(`^unknown (?:flag: --([^\s=]+)|shorthand flag: '(.)')`)
+	badValue    = regexp.MustCompile(`^invalid argument ("(?:[^"\\]|\\.)*") for "(?:-.(?:, )?)?--([^"]+)" flag`)
+	noValue     = regexp.MustCompile(`^flag needs an argument: (?:--(\S+)|'(.)')`)
+)
+
+// wants says what a flag of each type takes, for a value pflag refused.
+var wants = map[string]string{
+	"int":      "a whole number",
+	"float64":  "a number",
+	"duration": "a duration, such as 30s, 5m or 1h30m",
+	"bool":     "true or false",
+}
+
+// flagError is err, a flag cmd could not parse, with what to do: a flag
+// given before the command's name, where no flag goes, goes after it;
+// one the command does not take is in none of the flags its help lists;
+// a value it cannot read or left out is said with what the flag takes.
+func flagError(cmd *cobra.Command, err error) error {
+	if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+		if fl := cmd.Flags().Lookup(m[2]); fl != nil && wants[fl.Value.Type()] != "" {
+			return fmt.Errorf("%s --%s %s: want %s", cmd.Name(), m[2], m[1], wants[fl.Value.Type()])
+		}
+	}
+	if m := noValue.FindStringSubmatch(err.Error()); m != nil {
+		flag := "--" + m[1]
+		if m[1] == "" {
+			flag = "-" + m[2]
+		}
+		return fmt.Errorf("%s %s: give it a value; \"gamedata help %s\" says what it takes", cmd.Name(), flag, cmd.Name())
+	}
+	m := unknownFlag.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err
+	}
+	flag, takes := "--"+m[1], func(c *cobra.Command) bool { return c.Flags().Lookup(m[1]) != nil }
+	if m[1] == "" {
+		flag, takes = "-"+m[2], func(c *cobra.Command) bool { return c.Flags().ShorthandLookup(m[2]) != nil }
+	}
+	if cmd.HasParent() {
+		return fmt.Errorf("%w: %s does not take it; \"gamedata help %s\" lists the flags it takes", err, cmd.Name(), cmd.Name())
+	}
+	for _, c := range cmd.Commands() {
+		if takes(c) {
+			return fmt.Errorf("%w: a command's flag goes after its name, such as: gamedata %s %s", err, c.Name(), flag)
+		}
+	}
+	return fmt.Errorf("%w: no command takes it; \"gamedata help COMMAND\" lists the flags each takes", err)
 }
 
 // newCmdHelp is the help command: cobra's, except that a command it does
@@ -165,15 +202,4 @@ func newCmdHelp() *cobra.Command {
 			return cmd.Help()
 		},
 	}
-}
-
-// suggestedCacheDir is where --cache-dir's help suggests keeping the
-// cache: under the user's own cache directory, never a shared temporary
-// one, where another user could plant entries.
-func suggestedCacheDir() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return filepath.Join("$XDG_CACHE_HOME", "gamedata")
-	}
-	return filepath.Join(dir, "gamedata")
 }

@@ -44,13 +44,21 @@ func TestExitStatus(t *testing.T) {
 		code int
 		says string
 	}{
-		{[]string{"bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"bogus"}, 2, `unknown command "bogus" for "gamedata"; "gamedata help" lists the commands`},
 		{[]string{"lsit"}, 2, `did you mean "list"?`},
-		{[]string{"list", "--page-size", "x"}, 2, "invalid argument"},
+		{[]string{"list", "--page-size", "x"}, 2, `list --page-size "x": want a whole number`},
+		{[]string{"list", "--rate", "x"}, 2, `list --rate "x": want a number`},
+		{[]string{"list", "--timeout", "5"}, 2, `list --timeout "5": want a duration, such as 30s, 5m or 1h30m`},
+		{[]string{"list", "--all=maybe"}, 2, `list --all "maybe": want true or false`},
+		{[]string{"list", "-o"}, 2, `list -o: give it a value; "gamedata help list" says what it takes`},
+		{[]string{"list", "--page-size"}, 2, `list --page-size: give it a value; "gamedata help list" says what it takes`},
 		{[]string{"list", "-o", "yaml"}, 2, `-o "yaml"`},
 		{[]string{"get", "package", "nokind"}, 2, "want KIND/IDENT"},
 		{[]string{"get", "thing", "x"}, 2, `get "thing"`},
-		{[]string{"list", "--page-size", "500"}, 2, "page size 500"},
+		{[]string{"list", "--page-size", "500"}, 2, "list --page-size 500: want 1 to 100, or 0 for the service's default"},
+		{[]string{"prune", "--base-url", "x"}, 2, `unknown flag: --base-url: prune does not take it; "gamedata help prune" lists the flags it takes`},
+		{[]string{"--twin", "list"}, 2, "unknown flag: --twin: a command's flag goes after its name, such as: gamedata activity --twin"},
+		{[]string{"-z", "list"}, 2, `unknown shorthand flag: 'z' in -z: no command takes it; "gamedata help COMMAND" lists the flags each takes`},
 		{[]string{"export", "--resume"}, 2, "--resume needs --out"},
 		{[]string{"chart", "activity"}, 2, "--term"},
 		{[]string{"get", "package", "game/no-such-game"}, 1, "no package game/no-such-game on the service (404)"},
@@ -123,7 +131,7 @@ func TestOnePrefix(t *testing.T) {
 func TestTwinWins(t *testing.T) {
 	t.Parallel()
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), []string{"--base-url", "http://127.0.0.1:9", "--twin", "list", "--page-size", "1"}, &stdout, &stderr)
+	code := run(context.Background(), []string{"list", "--base-url", "http://127.0.0.1:9", "--twin", "--page-size", "1"}, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
 	assert.Regexp(t, `^gamedata: --twin given: using the in-process twin of the service \(gamedatatest\) at http://127\.0\.0\.1:\d+, not --base-url http://127\.0\.0\.1:9\n$`, stderr.String())
 	assert.Len(t, ndjson(t, stdout.String()), 1)
@@ -136,7 +144,7 @@ func TestTwinNoticeSaysNoSecret(t *testing.T) {
 	const secret = "KvSecret7"
 	for _, base := range []string{"http://gd:" + secret + "@127.0.0.1:9/", "http://127.0.0.1:9/?token=" + secret} {
 		var stdout, stderr bytes.Buffer
-		code := run(context.Background(), []string{"--base-url", base, "--twin", "list", "--page-size", "1"}, &stdout, &stderr)
+		code := run(context.Background(), []string{"list", "--base-url", base, "--twin", "--page-size", "1"}, &stdout, &stderr)
 		require.Equal(t, 0, code, stderr.String())
 		assert.Contains(t, stderr.String(), "not --base-url http://", base)
 		assert.NotContains(t, stderr.String()+stdout.String(), secret, base)

@@ -7,7 +7,6 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
@@ -47,13 +46,15 @@ found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says o
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common(cmd, defaultTimeout)
+			if err := f.complete(cmd, &opts.common, defaultTimeout); err != nil {
+				return err
+			}
 			opts.Query = args[0]
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	cmd.Flags().StringSliceVar(&opts.Fields, "fields", nil, "columns for csv and table, comma-separated")
-	transform.Flags(cmd)
+	f.addRecordFlags(cmd, &opts.common, pageBound)
 	return cmd
 }
 

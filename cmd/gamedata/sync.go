@@ -82,15 +82,18 @@ sync has no time bound unless --timeout gives one.`,
 				return usage.Errorf("sync: %w", err)
 			case opts.DetailsEvery < 0 || opts.HistoryEvery < 0:
 				return usage.Errorf("sync: --details-every %v, --history-every %v: want 0 (every run) or more", opts.DetailsEvery, opts.HistoryEvery)
-			case opts.NoCache && f.global.cacheDir != "":
+			case opts.NoCache && opts.Service.CacheDir != "":
 				return usage.Errorf("sync: --no-cache and --cache-dir: give one")
-			case !opts.NoCache && f.global.cacheDir == "":
-				f.global.cacheDir = syncCacheDir(f.io)
+			}
+			if err := f.complete(cmd, &opts.common, 0); err != nil {
+				return err
 			}
 			if db.Warning != "" {
 				say.Line(f.io.errOut, "sync: %s", db.Warning)
 			}
-			opts.common = f.common(cmd, 0)
+			if !opts.NoCache && opts.Service.CacheDir == "" {
+				opts.Service.CacheDir = syncCacheDir(f.io)
+			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
@@ -101,6 +104,8 @@ sync has no time bound unless --timeout gives one.`,
 	fl.DurationVar(&opts.DetailsEvery, "details-every", 24*time.Hour, "fetch a detail record again after this long even if its entry did not change (0: every run)")
 	fl.DurationVar(&opts.HistoryEvery, "history-every", 24*time.Hour, "fetch an analytics report again after this long (0: every run)")
 	fl.BoolVar(&opts.NoCache, "no-cache", false, "keep no HTTP cache between runs (every page is then read in full)")
+	f.addServiceFlags(cmd, &opts.common)
+	opts.addTimeoutFlag(cmd, noBound)
 	return cmd
 }
 

@@ -56,10 +56,15 @@ it, and a poll the service delays with Retry-After. An unsupported
 watch has no time bound unless --timeout gives one.`,
 		Example: "  gamedata watch --kind game --every 1m\n  gamedata watch package game/neon-miner game/space-miner",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.common = f.common(cmd, 0)
+			if err := f.complete(cmd, &opts.common, 0); err != nil {
+				return err
+			}
 			var err error
 			if opts.Refs, err = watchRefs(args); err != nil {
 				return err
+			}
+			if len(opts.Refs) > 0 && opts.Kind != "" {
+				return usage.Errorf("watch package … --kind: the packages named are watched, not a directory; leave --kind out, or the packages to watch the directory")
 			}
 			if opts.Every <= 0 {
 				return usage.Errorf("watch --every %v: want more than 0", opts.Every)
@@ -69,6 +74,9 @@ watch has no time bound unless --timeout gives one.`,
 	}
 	cmd.Flags().StringVar(&opts.Kind, "kind", "", "the directory's kind, when no package is named")
 	cmd.Flags().DurationVar(&opts.Every, "every", time.Minute, "how often each thing is polled")
+	f.addServiceFlags(cmd, &opts.common)
+	opts.addOutputFlag(cmd, "table on a terminal, ndjson otherwise", "table", "ndjson")
+	opts.addTimeoutFlag(cmd, noBound)
 	transform.Flags(cmd)
 	return cmd
 }

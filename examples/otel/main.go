@@ -40,7 +40,7 @@ func main() {
 
 // run is the whole program, writing its spans and metrics to out.
 func run(ctx context.Context, out io.Writer) error {
-	twin := gamedatatest.NewServer(gamedatatest.WithCachePolicy(gamedatatest.FamilyPackage, gamedatatest.CachePolicy{CacheControl: "max-age=60"}))
+	twin := gamedatatest.NewServer(gamedatatest.WithNow(time.Now()), gamedatatest.WithCachePolicy(gamedatatest.FamilyPackage, gamedatatest.CachePolicy{CacheControl: "max-age=60"}))
 	defer twin.Close()
 	faults := gamedatatest.InjectFaults(twin.Handler(), gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, Attempts: 1})
 	srv := httptest.NewServer(faults)

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"time"
 
 	"golang.org/x/time/rate"
 
@@ -37,14 +38,16 @@ func Main(name string, run func(ctx context.Context, args []string, stdout, stde
 // Connect returns a client for the service at baseURL, made with opts, or,
 // when baseURL is empty, for an in-process twin of the service, which it
 // names on stderr and which stop shuts down; base is the URL in use. The
-// twin is local: its client is not rate limited, and opts do not apply to
-// it.
+// twin starts at the wall clock's time, and is local: its client is not
+// rate limited, and opts do not apply to it.
 func Connect(name, baseURL string, stderr io.Writer, opts ...gamedata.Option) (client *gamedata.Client, base string, stop func(), err error) {
 	if baseURL != "" {
 		client, err = gamedata.NewClient(baseURL, opts...)
 		return client, baseURL, func() {}, err
 	}
-	twin := gamedatatest.NewServer()
+	// A person's twin starts now, as the command's does: its histories
+	// reach today, not the reference time that tests and Examples keep.
+	twin := gamedatatest.NewServer(gamedatatest.WithNow(time.Now()))
 	fmt.Fprintf(stderr, "%s: no -base-url given; using the in-process twin of the service (gamedatatest) at %s\n", name, twin.URL)
 	client, err = gamedata.NewClient(twin.URL,
 		gamedata.WithHTTPClient(twin.Client()),

@@ -1,7 +1,8 @@
 // Package say writes the command's lines on stderr: errors, notices and
 // summaries, each one line beginning "gamedata: ", through the sanitizer,
 // so that whatever a line quotes of the service cannot steer the
-// terminal. It also spells counts for those lines.
+// terminal. It also spells counts for those lines, and writes the debug
+// lines GAMEDATA_DEBUG asks for (NewDebugHandler) the same way.
 package say
 
 import (
