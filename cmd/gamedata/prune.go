@@ -173,6 +173,9 @@ func pruneRun(ctx context.Context, opts *pruneOptions) error {
 	if err != nil {
 		return err
 	}
+	if conn.Warning != "" {
+		say.Line(opts.IO.errOut, "prune: %s", conn.Warning)
+	}
 	if conn.Kind == dsn.SQLite {
 		if _, err := os.Stat(opts.DB); errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("prune: %s: no such database; gamedata sync --db %s makes one", opts.DB, opts.DB)

@@ -240,7 +240,15 @@ func TestSyncDBEdgesSayNoPassword(t *testing.T) {
 		})
 	}
 	assert.Empty(t, twin.Requests(), "nothing is asked of the service")
+
+	// prune reads --db as sync does, and says so too.
+	require.NoError(t, os.Chmod(passfile, 0o644))
+	code, out, errOut := cli(t, twin.URL, "prune", "--db", kv)
+	assert.Equal(t, 1, code, errOut)
+	assert.True(t, strings.HasPrefix(errOut, "gamedata: prune: the password file "+passfile+" has group or world access, so it is not used"), errOut)
+	assert.NotContains(t, out+errOut, pgtest.Password)
+
 	require.NoError(t, os.Chmod(passfile, 0o600))
-	code, _, errOut := cli(t, twin.URL, "sync", "--db", kv, "--no-cache", "--range", "24h")
+	code, _, errOut = cli(t, twin.URL, "sync", "--db", kv, "--no-cache", "--range", "24h")
 	assert.Equal(t, 0, code, "the password file, private, is used: %s", errOut)
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gamedata-go/gamedata"
@@ -24,7 +26,7 @@ func SafeJSON(b []byte) ([]byte, error) {
 	if err := json.Compact(&buf, b); err != nil {
 		return nil, err
 	}
-	b = buf.Bytes()
+	b = unescapeHTML(buf.Bytes())
 	printable := func(c byte) bool { return c >= 0x20 && c < 0x7f }
 	i := 0
 	for i < len(b) && printable(b[i]) {
@@ -50,6 +52,38 @@ func SafeJSON(b []byte) ([]byte, error) {
 		i = j
 	}
 	return out, nil
+}
+
+// unescapeHTML writes '&', '<' and '>' as they are where b, compact
+// JSON, escapes them as \u0026, \u003c and \u003e: the library keeps a
+// record in the form json.Marshal writes, which escapes them for HTML, and
+// a person reading the JSON on a terminal wants "Tom & Jerry". They are
+// inert, and the JSON decodes to the same strings.
+func unescapeHTML(b []byte) []byte {
+	if !bytes.Contains(b, []byte(`\u00`)) {
+		return b
+	}
+	out := b[:0:0]
+	for i := 0; i < len(b); i++ {
+		if b[i] != '\\' || i+1 >= len(b) {
+			out = append(out, b[i])
+			continue
+		}
+		if i+5 < len(b) && b[i+1] == 'u' {
+			switch strings.ToLower(string(b[i+2 : i+6])) {
+			case "0026", "003c", "003e":
+				r, _ := strconv.ParseUint(string(b[i+2:i+6]), 16, 8)
+				out = append(out, byte(r))
+				i += 5
+				continue
+			}
+		}
+		// Any other escape is kept whole, so that the escaped backslash
+		// of \\u0026 is never read as the start of an escape.
+		out = append(out, b[i], b[i+1])
+		i++
+	}
+	return out
 }
 
 // appendShown appends run, a run of bytes from a JSON string, with what a

@@ -23,6 +23,8 @@ func TestSafeJSON(t *testing.T) {
 		{"{\"\u202e\":\"\u2028\U000e0041\"}", `{"\u202e":"\u2028\udb40\udc41"}`},
 		{`{"a" : [1, 2]}`, `{"a":[1,2]}`},
 		{`{"a":"\u001b"}`, `{"a":"\u001b"}`},
+		{`{"a":"Tom \u0026 Jerry \u003c3 \u003E"}`, `{"a":"Tom & Jerry <3 >"}`},
+		{`{"a":"\\u0026 \\\u0026 \u0041"}`, `{"a":"\\u0026 \\& \u0041"}`},
 	} {
 		got, err := SafeJSON([]byte(tt.in))
 		require.NoError(t, err, tt.in)
