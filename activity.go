@@ -3,6 +3,8 @@ package gamedata
 import (
 	"context"
 	"net/url"
+
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // Range7d is the activity-history range of seven days, a documented value.
@@ -35,10 +37,10 @@ func (s *ActivityService) History(ctx context.Context, opts *ActivityOptions, ca
 		return nil, err
 	}
 	var h *ActivityHistory
-	err = (*service)(s).get(ctx, callOpts, "/api/activity-history", q, func(b []byte) (err error) {
+	err = (*service)(s).get(ctx, callOpts, manifest.ActivityHistory, q, func(b []byte) (err error) {
 		h, err = decodeActivityHistory(b)
 		return err
-	}, "api", "activity-history")
+	})
 	if err != nil {
 		return nil, err
 	}

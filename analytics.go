@@ -13,6 +13,7 @@ import (
 
 	"github.com/gamedata-go/gamedata/internal/iso8601"
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // HistoryEntry is one entry of an analytics report's history.
@@ -69,7 +70,7 @@ type AnalyticsService service
 // Search searches games and organizations for analytics (GET
 // /api/analytics/packages). A nil opts, or an empty Query, sends no q.
 func (s *AnalyticsService) Search(ctx context.Context, opts *SearchOptions, callOpts ...CallOption) (*AnalyticsSearchResults, error) {
-	r, err := (*service)(s).search(ctx, callOpts, opts, false, "/api/analytics/packages", "api", "analytics", "packages")
+	r, err := (*service)(s).search(ctx, callOpts, opts, false, manifest.AnalyticsSearch)
 	if err != nil {
 		return nil, err
 	}
@@ -84,10 +85,10 @@ func (s *AnalyticsService) Package(ctx context.Context, kind, ident string, opts
 		return nil, err
 	}
 	var r PackageReport
-	err := (*service)(s).get(ctx, opts, "/api/analytics/packages/{kind}/{ident}", nil, func(b []byte) (err error) {
+	err := (*service)(s).get(ctx, opts, manifest.AnalyticsPackage, nil, func(b []byte) (err error) {
 		r, err = decodePackageReport(b, kind, ident)
 		return err
-	}, "api", "analytics", "packages", kind, ident)
+	}, kind, ident)
 	if err != nil {
 		return nil, err
 	}
@@ -116,10 +117,10 @@ func (s *AnalyticsService) Organization(ctx context.Context, ident string, opts 
 		return nil, err
 	}
 	var r OrganizationReport
-	err := (*service)(s).get(ctx, opts, "/api/analytics/organizations/{ident}", nil, func(b []byte) (err error) {
+	err := (*service)(s).get(ctx, opts, manifest.AnalyticsOrganization, nil, func(b []byte) (err error) {
 		r, err = decodeOrganizationReport(b, ident)
 		return err
-	}, "api", "analytics", "organizations", ident)
+	}, ident)
 	if err != nil {
 		return nil, err
 	}

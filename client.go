@@ -24,6 +24,7 @@ import (
 	"github.com/gamedata-go/gamedata/internal/adaptive"
 	"github.com/gamedata-go/gamedata/internal/httpcache"
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 	"github.com/gamedata-go/gamedata/internal/sanitize"
 )
 
@@ -80,18 +81,18 @@ func (s *service) ready() (*Client, error) {
 	return s.client, nil
 }
 
-// get reads the endpoint at path, whose route template is route, with
+// get reads endpoint e with args in place of its path parameters, with
 // query q and the call's options, and hands its body to decode. It is
 // where every call starts and ends: it makes the call's state, the one
 // value every step of the request path reads.
-func (s *service) get(ctx context.Context, opts []CallOption, route string, q url.Values, decode func([]byte) error, path ...string) error {
-	return s.getInto(ctx, opts, nil, route, q, decode, path...)
+func (s *service) get(ctx context.Context, opts []CallOption, e manifest.Endpoint, q url.Values, decode func([]byte) error, args ...string) error {
+	return s.getInto(ctx, opts, nil, e, q, decode, args...)
 }
 
 // getInto is get that also fills resp, when not nil, with the call's
 // Response, as a WithResponseInto among opts is filled: List uses it for
 // the Response a Page carries.
-func (s *service) getInto(ctx context.Context, opts []CallOption, resp *Response, route string, q url.Values, decode func([]byte) error, path ...string) error {
+func (s *service) getInto(ctx context.Context, opts []CallOption, resp *Response, e manifest.Endpoint, q url.Values, decode func([]byte) error, args ...string) error {
 	c, err := s.ready()
 	if err != nil {
 		return err
@@ -106,7 +107,11 @@ func (s *service) getInto(ctx context.Context, opts []CallOption, resp *Response
 	if q, err = addQuery(q, cfg.query); err != nil {
 		return err
 	}
-	u := c.endpoint(q, path...)
+	u, err := c.endpoint(e, q, args)
+	if err != nil {
+		return err
+	}
+	route := e.Path
 	asked := cfg.into
 	if resp != nil {
 		cfg.into = resp
@@ -147,14 +152,14 @@ func addQuery(q, extra url.Values) (url.Values, error) {
 
 // getRecord reads and decodes the record at the endpoint path; what names
 // it in a decode error. Every Get is this and its own checks.
-func getRecord[T any](ctx context.Context, s *service, opts []CallOption, route, what string, decode func([]byte) (T, error), path ...string) (T, error) {
+func getRecord[T any](ctx context.Context, s *service, opts []CallOption, e manifest.Endpoint, what string, decode func([]byte) (T, error), args ...string) (T, error) {
 	var v T
-	err := s.get(ctx, opts, route, nil, func(b []byte) (err error) {
+	err := s.get(ctx, opts, e, nil, func(b []byte) (err error) {
 		if v, err = decode(b); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
 		return nil
-	}, path...)
+	}, args...)
 	return v, err
 }
 
@@ -269,34 +274,20 @@ func withoutSecrets(raw string) string {
 	return shown
 }
 
-// endpoint builds the URL of an endpoint under the base URL. Each segment
-// is escaped as one path segment: a "/" inside an identifier stays inside
-// it.
-func (c *Client) endpoint(query url.Values, segments ...string) *url.URL {
+// endpoint builds the URL of endpoint e, with args in place of its path
+// parameters, under the base URL. Each argument is escaped as one path
+// segment: a "/" inside an identifier stays inside it. The route template
+// and the URL come from the one Endpoint, so they cannot differ.
+func (c *Client) endpoint(e manifest.Endpoint, query url.Values, args []string) (*url.URL, error) {
 	u := *c.base
-	u.Path, u.RawPath = joinPath(u.Path, segments, nil), joinPath(u.EscapedPath(), segments, url.PathEscape)
+	path, ok := e.Join(u.Path, nil, args)
+	raw, _ := e.Join(u.EscapedPath(), url.PathEscape, args)
+	if !ok {
+		return nil, fmt.Errorf("gamedata: %s takes %d path arguments, not %d", e.Path, len(e.PathParams()), len(args))
+	}
+	u.Path, u.RawPath = path, raw
 	u.RawQuery = query.Encode()
-	return &u
-}
-
-// joinPath is base, then each segment after a "/", escaped by escape
-// when it is not nil, built in one allocation: it is on every call.
-func joinPath(base string, segments []string, escape func(string) string) string {
-	n := len(base)
-	for _, s := range segments {
-		n += 1 + len(s)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(base)
-	for _, s := range segments {
-		if escape != nil {
-			s = escape(s)
-		}
-		b.WriteByte('/')
-		b.WriteString(s)
-	}
-	return b.String()
+	return &u, nil
 }
 
 // checkSegments refuses, before any request is sent, identifiers that

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
@@ -893,7 +894,10 @@ func FuzzPathSegment(f *testing.F) {
 // its endpoint's URL, which parses back to the same path, with no query
 // or fragment.
 func fuzzOneSegment(t *testing.T, c *Client, id string) {
-	u := c.endpoint(nil, "api", "servers", id)
+	u, err := c.endpoint(manifest.Server, nil, []string{id})
+	if err != nil {
+		t.Fatal(err)
+	}
 	escaped := u.EscapedPath()
 	segment, ok := strings.CutPrefix(escaped, "/base/api/servers/")
 	if !ok {
@@ -920,7 +924,10 @@ func fuzzOneSegment(t *testing.T, c *Client, id string) {
 // fuzzTwoSegments checks that a package's kind and ident are two escaped
 // segments of its endpoint's URL.
 func fuzzTwoSegments(t *testing.T, c *Client, kind, ident string) {
-	u := c.endpoint(nil, "api", "packages", kind, ident)
+	u, err := c.endpoint(manifest.Package, nil, []string{kind, ident})
+	if err != nil {
+		t.Fatal(err)
+	}
 	rest, ok := strings.CutPrefix(u.EscapedPath(), "/base/api/packages/")
 	parts := strings.Split(rest, "/")
 	if !ok || len(parts) != 2 {

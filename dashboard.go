@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"iter"
+
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // DashboardEntry is an entry of the dashboard directory: a package, which
@@ -91,9 +93,8 @@ type DashboardService service
 
 // dashboard is the directory of packages and dedicated servers.
 var dashboard = directory[DashboardEntry]{
-	route: "/api/dashboard",
-	path:  []string{"api", "dashboard"},
-	item:  decodeDashboardEntry,
+	endpoint: manifest.Dashboard,
+	item:     decodeDashboardEntry,
 }
 
 // List reads one page of the dashboard (GET /api/dashboard). A page the

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"context"
 	"iter"
+
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // Organization is an organization that publishes games. The service
@@ -54,7 +56,7 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string, opts ...Ca
 	if err := checkSegments([]string{"organization ident"}, ident); err != nil {
 		return nil, err
 	}
-	o, err := getRecord(ctx, (*service)(s), opts, "/api/organizations/{ident}", "organization record", decodeOrganization, "api", "organizations", ident)
+	o, err := getRecord(ctx, (*service)(s), opts, manifest.Organization, "organization record", decodeOrganization, ident)
 	if err != nil {
 		return nil, err
 	}
@@ -64,9 +66,8 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string, opts ...Ca
 
 // organizations is the directory of organizations.
 var organizations = directory[Organization]{
-	route: "/api/organizations",
-	path:  []string{"api", "organizations"},
-	item:  organizationItem,
+	endpoint: manifest.Organizations,
+	item:     organizationItem,
 }
 
 // List reads one page of the organization directory (GET

@@ -3,6 +3,8 @@ package gamedata
 import (
 	"cmp"
 	"context"
+
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // KindGame is the package kind of games, a documented value of the
@@ -58,7 +60,7 @@ func (s *PackagesService) Get(ctx context.Context, kind, ident string, opts ...C
 	if err := checkSegments([]string{"package kind", "package ident"}, kind, ident); err != nil {
 		return nil, err
 	}
-	p, err := getRecord(ctx, (*service)(s), opts, "/api/packages/{kind}/{ident}", "package record", decodePackage, "api", "packages", kind, ident)
+	p, err := getRecord(ctx, (*service)(s), opts, manifest.Package, "package record", decodePackage, kind, ident)
 	if err != nil {
 		return nil, err
 	}

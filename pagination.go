@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // Page is one page of a directory.
@@ -97,9 +98,8 @@ const DefaultMaxItems = 1_000_000
 
 // directory is one of the service's paginated directories.
 type directory[T any] struct {
-	route string // the route template
-	path  []string
-	item  func([]byte) (T, error)
+	endpoint manifest.Endpoint
+	item     func([]byte) (T, error)
 }
 
 // decodePage decodes a directory response, for the page requested (0
@@ -540,10 +540,10 @@ func listPage[T any](ctx context.Context, s *service, callOpts []CallOption, d d
 	}
 	var p *Page[T]
 	var resp Response
-	err = s.getInto(ctx, callOpts, &resp, d.route, q, func(b []byte) (err error) {
+	err = s.getInto(ctx, callOpts, &resp, d.endpoint, q, func(b []byte) (err error) {
 		p, err = decodePage(b, lo.Page, d.item)
 		return err
-	}, d.path...)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // SearchOptions is a search query.
@@ -31,24 +33,24 @@ type SearchResults struct {
 // Search searches packages, servers and organizations (GET /api/search).
 // A nil opts, or an empty Query, sends no q.
 func (c *Client) Search(ctx context.Context, opts *SearchOptions, callOpts ...CallOption) (*SearchResults, error) {
-	return (&service{client: c}).search(ctx, callOpts, opts, true, "/api/search", "api", "search")
+	return (&service{client: c}).search(ctx, callOpts, opts, true, manifest.Search)
 }
 
-// search reads the search results at path: the lists "packages",
+// search reads the search results at endpoint e: the lists "packages",
 // "organizations" and, with servers, "servers", each optional. Without
 // servers, a "servers" member is left in Fields undecoded, as any member
 // the endpoint does not document.
-func (s *service) search(ctx context.Context, callOpts []CallOption, opts *SearchOptions, servers bool, route string, path ...string) (*SearchResults, error) {
+func (s *service) search(ctx context.Context, callOpts []CallOption, opts *SearchOptions, servers bool, e manifest.Endpoint) (*SearchResults, error) {
 	o := valueOf(opts)
 	q, err := encodeQuery(o, o.Params)
 	if err != nil {
 		return nil, err
 	}
 	var r SearchResults
-	err = s.get(ctx, callOpts, route, q, func(b []byte) (err error) {
+	err = s.get(ctx, callOpts, e, q, func(b []byte) (err error) {
 		r, err = decodeSearchResults(b, servers)
 		return err
-	}, path...)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package gamedata
 import (
 	"cmp"
 	"context"
+
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 // Server is a dedicated server. The service documents only its canonical
@@ -51,7 +53,7 @@ func (s *ServersService) Get(ctx context.Context, id string, opts ...CallOption)
 	if err := checkSegments([]string{"server id"}, id); err != nil {
 		return nil, err
 	}
-	srv, err := getRecord(ctx, (*service)(s), opts, "/api/servers/{id}", "server record", decodeServer, "api", "servers", id)
+	srv, err := getRecord(ctx, (*service)(s), opts, manifest.Server, "server record", decodeServer, id)
 	if err != nil {
 		return nil, err
 	}

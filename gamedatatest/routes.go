@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
+	"github.com/gamedata-go/gamedata/internal/manifest"
 )
 
 //go:embed openapi.json
@@ -26,37 +27,37 @@ type endpoint struct {
 // endpoints answer the paths of manifest.Endpoints, by path; a test checks
 // that every one is answered.
 var endpoints = map[string]endpoint{
-	"/api/dashboard": {FamilyDashboard, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
+	manifest.Dashboard.Path: {FamilyDashboard, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
 		return directory(r, s.Dashboard(r.URL.Query()))
 	}},
-	"/api/organizations": {FamilyOrganizations, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
+	manifest.Organizations.Path: {FamilyOrganizations, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
 		return directory(r, s.Organizations(r.URL.Query()))
 	}},
-	"/api/search": {FamilySearch, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
+	manifest.Search.Path: {FamilySearch, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
 		return found(s.Search(r.URL.Query().Get("q")))
 	}},
-	"/api/activity-history": {FamilyActivity, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
+	manifest.ActivityHistory.Path: {FamilyActivity, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
 		return found(s.Activity(r.URL.Query().Get("range")))
 	}},
-	"/api/packages/{kind}/{ident}": {FamilyPackage, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
+	manifest.Package.Path: {FamilyPackage, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
 		return found(s.Package(a[0], a[1]))
 	}},
-	"/api/servers/{id}": {FamilyServer, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
+	manifest.Server.Path: {FamilyServer, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
 		return found(s.Server(a[0]))
 	}},
-	"/api/organizations/{ident}": {FamilyOrganization, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
+	manifest.Organization.Path: {FamilyOrganization, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
 		return found(s.Organization(a[0]))
 	}},
-	"/api/analytics/packages": {FamilyAnalyticsSearch, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
+	manifest.AnalyticsSearch.Path: {FamilyAnalyticsSearch, func(s *catalog.Snapshot, r *http.Request, _ []string) reply {
 		return found(s.AnalyticsSearch(r.URL.Query().Get("q")))
 	}},
-	"/api/analytics/packages/{kind}/{ident}": {FamilyAnalyticsPackage, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
+	manifest.AnalyticsPackage.Path: {FamilyAnalyticsPackage, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
 		return found(s.PackageReport(a[0], a[1]))
 	}},
-	"/api/analytics/organizations/{ident}": {FamilyAnalyticsOrganization, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
+	manifest.AnalyticsOrganization.Path: {FamilyAnalyticsOrganization, func(s *catalog.Snapshot, _ *http.Request, a []string) reply {
 		return found(s.OrganizationReport(a[0]))
 	}},
-	"/openapi.json": {FamilyOpenAPI, func(*catalog.Snapshot, *http.Request, []string) reply {
+	manifest.OpenAPI.Path: {FamilyOpenAPI, func(*catalog.Snapshot, *http.Request, []string) reply {
 		return reply{status: http.StatusOK, body: openAPIDocument, modified: openAPIModified}
 	}},
 }

@@ -27,17 +27,26 @@ type Endpoint struct {
 	Calls []string
 }
 
+// The endpoints, one a path: the client builds each request's URL from
+// one of these, the twin answers them, and the drift check compares them
+// with the service's OpenAPI description. A route template is written
+// here and nowhere else.
+var (
+	ActivityHistory       = Endpoint{Path: "/api/activity-history", Params: []string{"range"}, Calls: []string{"Activity.History"}}
+	AnalyticsOrganization = Endpoint{Path: "/api/analytics/organizations/{ident}", Calls: []string{"Analytics.Organization"}}
+	AnalyticsSearch       = Endpoint{Path: "/api/analytics/packages", Params: []string{"q"}, Calls: []string{"Analytics.Search"}}
+	AnalyticsPackage      = Endpoint{Path: "/api/analytics/packages/{kind}/{ident}", Calls: []string{"Analytics.Package"}}
+	Dashboard             = Endpoint{Path: "/api/dashboard", Params: []string{"filter", "kind", "page", "pageSize", "sort"}, Calls: []string{"Dashboard.All", "Dashboard.List", "Dashboard.Watch"}}
+	Organizations         = Endpoint{Path: "/api/organizations", Params: []string{"filter", "page", "pageSize", "sort"}, Calls: []string{"Organizations.All", "Organizations.List"}}
+	Organization          = Endpoint{Path: "/api/organizations/{ident}", Calls: []string{"Organizations.Get"}}
+	Package               = Endpoint{Path: "/api/packages/{kind}/{ident}", Calls: []string{"Packages.Get", "Packages.GetMany", "Packages.Watch"}}
+	Search                = Endpoint{Path: "/api/search", Params: []string{"q"}, Calls: []string{"Search"}}
+	Server                = Endpoint{Path: "/api/servers/{id}", Calls: []string{"Servers.Get", "Servers.GetMany"}}
+	OpenAPI               = Endpoint{Path: "/openapi.json", Calls: []string{"OpenAPI"}}
+)
+
 // Endpoints are the paths the SDK requests, sorted by path.
 var Endpoints = []Endpoint{
-	{Path: "/api/activity-history", Params: []string{"range"}, Calls: []string{"Activity.History"}},
-	{Path: "/api/analytics/organizations/{ident}", Calls: []string{"Analytics.Organization"}},
-	{Path: "/api/analytics/packages", Params: []string{"q"}, Calls: []string{"Analytics.Search"}},
-	{Path: "/api/analytics/packages/{kind}/{ident}", Calls: []string{"Analytics.Package"}},
-	{Path: "/api/dashboard", Params: []string{"filter", "kind", "page", "pageSize", "sort"}, Calls: []string{"Dashboard.All", "Dashboard.List", "Dashboard.Watch"}},
-	{Path: "/api/organizations", Params: []string{"filter", "page", "pageSize", "sort"}, Calls: []string{"Organizations.All", "Organizations.List"}},
-	{Path: "/api/organizations/{ident}", Calls: []string{"Organizations.Get"}},
-	{Path: "/api/packages/{kind}/{ident}", Calls: []string{"Packages.Get", "Packages.GetMany", "Packages.Watch"}},
-	{Path: "/api/search", Params: []string{"q"}, Calls: []string{"Search"}},
-	{Path: "/api/servers/{id}", Calls: []string{"Servers.Get", "Servers.GetMany"}},
-	{Path: "/openapi.json", Calls: []string{"OpenAPI"}},
+	ActivityHistory, AnalyticsOrganization, AnalyticsSearch, AnalyticsPackage, Dashboard,
+	Organizations, Organization, Package, Search, Server, OpenAPI,
 }

@@ -65,19 +65,46 @@ func (e Endpoint) PathParams() []string {
 // place of its parameters, in order: the path a request for them asks.
 // ok is false when the number of args is not the number of parameters.
 func (e Endpoint) Expand(args ...string) (path string, ok bool) {
-	seg := strings.Split(e.Path, "/")
-	n := 0
-	for i, p := range seg {
-		if !isParam(p) {
+	return e.Join("", url.PathEscape, args)
+}
+
+// Join returns base, then e's path with args in place of its parameters,
+// in order, each passed through escape when it is not nil: the path of a
+// request under a base URL's path, in one allocation, since every call
+// builds one. ok is false when the number of args is not the number of
+// parameters.
+func (e Endpoint) Join(base string, escape func(string) string, args []string) (path string, ok bool) {
+	n := len(base) + len(e.Path)
+	for _, a := range args {
+		n += len(a)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(base)
+	used := 0
+	for rest := e.Path; rest != ""; {
+		i := strings.IndexByte(rest[1:], '/') + 1
+		if i == 0 {
+			i = len(rest)
+		}
+		seg := rest[1:i] // rest starts with "/"
+		rest = rest[i:]
+		b.WriteByte('/')
+		if !isParam(seg) {
+			b.WriteString(seg)
 			continue
 		}
-		if n == len(args) {
+		if used == len(args) {
 			return "", false
 		}
-		seg[i] = url.PathEscape(args[n])
-		n++
+		a := args[used]
+		if escape != nil {
+			a = escape(a)
+		}
+		b.WriteString(a)
+		used++
 	}
-	return strings.Join(seg, "/"), n == len(args)
+	return b.String(), used == len(args)
 }
 
 // isParam reports whether the path segment p is a parameter, "{name}".

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -84,4 +85,36 @@ func TestExpand(t *testing.T) {
 	got, ok := Endpoint{Path: "/api/packages/{kind}/{ident}"}.Expand("game", "a/b c")
 	assert.True(t, ok)
 	assert.Equal(t, "/api/packages/game/a%2Fb%20c", got)
+}
+
+// Join puts the arguments in place of the parameters, escaped or not,
+// under a base path, and refuses a number of arguments that is not the
+// number of parameters.
+func TestJoin(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		e      Endpoint
+		base   string
+		escape bool
+		args   []string
+		want   string
+		ok     bool
+	}{
+		{Package, "", true, []string{"game", "a/b c"}, "/api/packages/game/a%2Fb%20c", true},
+		{Package, "/prefix", false, []string{"game", "a/b"}, "/prefix/api/packages/game/a/b", true},
+		{Search, "/p", true, nil, "/p/api/search", true},
+		{OpenAPI, "", true, nil, "/openapi.json", true},
+		{Server, "", true, nil, "", false},
+		{Server, "", true, []string{"a", "b"}, "", false},
+	} {
+		escape := func(s string) string { return s }
+		if tt.escape {
+			escape = url.PathEscape
+		}
+		got, ok := tt.e.Join(tt.base, escape, tt.args)
+		assert.Equal(t, tt.ok, ok, "%s %q", tt.e.Path, tt.args)
+		if tt.ok {
+			assert.Equal(t, tt.want, got)
+		}
+	}
 }
