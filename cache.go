@@ -1,7 +1,6 @@
 package gamedata
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -69,26 +68,6 @@ func NewDiskCache(dir string) (Cache, error) {
 		return nil, fmt.Errorf("gamedata: NewDiskCache: %w", err)
 	}
 	return d, nil
-}
-
-// SkipCache returns a context under which calls neither read from nor
-// revalidate against the cache: each sends a full request, as with caching
-// off. A response the service allows to be cached still replaces the
-// stored one, so SkipCache also refreshes the cache. It is
-// WithCacheMode(CacheSkip) for every call made with the context; a
-// call's own WithCacheMode wins over it.
-func SkipCache(ctx context.Context) context.Context {
-	return context.WithValue(ctx, cacheModeKey{}, CacheSkip)
-}
-
-// cacheModeKey is the context key of SkipCache, a public per-call setting.
-type cacheModeKey struct{}
-
-// cacheModeOf is the mode a call made with ctx asks for: CacheSkip under
-// SkipCache, else CacheDefault.
-func cacheModeOf(ctx context.Context) CacheMode {
-	m, _ := ctx.Value(cacheModeKey{}).(CacheMode)
-	return m
 }
 
 // cacheCounts are the cache's counters, read by Client.Stats.

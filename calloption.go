@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"context"
 	"net/http"
 	"net/textproto"
 	"net/url"
@@ -24,8 +25,7 @@ type callConfig struct {
 	attemptTimeout time.Duration
 	header         http.Header
 	query          url.Values
-	mode           CacheMode
-	modeSet        bool
+	mode           CacheMode // SkipCache's, unless WithCacheMode says
 	into           *Response
 	middleware     []Middleware
 }
@@ -127,7 +127,7 @@ func WithCacheMode(m CacheMode) CallOption {
 		default:
 			return invalidArgument("WithCacheMode: unknown mode %d", int(m))
 		}
-		c.mode, c.modeSet = m, true
+		c.mode = m
 		return nil
 	}
 }
@@ -162,18 +162,24 @@ func WithCallMiddleware(mw ...Middleware) CallOption {
 	}
 }
 
-// resolveOptions applies opts in order to the zero callConfig.
-func resolveOptions(opts []CallOption) (callConfig, error) {
-	if len(opts) == 0 {
-		return callConfig{retries: -1}, nil
+// resolveOptions resolves the options of a call made with ctx: the
+// cache mode SkipCache put on ctx, then opts in order. A call, a walk, a
+// fan-out and a watch each resolve theirs once, before anything is sent.
+func resolveOptions(ctx context.Context, opts []CallOption) (callConfig, error) {
+	if ctx == nil {
+		return callConfig{}, invalidArgument("nil context")
 	}
-	return applyOptions(opts)
+	cfg := callConfig{retries: -1}
+	cfg.mode, _ = ctx.Value(cacheModeKey{}).(CacheMode)
+	if len(opts) == 0 {
+		return cfg, nil
+	}
+	return applyOptions(cfg, opts)
 }
 
 // applyOptions is resolveOptions for some options: apart, so that the
 // config, which the options see, is on the heap only when there are some.
-func applyOptions(opts []CallOption) (callConfig, error) {
-	cfg := callConfig{retries: -1}
+func applyOptions(cfg callConfig, opts []CallOption) (callConfig, error) {
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -184,3 +190,16 @@ func applyOptions(opts []CallOption) (callConfig, error) {
 	}
 	return cfg, nil
 }
+
+// SkipCache returns a context under which calls neither read from nor
+// revalidate against the cache: each sends a full request, as with caching
+// off. A response the service allows to be cached still replaces the
+// stored one, so SkipCache also refreshes the cache. It is
+// WithCacheMode(CacheSkip) for every call made with the context; a
+// call's own WithCacheMode wins over it.
+func SkipCache(ctx context.Context) context.Context {
+	return context.WithValue(ctx, cacheModeKey{}, CacheSkip)
+}
+
+// cacheModeKey is the context key of SkipCache, a public per-call setting.
+type cacheModeKey struct{}

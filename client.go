@@ -6,22 +6,19 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 	"golang.org/x/time/rate"
 
 	"github.com/gamedata-go/gamedata/internal/adaptive"
+	"github.com/gamedata-go/gamedata/internal/attempt"
+	"github.com/gamedata-go/gamedata/internal/clock"
 	"github.com/gamedata-go/gamedata/internal/httpcache"
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 	"github.com/gamedata-go/gamedata/internal/manifest"
@@ -53,8 +50,7 @@ type Client struct {
 
 	cache       Cache
 	cacheCounts cacheCounts
-	clock       clock
-	calls       sync.Pool // of *call, reused from call to call
+	clock       clock.Clock
 
 	// Dashboard lists packages and dedicated servers.
 	Dashboard *DashboardService
@@ -82,53 +78,50 @@ func (s *service) ready() (*Client, error) {
 }
 
 // get reads endpoint e with args in place of its path parameters, with
-// query q and the call's options, and hands its body to decode. It is
-// where every call starts and ends: it makes the call's state, the one
-// value every step of the request path reads.
+// query q and the call's options opts, and hands its body to decode: the
+// calls with no checks or fill-ins of their own.
 func (s *service) get(ctx context.Context, opts []CallOption, e manifest.Endpoint, q url.Values, decode func([]byte) error, args ...string) error {
-	return s.getInto(ctx, opts, nil, e, q, decode, args...)
+	c, cfg, err := s.resolve(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return c.call(ctx, cfg, e, q, decode, args...)
 }
 
-// getInto is get that also fills resp, when not nil, with the call's
-// Response, as a WithResponseInto among opts is filled: List uses it for
-// the Response a Page carries.
-func (s *service) getInto(ctx context.Context, opts []CallOption, resp *Response, e manifest.Endpoint, q url.Values, decode func([]byte) error, args ...string) error {
+// resolve returns the client of s and the call options opts resolved, once
+// for a whole call, walk, fan-out or watch, or the error that refuses the
+// call before anything is sent.
+func (s *service) resolve(ctx context.Context, opts []CallOption) (*Client, callConfig, error) {
 	c, err := s.ready()
 	if err != nil {
-		return err
+		return nil, callConfig{}, err
 	}
-	if ctx == nil {
-		return invalidArgument("nil context")
-	}
-	cfg, err := resolveOptions(opts)
+	cfg, err := resolveOptions(ctx, opts)
+	return c, cfg, err
+}
+
+// call reads endpoint e with args in place of its path parameters, with
+// query q and the call's resolved options cfg, and hands its body to
+// decode. It is where every call starts and ends: it makes the call, the
+// one value every step of the request path reads, and fills cfg.into
+// with the call's Response when the call ends.
+func (c *Client) call(ctx context.Context, cfg callConfig, e manifest.Endpoint, q url.Values, decode func([]byte) error, args ...string) error {
+	q, err := addQuery(q, cfg.query)
 	if err != nil {
-		return err
-	}
-	if q, err = addQuery(q, cfg.query); err != nil {
 		return err
 	}
 	u, err := c.endpoint(e, q, args)
 	if err != nil {
 		return err
 	}
-	route := e.Path
-	asked := cfg.into
-	if resp != nil {
-		cfg.into = resp
-	}
-	cl := c.newCall(ctx, route, &cfg)
 	if c.hooks.OnStart != nil {
-		if started := c.hooks.OnStart(ctx, StartEvent{Route: route, URL: u.String()}); started != nil {
+		if started := c.hooks.OnStart(ctx, StartEvent{Route: e.Path, URL: u.String()}); started != nil {
 			ctx = started
 		}
 	}
-	cl.ctx = ctx
-	err = cl.getJSON(ctx, u, decode)
+	cl := c.newCall(ctx, e.Path, cfg)
+	err = cl.getJSON(u, decode)
 	cl.end(err)
-	cl.release()
-	if asked != nil && resp != nil {
-		*asked = *resp
-	}
 	return err
 }
 
@@ -150,11 +143,12 @@ func addQuery(q, extra url.Values) (url.Values, error) {
 	return q, nil
 }
 
-// getRecord reads and decodes the record at the endpoint path; what names
-// it in a decode error. Every Get is this and its own checks.
-func getRecord[T any](ctx context.Context, s *service, opts []CallOption, e manifest.Endpoint, what string, decode func([]byte) (T, error), args ...string) (T, error) {
+// getRecord reads and decodes the record at endpoint e with args, with
+// the call's resolved options cfg; what names it in a decode error. Every
+// Get is this and its own checks.
+func getRecord[T any](ctx context.Context, c *Client, cfg callConfig, e manifest.Endpoint, what string, decode func([]byte) (T, error), args ...string) (T, error) {
 	var v T
-	err := s.get(ctx, opts, e, nil, func(b []byte) (err error) {
+	err := c.call(ctx, cfg, e, nil, func(b []byte) (err error) {
 		if v, err = decode(b); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
@@ -306,106 +300,63 @@ func checkSegments(names []string, values ...string) error {
 	return nil
 }
 
-// call is one call's state: what its options asked for and what it has
-// learnt so far. The call makes it where it starts (service.get) and every
-// step of the request path reads it: the cache lookup, the retry engine's
-// hooks (countAttempt, checkRetry, backoff), each attempt (RoundTrip) and
-// the middleware chain. Nothing of it travels in a context or a body.
+// call is one call: what its options asked for and what it has learnt so
+// far. The call makes it where it starts (service.call) and every step of
+// the request path reads it: the cache lookup, the retry engine's check
+// (checkRetry), each attempt (RoundTrip) and the middleware chain.
 type call struct {
-	callState
+	c     *Client
+	ctx   context.Context // the call's, as Hooks.OnStart left it
+	route string
+	cfg   callConfig
+	// chain is the middleware every attempt passes; its attempt is the
+	// count of attempts made so far.
+	chain  chain
+	start  time.Time
+	resp   Response
+	served *httpcache.Entry // the stored response the call served, if any
+
 	// The retry engine and the http.Client under it, whose hooks are the
-	// call's methods. They are made once for a call value, which the
-	// client keeps in a pool between calls (see newCall), so a call pays
-	// for neither them nor their hooks' closures.
+	// call's methods: go-retryablehttp around an http.Client whose
+	// transport is the call itself.
 	retry retryablehttp.Client
 	http  http.Client
 }
 
-// callState is what one call knows; a call value starts each call with a
-// new one.
-type callState struct {
-	c        *Client
-	ctx      context.Context // the call's, as Hooks.OnStart left it
-	route    string
-	mode     CacheMode
-	retryMax int
-	timeout  time.Duration // for each attempt
-	header   http.Header   // added to every attempt
-	into     *Response
-	// chain is the middleware every attempt passes; its attempt is the
-	// count of attempts made so far.
-	chain chain
-
-	start   time.Time
-	verdict verdict // of the last response an attempt received
-	body    []byte  // of the last response an attempt received
-	lastErr error   // of the last attempt that failed without a response
-	resp    Response
-	served  *httpcache.Entry // the stored response the call served, if any
-}
-
-// newCall starts a call of route with cfg, resolved from its options,
-// and the cache mode SkipCache put on ctx unless cfg says otherwise.
-func (c *Client) newCall(ctx context.Context, route string, cfg *callConfig) *call {
-	cl, _ := c.calls.Get().(*call)
-	if cl == nil {
-		cl = c.makeCall()
+// newCall starts a call of route with cfg, its resolved options.
+func (c *Client) newCall(ctx context.Context, route string, cfg callConfig) *call {
+	cl := &call{
+		c:     c,
+		ctx:   ctx,
+		route: route,
+		cfg:   cfg,
+		chain: chain{middleware: c.middleware, transport: c.transport, route: route},
+		start: c.clock.Now(),
 	}
-	cl.callState = callState{
-		c:        c,
-		route:    route,
-		mode:     cacheModeOf(ctx),
-		retryMax: c.retryMax,
-		timeout:  c.timeout,
-		header:   cfg.header,
-		into:     cfg.into,
-		chain:    chain{middleware: c.middleware, transport: c.transport, route: route},
-		start:    c.clock.Now(),
+	if cfg.retries < 0 {
+		cl.cfg.retries = c.retryMax
 	}
-	if cfg.modeSet {
-		cl.mode = cfg.mode
-	}
-	if cfg.retries >= 0 {
-		cl.retryMax = cfg.retries
-	}
-	if cfg.attemptTimeout > 0 {
-		cl.timeout = cfg.attemptTimeout
+	if cfg.attemptTimeout <= 0 {
+		cl.cfg.attemptTimeout = c.timeout
 	}
 	if len(cfg.middleware) > 0 {
 		cl.chain.middleware = append(slices.Clip(c.middleware), cfg.middleware...)
 	}
-	cl.retry.RetryMax = cl.retryMax
-	return cl
-}
-
-// makeCall makes a call value of c, with its retry engine: go-retryablehttp
-// around an http.Client whose transport is the call itself, both with the
-// call's hooks.
-func (c *Client) makeCall() *call {
-	cl := &call{}
 	cl.http = http.Client{Transport: cl, CheckRedirect: c.checkRedirect, Jar: c.jar}
 	cl.retry = retryablehttp.Client{
-		HTTPClient:     &cl.http,
-		RetryWaitMin:   c.backoffMin,
-		RetryWaitMax:   c.backoffMax,
-		CheckRetry:     cl.checkRetry,
-		Backoff:        cl.backoff,
-		RequestLogHook: cl.countAttempt,
-		ErrorHandler:   retryablehttp.PassthroughErrorHandler,
+		HTTPClient: &cl.http,
+		RetryMax:   cl.cfg.retries,
+		CheckRetry: cl.checkRetry,
+		// checkRetry waits, on the client's clock, before the retry it
+		// decides on: the engine's own wait, on the wall's, is none.
+		Backoff:      func(time.Duration, time.Duration, int, *http.Response) time.Duration { return 0 },
+		ErrorHandler: retryablehttp.PassthroughErrorHandler,
 		// No Logger: left nil, retryablehttp logs nothing. Its own lines
 		// would carry the full URL and raw error text, and log at Error an
 		// attempt that is then retried; logAttempt writes the one line an
 		// attempt has.
 	}
 	return cl
-}
-
-// release hands the call value back to its client's pool, holding nothing
-// of the call that ended.
-func (cl *call) release() {
-	c := cl.c
-	cl.callState = callState{}
-	c.calls.Put(cl)
 }
 
 // end records how the call ended: in the caller's Response, in the
@@ -418,15 +369,15 @@ func (cl *call) end(err error) {
 			apiErr.Response = cl.resp
 		}
 	}
-	if cl.into == nil && cl.c.hooks.OnDone == nil {
+	if cl.cfg.into == nil && cl.c.hooks.OnDone == nil {
 		return
 	}
 	if cl.served != nil {
 		// Read only when asked for: a hit decodes no header otherwise.
 		cl.resp.StatusCode, cl.resp.Header = cl.served.Status(), cl.served.Header()
 	}
-	if cl.into != nil {
-		*cl.into = cl.resp
+	if cl.cfg.into != nil {
+		*cl.cfg.into = cl.resp
 	}
 	if cl.c.hooks.OnDone != nil {
 		cl.c.hooks.OnDone(cl.ctx, DoneEvent{Route: cl.route, Response: cl.resp, Err: err})
@@ -442,23 +393,23 @@ func (cl *call) end(err error) {
 // The cache sits above send and below decoding: a cached page is decoded,
 // and so checked for its pagination.page, like a fresh one, while a
 // redirect to another page fails in send and is never stored.
-func (cl *call) getJSON(ctx context.Context, u *url.URL, decode func([]byte) error) error {
+func (cl *call) getJSON(u *url.URL, decode func([]byte) error) error {
 	c := cl.c
 	key := u.String()
 	stored := cl.lookup(key)
-	if stored != nil && cl.mode == CacheDefault && stored.Fresh(c.clock.Now()) {
+	if stored != nil && cl.cfg.mode == CacheDefault && stored.Fresh(c.clock.Now()) {
 		c.cacheCounts.hits.Add(1)
 		cl.resp.Cache, cl.served = CacheHit, stored
 		return decodeBody(u, stored.Body(), decode)
 	}
 	header := stored.Conditional()
 	requested := c.clock.Now()
-	r, err := cl.send(ctx, u, header)
+	r, err := cl.send(u, header)
 	if err == nil && r.status == http.StatusNotModified && header != nil && !stored.Selects(r.header) {
 		// The 304 is about another version than the stored one: read the
 		// current one in full.
 		stored, header, requested = nil, nil, c.clock.Now()
-		r, err = cl.send(ctx, u, nil)
+		r, err = cl.send(u, nil)
 	}
 	received := c.clock.Now()
 
@@ -466,7 +417,7 @@ func (cl *call) getJSON(ctx context.Context, u *url.URL, decode func([]byte) err
 	var keep *httpcache.Entry
 	switch {
 	case err != nil:
-		if !c.servableOnError(ctx, stored, err, received) {
+		if !c.servableOnError(cl.ctx, stored, err, received) {
 			return err
 		}
 		c.cacheCounts.hits.Add(1)
@@ -494,7 +445,7 @@ func (cl *call) getJSON(ctx context.Context, u *url.URL, decode func([]byte) err
 // lookup returns the entry stored under key that the call may serve or
 // revalidate, if any, and records whether the cache takes part.
 func (cl *call) lookup(key string) *httpcache.Entry {
-	if cl.c.cache == nil || cl.mode == CacheSkip {
+	if cl.c.cache == nil || cl.cfg.mode == CacheSkip {
 		return nil
 	}
 	cl.resp.Cache = CacheMiss
@@ -569,11 +520,10 @@ type response struct {
 // send performs a GET of u with retries, header added to every attempt,
 // and returns a 2xx or 304 response with its whole body read; any other
 // status is an *APIError. Every attempt is the call's RoundTrip, which
-// waits on the rate limiter, passes the middleware, reads the body whole
-// and classifies the response once; checkRetry and backoff act on that
-// verdict.
-func (cl *call) send(ctx context.Context, u *url.URL, header http.Header) (*response, error) {
-	req, err := retryablehttp.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+// waits on the rate limiter, passes the middleware and reads the body
+// whole; checkRetry decides on a retry and waits for it.
+func (cl *call) send(u *url.URL, header http.Header) (*response, error) {
+	req, err := retryablehttp.NewRequestWithContext(cl.ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
 		return nil, fmt.Errorf("gamedata: %w", err)
 	}
@@ -582,7 +532,7 @@ func (cl *call) send(ctx context.Context, u *url.URL, header http.Header) (*resp
 	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", cl.c.userAgent)
-	for name, values := range cl.header {
+	for name, values := range cl.cfg.header {
 		req.Header[name] = values
 	}
 
@@ -590,8 +540,7 @@ func (cl *call) send(ctx context.Context, u *url.URL, header http.Header) (*resp
 	if err != nil {
 		return nil, requestError(req.Method, u, cl.chain.attempt, err)
 	}
-	defer resp.Body.Close()
-	body := cl.body
+	body := resp.Body.(*wholeBody).b // RoundTrip's, handed back by the engine
 	cl.resp.StatusCode, cl.resp.Header = resp.StatusCode, resp.Header
 	if resp.StatusCode >= 200 && resp.StatusCode < 300 || resp.StatusCode == http.StatusNotModified {
 		return &response{status: resp.StatusCode, header: resp.Header, body: body}, nil
@@ -601,20 +550,23 @@ func (cl *call) send(ctx context.Context, u *url.URL, header http.Header) (*resp
 		Method:     req.Method,
 		URL:        u.String(),
 		Attempts:   cl.chain.attempt,
-		RetryAfter: cl.verdict.wait,
+		RetryAfter: attempt.Classify(resp.StatusCode, resp.Header, cl.c.clock.Now()).Wait,
 		Body:       body[:min(len(body), maxErrorBody)],
 	}
 }
 
+// wholeBody is a body an attempt read whole: RoundTrip returns it in its
+// response, so that the http.Client and the retry engine can read and
+// close it as any body, and send takes its bytes without a copy.
+type wholeBody struct {
+	bytes.Reader
+	b []byte
+}
+
+func (*wholeBody) Close() error { return nil }
+
 // errZeroClient is the error of a Client that was not made by NewClient.
 var errZeroClient = errors.New("gamedata: the Client is not initialized: create it with NewClient")
-
-// countAttempt is the retryablehttp.RequestLogHook: it runs once before
-// every attempt, so the count says how many were made.
-func (cl *call) countAttempt(_ retryablehttp.Logger, _ *http.Request, attempt int) {
-	cl.chain.attempt = attempt + 1
-	cl.resp.Attempts++
-}
 
 // requestError names the request once, says how many attempts it took when
 // it took more than one, and unwraps *url.Error so its cause is what
@@ -647,20 +599,74 @@ func (e *requestFailure) Error() string {
 
 func (e *requestFailure) Unwrap() error { return e.err }
 
-// RoundTrip carries one attempt of the call, under retryablehttp and the
-// redirects of its http.Client: it waits on the rate limiter (so retries
-// and redirects wait too), passes the middleware, abandons an attempt
-// that receives nothing for the stall timeout, reads the body whole (a
-// body cut short is an error here, and so is retried like a reset
-// connection), and classifies the response once, for checkRetry, backoff
-// and the adaptive rate.
+// RoundTrip carries one attempt of the call, or one redirect of an
+// attempt, under retryablehttp and the redirects of its http.Client: it
+// counts the attempt, waits on the rate limiter (so retries and redirects
+// wait too), passes the middleware, abandons an attempt that receives
+// nothing for the stall timeout, and reads the body whole: a body cut
+// short is an error here, and so is retried like a reset connection. It
+// tells the adaptive rate and Hooks.OnThrottle of a throttle, and writes
+// the attempt's debug line.
 func (cl *call) RoundTrip(req *http.Request) (*http.Response, error) {
-	start, waited := cl.c.clock.Now(), cl.resp.RateLimitWait
-	resp, err := cl.attempt(req)
-	if l := cl.c.logger; l != nil && l.Enabled(req.Context(), slog.LevelDebug) {
-		cl.logAttempt(l, req, resp, err, cl.c.clock.Now().Sub(start), cl.resp.RateLimitWait-waited)
+	c := cl.c
+	if req.Response == nil { // not a redirect, which keeps its attempt's number
+		cl.chain.attempt++
+		cl.resp.Attempts++
+	}
+	start, epoch := c.clock.Now(), c.adaptive.Epoch()
+	waited, err := c.waitLimiter(req.Context())
+	cl.resp.RateLimitWait += waited
+	var resp *http.Response
+	if err == nil {
+		c.adaptive.Sent(c.clock.Now())
+		resp, err = cl.attempt(req, epoch)
+	}
+	if l := c.logger; l != nil && l.Enabled(req.Context(), slog.LevelDebug) {
+		cl.logAttempt(l, req, resp, err, c.clock.Now().Sub(start), waited)
 	}
 	return resp, err
+}
+
+// attempt sends req through the middleware under the attempt's timeout
+// and the stall watch, and reads the answer whole. epoch is the adaptive
+// rate's when the attempt began.
+func (cl *call) attempt(req *http.Request, epoch uint64) (*http.Response, error) {
+	c := cl.c
+	ctx, cancel := context.WithCancelCause(req.Context())
+	defer cancel(nil)
+	if cl.cfg.attemptTimeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeout(ctx, cl.cfg.attemptTimeout)
+		defer stop()
+	}
+	watch := attempt.NewStallWatch(c.clock, c.stall, cancel)
+	defer watch.Stop()
+
+	resp, err := cl.chain.roundTrip(req.WithContext(ctx))
+	if err != nil {
+		return nil, attempt.StalledOr(ctx, err)
+	}
+	v := attempt.Classify(resp.StatusCode, resp.Header, c.clock.Now())
+	c.adaptive.Observe(c.clock.Now(), epoch, v.Throttle)
+	if v.Throttle && c.hooks.OnThrottle != nil {
+		c.hooks.OnThrottle(req.Context(), ThrottleEvent{Route: cl.route, Attempt: cl.chain.attempt, StatusCode: resp.StatusCode, RetryAfter: v.Wait})
+	}
+	limit := c.maxBytes
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		limit = maxErrorBody
+	}
+	body, err := attempt.Read(resp, limit, watch.Kick)
+	var tooLarge *attempt.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, fmt.Errorf("%w: %s", ErrResponseTooLarge, tooLarge)
+	case err != nil:
+		return nil, attempt.StalledOr(ctx, err)
+	}
+	wb := &wholeBody{b: body}
+	wb.Reset(body)
+	resp.Body = wb
+	return resp, nil
 }
 
 // logAttempt writes the debug line of an attempt: never a body, and an
@@ -684,51 +690,6 @@ func (cl *call) logAttempt(l *slog.Logger, req *http.Request, resp *http.Respons
 	}
 	attrs = append(attrs, slog.String("cache", cache.String()), slog.Duration("duration", took), slog.Duration("rate_limit_wait", waited))
 	l.LogAttrs(req.Context(), slog.LevelDebug, "gamedata: attempt", attrs...)
-}
-
-// attempt is RoundTrip but for its log line.
-func (cl *call) attempt(req *http.Request) (*http.Response, error) {
-	c := cl.c
-	epoch := c.adaptive.Epoch()
-	waited, err := c.waitLimiter(req.Context())
-	cl.resp.RateLimitWait += waited
-	if err != nil {
-		return nil, err
-	}
-	c.adaptive.Sent(c.clock.Now())
-
-	ctx, cancel := context.WithCancelCause(req.Context())
-	defer cancel(nil)
-	if cl.timeout > 0 {
-		var stop context.CancelFunc
-		ctx, stop = context.WithTimeout(ctx, cl.timeout)
-		defer stop()
-	}
-	watch := newStallWatch(c.clock, c.stall, cancel)
-	defer watch.stop()
-
-	resp, err := cl.chain.roundTrip(req.WithContext(ctx))
-	if err != nil {
-		return nil, stalledOr(ctx, err)
-	}
-	v := classify(resp, c.clock.Now())
-	c.adaptive.Observe(c.clock.Now(), epoch, v.throttle)
-	if v.throttle && c.hooks.OnThrottle != nil {
-		c.hooks.OnThrottle(req.Context(), ThrottleEvent{Route: cl.route, Attempt: cl.chain.attempt, StatusCode: resp.StatusCode, RetryAfter: v.wait})
-	}
-	limit := c.maxBytes
-	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
-		limit = maxErrorBody
-	}
-	body, err := readBody(resp, limit, watch.kick)
-	if err != nil {
-		return nil, stalledOr(ctx, err)
-	}
-	cl.verdict, cl.body = v, body
-	rb := &readBytes{}
-	rb.Reset(body)
-	resp.Body = rb
-	return resp, nil
 }
 
 // waitLimiter waits, on the client's clock, for the rate limiter's next
@@ -763,49 +724,38 @@ func (c *Client) waitLimiter(ctx context.Context) (time.Duration, error) {
 // limiter's next slot is after the context's deadline.
 var errLimiterDeadline = fmt.Errorf("%w: the rate limit allows no request before the context deadline", context.DeadlineExceeded)
 
-// readBytes is a body RoundTrip has read whole, handed on so that the
-// http.Client and the retry engine can read and close it as any body.
-type readBytes struct{ bytes.Reader }
-
-func (*readBytes) Close() error { return nil }
-
-// verdict is what a response means for its request, decided once by
-// classify.
-type verdict struct {
-	// retry: the same request may succeed later (429, 5xx but 501).
-	retry bool
-	// throttle: the service is limiting the client's rate (429, or 503
-	// with Retry-After).
-	throttle bool
-	// wait is the Retry-After of a 429 or 503, or 0.
-	wait time.Duration
-}
-
-func classify(resp *http.Response, now time.Time) verdict {
-	s := resp.StatusCode
-	v := verdict{retry: s == http.StatusTooManyRequests || (s >= 500 && s != http.StatusNotImplemented)}
-	if s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable {
-		header := resp.Header.Get("Retry-After")
-		v.throttle = s == http.StatusTooManyRequests || header != ""
-		v.wait = retryAfter(header, now)
-	}
-	return v
-}
-
-// checkRetry is the call's retryablehttp.CheckRetry, on the verdict of
-// the attempt's response. A Retry-After beyond the backoff maximum is not
-// waited for: the call fails at once and the *APIError carries the wait,
-// so nothing hangs and nothing retries early against the service's word.
+// checkRetry is the call's retryablehttp.CheckRetry: after each attempt it
+// decides, from what the attempt returned, whether to try again, and
+// then, before returning, waits for the retry on the client's clock: the
+// Retry-After the service asked for, or a backoff. A Retry-After beyond
+// the backoff maximum is not waited for: the call fails at once and the
+// *APIError carries the wait, so nothing hangs and nothing retries early
+// against the service's word.
 func (cl *call) checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	if err != nil {
-		cl.lastErr = err
-		return retryableError(err), err
+	e := RetryEvent{Route: cl.route, Attempt: cl.chain.attempt, Err: err}
+	retry := err != nil && retryableError(err)
+	if err == nil {
+		v := attempt.Classify(resp.StatusCode, resp.Header, cl.c.clock.Now())
+		retry = v.Retry && v.Wait <= cl.c.backoffMax
+		e.StatusCode, e.Wait = resp.StatusCode, v.Wait
 	}
-	cl.lastErr = nil
-	return cl.verdict.retry && cl.verdict.wait <= cl.c.backoffMax, nil
+	if !retry || cl.chain.attempt > cl.cfg.retries {
+		// No retry, or none left: the engine ends the call.
+		return retry, err
+	}
+	if e.Wait <= 0 {
+		e.Wait = attempt.Backoff(cl.c.backoffMin, cl.c.backoffMax, cl.chain.attempt-1)
+	}
+	if cl.c.hooks.OnRetry != nil {
+		cl.c.hooks.OnRetry(cl.ctx, e)
+	}
+	if err := cl.c.clock.Sleep(ctx, e.Wait); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // serverFailed tells the failures that stale-if-error covers: the service
@@ -841,159 +791,3 @@ func retryableError(err error) bool {
 	}
 	return true
 }
-
-// backoff is the call's retryablehttp.Backoff: the wait the service
-// asked for with Retry-After when it gave one (checkRetry has already
-// refused a wait beyond hi), otherwise backoffWait. It tells
-// Hooks.OnRetry of the retry it precedes.
-func (cl *call) backoff(lo, hi time.Duration, attempt int, resp *http.Response) time.Duration {
-	wait := cl.verdict.wait
-	if resp == nil || wait <= 0 {
-		wait = backoffWait(lo, hi, attempt)
-	}
-	if cl.c.hooks.OnRetry != nil {
-		e := RetryEvent{Route: cl.route, Attempt: cl.chain.attempt, Err: cl.lastErr, Wait: wait}
-		if resp != nil {
-			e.StatusCode = resp.StatusCode
-		}
-		cl.c.hooks.OnRetry(cl.ctx, e)
-	}
-	return wait
-}
-
-// backoffWait is exponential from lo with "equal jitter": between half
-// and all of lo·2^attempt, capped at hi.
-func backoffWait(lo, hi time.Duration, attempt int) time.Duration {
-	d := lo
-	for range attempt {
-		if d >= hi/2 {
-			d = hi
-			break
-		}
-		d *= 2
-	}
-	d = min(d, hi)
-	if d <= 0 {
-		return 0
-	}
-	half := d / 2
-	return half + rand.N(d-half+1)
-}
-
-// maxRetryAfter bounds a Retry-After, so a huge one cannot overflow.
-const maxRetryAfter = 365 * 24 * time.Hour
-
-// retryAfter reads a Retry-After header, in seconds or as an HTTP date. It
-// returns 0 when there is none, or when it is in the past.
-func retryAfter(header string, now time.Time) time.Duration {
-	if header == "" {
-		return 0
-	}
-	if secs, err := strconv.ParseInt(header, 10, 64); err == nil {
-		if secs <= 0 {
-			return 0
-		}
-		return time.Duration(min(secs, int64(maxRetryAfter/time.Second))) * time.Second
-	}
-	if at, err := http.ParseTime(header); err == nil {
-		if d := at.Sub(now); d > 0 {
-			return min(d.Round(time.Second), maxRetryAfter)
-		}
-	}
-	return 0
-}
-
-// readBody reads a whole body of at most limit bytes, calling progress
-// after every read that brought bytes. A body that ends before its
-// framing says it ends (short of its Content-Length, a chunked body
-// without its last chunk, a gzip body without its trailer) is
-// io.ErrUnexpectedEOF, never a short body.
-func readBody(resp *http.Response, limit int64, progress func()) ([]byte, error) {
-	defer resp.Body.Close()
-	r := &progressReader{r: resp.Body, progress: progress}
-	n := resp.ContentLength
-	if n > limit {
-		return nil, fmt.Errorf("%w: Content-Length %d, limit %d", ErrResponseTooLarge, n, limit)
-	}
-	if n < 0 {
-		body, err := io.ReadAll(io.LimitReader(r, limit+1))
-		if err == nil && int64(len(body)) > limit {
-			return nil, fmt.Errorf("%w: more than %d bytes", ErrResponseTooLarge, limit)
-		}
-		return body, err
-	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, err
-	}
-	return body, nil
-}
-
-// progressReader calls progress after every read that brought bytes.
-type progressReader struct {
-	r        io.Reader
-	progress func()
-}
-
-func (p *progressReader) Read(b []byte) (int, error) {
-	n, err := p.r.Read(b)
-	if n > 0 {
-		p.progress()
-	}
-	return n, err
-}
-
-// stallWatch abandons an attempt that receives nothing for d: no response
-// headers yet, or no new body bytes. It bounds silence, not the whole
-// attempt, so a large body over a slow link succeeds while bytes come.
-type stallWatch struct {
-	timer timer
-	d     time.Duration
-}
-
-func newStallWatch(clk clock, d time.Duration, cancel context.CancelCauseFunc) *stallWatch {
-	if d <= 0 {
-		return &stallWatch{}
-	}
-	return &stallWatch{d: d, timer: clk.AfterFunc(d, func() { cancel(&stallError{d: d}) })}
-}
-
-// kick restarts the wait: bytes came.
-func (w *stallWatch) kick() {
-	if w.timer != nil {
-		w.timer.Reset(w.d)
-	}
-}
-
-func (w *stallWatch) stop() {
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-}
-
-// stalledOr returns the stall that cancelled an attempt's ctx, or else
-// err.
-func stalledOr(ctx context.Context, err error) error {
-	var stall *stallError
-	if errors.As(context.Cause(ctx), &stall) {
-		return stall
-	}
-	return err
-}
-
-// stallError is an attempt abandoned because the connection went silent.
-// It matches os.ErrDeadlineExceeded, as a read deadline on the connection
-// would.
-type stallError struct{ d time.Duration }
-
-func (e *stallError) Error() string {
-	return fmt.Sprintf("connection stalled: nothing received for %s", e.d)
-}
-
-func (e *stallError) Is(target error) bool { return target == os.ErrDeadlineExceeded }
-
-// Timeout reports true, as net.Error's timeouts do.
-func (e *stallError) Timeout() bool { return true }

@@ -12,11 +12,9 @@ import (
 	"net/url"
 	"os"
 	"reflect"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
-	"testing/iotest"
 	"time"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
@@ -142,13 +140,13 @@ func TestUsesTheGivenHTTPClientTransport(t *testing.T) {
 func TestLoggerIsSilentUnlessGiven(t *testing.T) {
 	t.Parallel()
 	silent := newTestClient(t, "https://example.com")
-	assert.Nil(t, silent.makeCall().retry.Logger, "retryablehttp logs nothing only when its Logger is nil")
+	assert.Nil(t, silent.newCall(context.Background(), "/", callConfig{}).retry.Logger, "retryablehttp logs nothing only when its Logger is nil")
 
 	twin, id := newTwin(t, faults(gamedatatest.Fault502, 1))
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	logged := newTestClient(t, twin.URL, WithLogger(logger))
-	assert.Nil(t, logged.makeCall().retry.Logger, "the retry engine's own lines never reach the caller's logger")
+	assert.Nil(t, logged.newCall(context.Background(), "/", callConfig{}).retry.Logger, "the retry engine's own lines never reach the caller's logger")
 	_, err := logged.Servers.Get(context.Background(), id)
 	require.NoError(t, err)
 	assert.Equal(t, 2, strings.Count(buf.String(), `msg="gamedata: attempt"`), "a line an attempt")
@@ -252,51 +250,6 @@ func TestRetryAfter(t *testing.T) {
 	}
 }
 
-func TestBackoff(t *testing.T) {
-	t.Parallel()
-	lo, hi := 100*time.Millisecond, time.Second
-	for attempt, want := range []time.Duration{100, 200, 400, 800, 1000, 1000, 1000} {
-		want *= time.Millisecond
-		for range 20 {
-			d := backoffWait(lo, hi, attempt)
-			assert.GreaterOrEqual(t, d, want/2, "attempt %d", attempt)
-			assert.LessOrEqual(t, d, want, "attempt %d", attempt)
-		}
-	}
-	assert.Equal(t, time.Duration(0), backoffWait(0, 0, 3))
-	cl := &call{callState: callState{c: &Client{}, verdict: verdict{retry: true, wait: 7 * time.Second}}}
-	assert.Equal(t, 7*time.Second, cl.backoff(lo, 30*time.Second, 0, &http.Response{StatusCode: 429}), "Retry-After wins")
-}
-
-func TestClassify(t *testing.T) {
-	t.Parallel()
-	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	for _, tt := range []struct {
-		status          int
-		retryAfter      string
-		retry, throttle bool
-		wait            time.Duration
-	}{
-		{200, "", false, false, 0},
-		{404, "", false, false, 0},
-		{501, "", false, false, 0},
-		{500, "7", true, false, 0},
-		{502, "", true, false, 0},
-		{503, "", true, false, 0},
-		{503, "7", true, true, 7 * time.Second},
-		{429, "", true, true, 0},
-		{429, "7", true, true, 7 * time.Second},
-		{429, now.Add(time.Minute).Format(http.TimeFormat), true, true, time.Minute},
-		{429, now.Add(-time.Hour).Format(http.TimeFormat), true, true, 0},
-		{429, "-3", true, true, 0},
-		{429, strconv.FormatInt(1<<62, 10), true, true, maxRetryAfter},
-	} {
-		resp := &http.Response{StatusCode: tt.status, Header: http.Header{"Retry-After": {tt.retryAfter}}}
-		got := classify(resp, now)
-		assert.Equal(t, verdict{retry: tt.retry, throttle: tt.throttle, wait: tt.wait}, got, "%d %q", tt.status, tt.retryAfter)
-	}
-}
-
 func TestNetworkErrorsAreRetried(t *testing.T) {
 	t.Parallel()
 	twin, id := newTwin(t, faults(gamedatatest.FaultReset, 2))
@@ -336,36 +289,6 @@ func TestCancellationEndsWaitsAtOnce(t *testing.T) {
 	err := await(t, done, "the call kept waiting for Retry-After after its context was cancelled")
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Len(t, twin.Requests(), 1, "no retry")
-}
-
-// chunked is a response whose length is not known in advance, read in
-// small pieces as a network would deliver it.
-func chunked(body []byte) *http.Response {
-	return &http.Response{ContentLength: -1, Body: io.NopCloser(iotest.HalfReader(bytes.NewReader(body)))}
-}
-
-func TestReadBodyWithoutContentLength(t *testing.T) {
-	big := bytes.Repeat([]byte("0123456789"), 100_000)
-	for _, tt := range []struct {
-		name  string
-		body  []byte
-		limit int64
-		err   error
-	}{
-		{"empty", nil, 10, nil},
-		{"small", []byte(`{"id":"s1"}`), 100, nil},
-		{"a megabyte", big, int64(len(big)), nil},
-		{"over the limit", big, int64(len(big)) - 1, ErrResponseTooLarge},
-	} {
-		got, err := readBody(chunked(tt.body), tt.limit, func() {})
-		if tt.err != nil {
-			assert.ErrorIs(t, err, tt.err, tt.name)
-		} else {
-			require.NoError(t, err, tt.name)
-			assert.Equal(t, len(tt.body), len(got), tt.name)
-			assert.True(t, bytes.Equal(tt.body, got), tt.name)
-		}
-	}
 }
 
 // A body cut before its framing says it ends (the twin's cuts: short of
@@ -473,50 +396,6 @@ func TestStallAfterTheLastTry(t *testing.T) {
 	assert.ErrorIs(t, err, os.ErrDeadlineExceeded)
 	assert.ErrorContains(t, err, "connection stalled: nothing received for 1m0s")
 }
-
-// The stall timeout bounds silence, not the whole read: a body that keeps
-// coming, however long it takes, is read whole.
-func TestStallWatchBoundsSilenceOnly(t *testing.T) {
-	t.Parallel()
-	const d = 30 * time.Second
-	for _, tt := range []struct {
-		gap     time.Duration
-		stalled bool
-	}{{d - time.Millisecond, false}, {d, true}} {
-		ft := newFakeClock()
-		var cause error
-		w := newStallWatch(ft, d, func(err error) { cause = err })
-		pieces := strings.Split(strings.Repeat("0123456789", 100), "")
-		body := &slowBody{pieces: pieces, before: func() { ft.advance(tt.gap) }}
-		_, err := readBody(&http.Response{ContentLength: -1, Body: body}, 1<<20, w.kick)
-		require.NoError(t, err)
-		w.stop()
-		if tt.stalled {
-			var stall *stallError
-			assert.ErrorAs(t, cause, &stall, "gap %s", tt.gap)
-		} else {
-			assert.NoError(t, cause, "gap %s: %d pieces over %s", tt.gap, len(pieces), ft.Now().Sub(newFakeClock().Now()))
-		}
-	}
-}
-
-// slowBody returns one piece a read, calling before each.
-type slowBody struct {
-	pieces []string
-	before func()
-}
-
-func (b *slowBody) Read(p []byte) (int, error) {
-	if len(b.pieces) == 0 {
-		return 0, io.EOF
-	}
-	b.before()
-	n := copy(p, b.pieces[0])
-	b.pieces = b.pieces[1:]
-	return n, nil
-}
-
-func (b *slowBody) Close() error { return nil }
 
 func TestWithStallTimeoutRefusesNegative(t *testing.T) {
 	t.Parallel()

@@ -106,7 +106,11 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions, cal
 	if o.ListOptions, err = o.paged(); err != nil {
 		return nil, err
 	}
-	return listPage(ctx, (*service)(s), callOpts, dashboard, o.ListOptions, o)
+	c, cfg, err := (*service)(s).resolve(ctx, callOpts)
+	if err != nil {
+		return nil, err
+	}
+	return listPage(ctx, c, cfg, dashboard, o.ListOptions, o)
 }
 
 // All walks the dashboard from opts.Page (0 means 1), following
@@ -117,16 +121,21 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions, cal
 // that runs past walk.MaxItems, ends the walk with ErrWalkUnbounded.
 // Breaking out of the loop stops all fetching.
 func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions, walk *WalkOptions, callOpts ...CallOption) iter.Seq2[DashboardEntry, error] {
-	return s.walk(ctx, valueOf(opts), valueOf(walk), shrinkEnds, callOpts)
+	o := valueOf(opts)
+	c, cfg, err := (*service)(s).resolve(ctx, callOpts)
+	if err != nil {
+		return failedWalk[DashboardEntry](o.Page, err)
+	}
+	return walkDashboard(ctx, c, cfg, o, valueOf(walk), shrinkEnds)
 }
 
-// walk walks the dashboard from the page opts select on, within wo;
-// shrink says what a redirect after the first page means, which All and
-// Watch see apart.
-func (s *DashboardService) walk(ctx context.Context, opts DashboardOptions, wo WalkOptions, shrink shrinkRule, callOpts []CallOption) iter.Seq2[DashboardEntry, error] {
-	return walk(ctx, opts.ListOptions, wo, (*service)(s).prefetch(), dashboardKey, shrink, callOpts, func(ctx context.Context, lo ListOptions, callOpts []CallOption) (*Page[DashboardEntry], error) {
+// walkDashboard walks the dashboard from the page opts select on, within
+// wo, with the walk's resolved call options cfg; shrink says what a
+// redirect after the first page means, which All and Watch see apart.
+func walkDashboard(ctx context.Context, c *Client, cfg callConfig, opts DashboardOptions, wo WalkOptions, shrink shrinkRule) iter.Seq2[DashboardEntry, error] {
+	return walkDirectory(ctx, c, cfg, dashboard, opts.ListOptions, wo, dashboardKey, shrink, func(lo ListOptions) any {
 		o := opts
 		o.ListOptions = lo
-		return s.List(ctx, &o, callOpts...)
+		return o
 	})
 }

@@ -3,7 +3,6 @@ package gamedata
 import (
 	"context"
 	"iter"
-	"slices"
 	"sync"
 )
 
@@ -18,8 +17,8 @@ import (
 // WithResponseInto among them receives each item's Response before the
 // item is yielded.
 func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concurrency int, opts ...CallOption) iter.Seq2[*Package, error] {
-	return fanOut(ctx, (*service)(s), refs, concurrency, opts, func(ctx context.Context, r PackageRef, opts []CallOption) (*Package, error) {
-		return s.Get(ctx, r.Kind, r.Ident, opts...)
+	return fanOut(ctx, (*service)(s), refs, concurrency, opts, func(ctx context.Context, c *Client, cfg callConfig, r PackageRef) (*Package, error) {
+		return getPackage(ctx, c, cfg, r.Kind, r.Ident)
 	})
 }
 
@@ -28,26 +27,20 @@ func (s *PackagesService) GetMany(ctx context.Context, refs []PackageRef, concur
 // exactly one pair for each id, in the order of ids, as
 // PackagesService.GetMany does for packages.
 func (s *ServersService) GetMany(ctx context.Context, ids []string, concurrency int, opts ...CallOption) iter.Seq2[*Server, error] {
-	return fanOut(ctx, (*service)(s), ids, concurrency, opts, func(ctx context.Context, id string, opts []CallOption) (*Server, error) {
-		return s.Get(ctx, id, opts...)
+	return fanOut(ctx, (*service)(s), ids, concurrency, opts, func(ctx context.Context, c *Client, cfg callConfig, id string) (*Server, error) {
+		return getServer(ctx, c, cfg, id)
 	})
 }
 
 // checkFanOut refuses a fan-out before it starts: a client not made by
 // NewClient, a nil context, a concurrency below 1, a bad call option. It
-// returns the Response the options ask to fill, if any.
-func checkFanOut(ctx context.Context, s *service, concurrency int, opts []CallOption) (*Response, error) {
-	if _, err := s.ready(); err != nil {
-		return nil, err
+// returns the client and the options resolved.
+func checkFanOut(ctx context.Context, s *service, concurrency int, opts []CallOption) (*Client, callConfig, error) {
+	c, cfg, err := s.resolve(ctx, opts)
+	if err == nil && concurrency < 1 {
+		err = invalidArgument("concurrency %d, want 1 or more", concurrency)
 	}
-	switch {
-	case ctx == nil:
-		return nil, invalidArgument("nil context")
-	case concurrency < 1:
-		return nil, invalidArgument("concurrency %d, want 1 or more", concurrency)
-	}
-	cfg, err := resolveOptions(opts)
-	return cfg.into, err
+	return c, cfg, err
 }
 
 // fanOut runs get, a call of service s with the options opts, over inputs with bounded
@@ -61,10 +54,11 @@ func checkFanOut(ctx context.Context, s *service, concurrency int, opts []CallOp
 // waiting out a Retry-After does not idle the other workers for long.
 // Breaking out of the loop stops all work and returns once the workers are
 // gone.
-func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurrency int, opts []CallOption, get func(context.Context, In, []CallOption) (Out, error)) iter.Seq2[Out, error] {
+func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurrency int, opts []CallOption, get func(context.Context, *Client, callConfig, In) (Out, error)) iter.Seq2[Out, error] {
 	return func(yield func(Out, error) bool) {
 		var zero Out
-		into, err := checkFanOut(ctx, s, concurrency, opts)
+		c, cfg, err := checkFanOut(ctx, s, concurrency, opts)
+		into := cfg.into
 		if err != nil {
 			yield(zero, err)
 			return
@@ -115,14 +109,12 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 		for range min(concurrency, len(inputs)) {
 			wg.Go(func() {
 				for i := range indexes {
+					// Each item fills its own Response, handed on when
+					// the item is yielded.
 					var r result
-					itemOpts := opts
-					if into != nil {
-						// Each item fills its own Response, handed on
-						// when the item is yielded.
-						itemOpts = append(slices.Clip(opts), WithResponseInto(&r.resp))
-					}
-					r.panicked = catchPanic(func() { r.out, r.err = get(ctx, inputs[i], itemOpts) })
+					itemCfg := cfg
+					itemCfg.into = &r.resp
+					r.panicked = catchPanic(func() { r.out, r.err = get(ctx, c, itemCfg, inputs[i]) })
 					slots[i%len(slots)] <- r
 				}
 			})

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/internal/clock"
 	"github.com/gamedata-go/gamedata/internal/fixture"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -142,7 +143,7 @@ func flaky(t *testing.T, failures int, status int, header http.Header) (*gamedat
 }
 
 // withClock runs a client on clk.
-func withClock(clk clock) Option {
+func withClock(clk clock.Clock) Option {
 	return func(c *config) error {
 		c.clock = clk
 		return nil
@@ -177,7 +178,7 @@ func (ft *fakeClock) Now() time.Time {
 	return ft.now
 }
 
-func (ft *fakeClock) AfterFunc(d time.Duration, f func()) timer {
+func (ft *fakeClock) AfterFunc(d time.Duration, f func()) clock.Timer {
 	ft.mu.Lock()
 	defer ft.mu.Unlock()
 	t := &fakeTimer{ft: ft, at: ft.now.Add(d), f: f, active: true}

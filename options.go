@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/gamedata-go/gamedata/internal/clock"
 )
 
 // Version is the version of this module, sent in the default User-Agent.
@@ -28,7 +30,7 @@ type config struct {
 	prefetch         int
 	adaptiveRate     bool
 	stallTimeout     time.Duration
-	clock            clock
+	clock            clock.Clock
 	cache            Cache
 	middleware       []Middleware
 	hooks            Hooks
@@ -46,7 +48,7 @@ func defaultConfig() config {
 		prefetch:         1,
 		adaptiveRate:     true,
 		stallTimeout:     30 * time.Second,
-		clock:            realClock{},
+		clock:            clock.Real{},
 		cache:            NewMemoryCache(32 << 20),
 	}
 }

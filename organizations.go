@@ -56,7 +56,11 @@ func (s *OrganizationsService) Get(ctx context.Context, ident string, opts ...Ca
 	if err := checkSegments([]string{"organization ident"}, ident); err != nil {
 		return nil, err
 	}
-	o, err := getRecord(ctx, (*service)(s), opts, manifest.Organization, "organization record", decodeOrganization, ident)
+	c, cfg, err := (*service)(s).resolve(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	o, err := getRecord(ctx, c, cfg, manifest.Organization, "organization record", decodeOrganization, ident)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +82,11 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions, call
 	if err != nil {
 		return nil, err
 	}
-	return listPage(ctx, (*service)(s), callOpts, organizations, lo, lo)
+	c, cfg, err := (*service)(s).resolve(ctx, callOpts)
+	if err != nil {
+		return nil, err
+	}
+	return listPage(ctx, c, cfg, organizations, lo, lo)
 }
 
 // All walks the organization directory from opts.Page (0 means 1),
@@ -89,13 +97,10 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions, call
 // where it said it would, or that runs past walk.MaxItems, ends the walk
 // with ErrWalkUnbounded. Breaking out of the loop stops all fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions, walk *WalkOptions, callOpts ...CallOption) iter.Seq2[Organization, error] {
-	return s.walk(ctx, valueOf(opts), valueOf(walk), callOpts)
-}
-
-// walk walks the organization directory from the page lo selects on,
-// within wo.
-func (s *OrganizationsService) walk(ctx context.Context, lo ListOptions, wo WalkOptions, callOpts []CallOption) iter.Seq2[Organization, error] {
-	return walk(ctx, lo, wo, (*service)(s).prefetch(), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, callOpts, func(ctx context.Context, lo ListOptions, callOpts []CallOption) (*Page[Organization], error) {
-		return s.List(ctx, &lo, callOpts...)
-	})
+	lo := valueOf(opts)
+	c, cfg, err := (*service)(s).resolve(ctx, callOpts)
+	if err != nil {
+		return failedWalk[Organization](lo.Page, err)
+	}
+	return walkDirectory(ctx, c, cfg, organizations, lo, valueOf(walk), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, func(lo ListOptions) any { return lo })
 }

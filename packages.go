@@ -57,10 +57,20 @@ type PackagesService service
 // service does not know is an *APIError that matches ErrNotFound. When the
 // record leaves out its kind or ident, those asked for are filled in.
 func (s *PackagesService) Get(ctx context.Context, kind, ident string, opts ...CallOption) (*Package, error) {
+	c, cfg, err := (*service)(s).resolve(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return getPackage(ctx, c, cfg, kind, ident)
+}
+
+// getPackage is Get with its options resolved: GetMany and Watch call it
+// for each package.
+func getPackage(ctx context.Context, c *Client, cfg callConfig, kind, ident string) (*Package, error) {
 	if err := checkSegments([]string{"package kind", "package ident"}, kind, ident); err != nil {
 		return nil, err
 	}
-	p, err := getRecord(ctx, (*service)(s), opts, manifest.Package, "package record", decodePackage, kind, ident)
+	p, err := getRecord(ctx, c, cfg, manifest.Package, "package record", decodePackage, kind, ident)
 	if err != nil {
 		return nil, err
 	}

@@ -234,39 +234,24 @@ const (
 // forever. A walk past a bound (walkBound) ends with ErrWalkUnbounded.
 // Breaking out of the loop cancels pages in flight and returns only once
 // they have stopped.
-func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch int, identity func(T) identity, shrink shrinkRule, callOpts []CallOption, query func(context.Context, ListOptions, []CallOption) (*Page[T], error)) iter.Seq2[T, error] {
-	first := lo.Page
-	if first == 0 {
-		first = 1
+func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch int, identity func(T) identity, shrink shrinkRule, cfg callConfig, query func(context.Context, ListOptions, callConfig) (*Page[T], error)) iter.Seq2[T, error] {
+	first := firstPage(lo.Page)
+	if wo.MaxItems < 0 {
+		return failedWalk[T](first, invalidArgument("MaxItems %d, want 0 (the default, %d) or more", wo.MaxItems, DefaultMaxItems))
 	}
 	return func(yield func(T, error) bool) {
 		var zero T
-		switch {
-		case ctx == nil:
-			yield(zero, &PageError{Page: first, Err: invalidArgument("nil context")})
-			return
-		case wo.MaxItems < 0:
-			yield(zero, &PageError{Page: first, Err: invalidArgument("MaxItems %d, want 0 (the default, %d) or more", wo.MaxItems, DefaultMaxItems)})
-			return
-		}
-		cfg, err := resolveOptions(callOpts)
-		if err != nil {
-			yield(zero, &PageError{Page: first, Err: err})
-			return
-		}
 		into := cfg.into
 		w := newWalker(lo, wo, identity)
 		pages := newPrefetcher(ctx, first, prefetch, func(ctx context.Context, page int) pageResult[T] {
 			lo := lo // a copy for each page: one walk may be iterated twice at once
 			lo.Page = page
+			// Each page fills its own Response, which the loop below
+			// hands on when it reaches the page.
 			var r pageResult[T]
-			opts := callOpts
-			if into != nil {
-				// Each page fills its own Response, which the loop below
-				// hands on when it reaches the page.
-				opts = append(slices.Clip(callOpts), WithResponseInto(&r.resp))
-			}
-			r.page, r.err = query(ctx, lo, opts)
+			pageCfg := cfg
+			pageCfg.into = &r.resp
+			r.page, r.err = query(ctx, lo, pageCfg)
 			return r
 		})
 		defer pages.Close()
@@ -294,6 +279,36 @@ func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch i
 			}
 		}
 	}
+}
+
+// failedWalk is the walk from page of a call refused before anything is
+// sent: its one error.
+func failedWalk[T any](page int, err error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		yield(zero, &PageError{Page: firstPage(page), Err: err})
+	}
+}
+
+// firstPage is the page a walk from page starts at: 0 means 1.
+func firstPage(page int) int {
+	if page == 0 {
+		return 1
+	}
+	return page
+}
+
+// walkDirectory walks directory d of c from the page lo selects on,
+// within wo, each page read with the walk's resolved call options cfg and
+// the query that opts, given a page's ListOptions, encodes.
+func walkDirectory[T any](ctx context.Context, c *Client, cfg callConfig, d directory[T], lo ListOptions, wo WalkOptions, identity func(T) identity, shrink shrinkRule, opts func(ListOptions) any) iter.Seq2[T, error] {
+	return walk(ctx, lo, wo, c.prefetch, identity, shrink, cfg, func(ctx context.Context, lo ListOptions, cfg callConfig) (*Page[T], error) {
+		lo, err := lo.paged()
+		if err != nil {
+			return nil, err
+		}
+		return listPage(ctx, c, cfg, d, lo, opts(lo))
+	})
 }
 
 // shrunk tells whether err, met on a page after the first when later is
@@ -532,18 +547,25 @@ func (p *prefetcher[T]) Close() {
 }
 
 // listPage reads the page of d that lo selects, lo as paged returns it,
-// with the query of opts, the options that hold lo.
-func listPage[T any](ctx context.Context, s *service, callOpts []CallOption, d directory[T], lo ListOptions, opts any) (*Page[T], error) {
+// with the query of opts, the options that hold lo, and the call's
+// resolved options cfg. The page carries its Response, which cfg.into
+// receives too.
+func listPage[T any](ctx context.Context, c *Client, cfg callConfig, d directory[T], lo ListOptions, opts any) (*Page[T], error) {
 	q, err := encodeQuery(opts, lo.Params)
 	if err != nil {
 		return nil, err
 	}
-	var p *Page[T]
+	asked := cfg.into
 	var resp Response
-	err = s.getInto(ctx, callOpts, &resp, d.endpoint, q, func(b []byte) (err error) {
+	cfg.into = &resp
+	var p *Page[T]
+	err = c.call(ctx, cfg, d.endpoint, q, func(b []byte) (err error) {
 		p, err = decodePage(b, lo.Page, d.item)
 		return err
 	})
+	if asked != nil {
+		*asked = resp
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -50,10 +50,20 @@ type ServersService service
 // path segment, so "203.0.113.7:27015" and even "a/b" stay whole. A server
 // the service does not know is an *APIError that matches ErrNotFound.
 func (s *ServersService) Get(ctx context.Context, id string, opts ...CallOption) (*Server, error) {
+	c, cfg, err := (*service)(s).resolve(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return getServer(ctx, c, cfg, id)
+}
+
+// getServer is Get with its options resolved: GetMany calls it for each
+// server.
+func getServer(ctx context.Context, c *Client, cfg callConfig, id string) (*Server, error) {
 	if err := checkSegments([]string{"server id"}, id); err != nil {
 		return nil, err
 	}
-	srv, err := getRecord(ctx, (*service)(s), opts, manifest.Server, "server record", decodeServer, id)
+	srv, err := getRecord(ctx, c, cfg, manifest.Server, "server record", decodeServer, id)
 	if err != nil {
 		return nil, err
 	}

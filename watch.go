@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"iter"
 	"math/rand/v2"
-	"slices"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/clock"
 )
 
 // Op is the kind of a Change.
@@ -77,15 +78,15 @@ func (g *fullReadGuard) polled(now time.Time, full, changed bool) {
 	}
 }
 
-// pollOptions are the call options of a poll: the watch's, then its use
+// pollConfig is the call options of a poll: the watch's, but for its use
 // of the cache, which wins over theirs: a full read skips the cache; any
 // other poll sends a conditional request whatever the entry's freshness.
-func pollOptions(opts []CallOption, full bool) []CallOption {
-	mode := CacheRevalidate
+func pollConfig(cfg callConfig, full bool) callConfig {
+	cfg.mode = CacheRevalidate
 	if full {
-		mode = CacheSkip
+		cfg.mode = CacheSkip
 	}
-	return append(slices.Clip(opts), WithCacheMode(mode))
+	return cfg
 }
 
 // A Retry-After delays a watch's next poll, but never past a bound of the
@@ -102,7 +103,7 @@ const (
 // gap: a clock that jumps forward allows one poll at once, never a burst,
 // and one that jumps back delays a poll by at most one gap, never a stall.
 type pacer struct {
-	clock  clock
+	clock  clock.Clock
 	gap    time.Duration
 	jitter float64 // the gap varies by up to ± this fraction
 	last   time.Time
@@ -114,7 +115,7 @@ type pacer struct {
 
 // newPacer paces polls so that each of n things is polled once per
 // interval every.
-func newPacer(clk clock, every time.Duration, n int, jitter float64) pacer {
+func newPacer(clk clock.Clock, every time.Duration, n int, jitter float64) pacer {
 	return pacer{
 		clock:  clk,
 		gap:    every / time.Duration(n),
@@ -173,7 +174,7 @@ func (p *pacer) failed(err error) error {
 // fullReadGuard), and returns the changes since its last poll; an error
 // it returns locates the target (a *PageError or an *ItemError). The loop
 // ends, with nothing yielded, when ctx ends or yield returns false.
-func pollLoop[C any](ctx context.Context, clk clock, every time.Duration, n int, jitter float64, poll func(ctx context.Context, i int, full bool) (iter.Seq[C], error), yield func(C, error) bool) {
+func pollLoop[C any](ctx context.Context, clk clock.Clock, every time.Duration, n int, jitter float64, poll func(ctx context.Context, i int, full bool) (iter.Seq[C], error), yield func(C, error) bool) {
 	var zero C
 	pace := newPacer(clk, every, n, jitter)
 	guards := make([]fullReadGuard, n)
@@ -207,19 +208,17 @@ func pollLoop[C any](ctx context.Context, clk clock, every time.Duration, n int,
 
 // checkWatch refuses a watch before it starts: a client not made by
 // NewClient, a nil context, an interval not above 0, a bad call option. It
-// returns the client of s.
-func checkWatch(ctx context.Context, s *service, every time.Duration, opts []CallOption) (*Client, error) {
+// returns the client of s and the options resolved.
+func checkWatch(ctx context.Context, s *service, every time.Duration, opts []CallOption) (*Client, callConfig, error) {
 	c, err := s.ready()
 	switch {
 	case err != nil:
-		return nil, err
+		return nil, callConfig{}, err
 	case ctx == nil:
-		return nil, invalidArgument("Watch: nil context")
+		return nil, callConfig{}, invalidArgument("Watch: nil context")
 	case every <= 0:
-		return nil, invalidArgument("Watch: interval %s, want more than 0", every)
+		return nil, callConfig{}, invalidArgument("Watch: interval %s, want more than 0", every)
 	}
-	if _, err := resolveOptions(opts); err != nil {
-		return nil, err
-	}
-	return c, nil
+	cfg, err := resolveOptions(ctx, opts)
+	return c, cfg, err
 }

@@ -45,12 +45,12 @@ import (
 // as the round reads it.
 func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, every time.Duration, callOpts ...CallOption) iter.Seq2[Change[DashboardEntry], error] {
 	return func(yield func(Change[DashboardEntry], error) bool) {
-		c, err := checkWatch(ctx, (*service)(s), every, callOpts)
+		c, cfg, err := checkWatch(ctx, (*service)(s), every, callOpts)
 		if err != nil {
 			yield(Change[DashboardEntry]{}, err)
 			return
 		}
-		w := &directoryWatch{s: s, opts: valueOf(opts), callOpts: callOpts}
+		w := &directoryWatch{c: c, cfg: cfg, opts: valueOf(opts)}
 		pollLoop(ctx, c.clock, every, 1, 0.1, w.poll, yield)
 	}
 }
@@ -58,10 +58,10 @@ func (s *DashboardService) Watch(ctx context.Context, opts *DashboardOptions, ev
 // directoryWatch is the one target of Dashboard.Watch: the directory as
 // the last complete round read it, and as the watch has reported it.
 type directoryWatch struct {
-	s        *DashboardService
-	opts     DashboardOptions
-	callOpts []CallOption
-	last     *directoryRound // the last complete round, as read
+	c    *Client
+	cfg  callConfig // the watch's options, resolved
+	opts DashboardOptions
+	last *directoryRound // the last complete round, as read
 	// known is what the watch has reported present: the last round, and
 	// the entries missing from it that are not yet known to be gone.
 	known *directoryRound
@@ -79,7 +79,7 @@ type directoryWatch struct {
 // mid-change. Until then it is kept as it was last seen, and a round that
 // lists it again reports nothing for it unless it changed.
 func (w *directoryWatch) poll(ctx context.Context, _ int, full bool) (iter.Seq[Change[DashboardEntry]], error) {
-	round, err := w.s.round(ctx, w.opts, pollOptions(w.callOpts, full))
+	round, err := readRound(ctx, w.c, pollConfig(w.cfg, full), w.opts)
 	if err != nil {
 		return nil, err
 	}
@@ -119,12 +119,13 @@ func (w *directoryWatch) poll(ctx context.Context, _ int, full bool) (iter.Seq[C
 // answers 404. Any other answer, a failure included, leaves the question
 // to a later round.
 func (w *directoryWatch) gone(ctx context.Context, e DashboardEntry) bool {
-	opts := append(slices.Clip(w.callOpts), WithCacheMode(CacheRevalidate), WithResponseInto(new(Response)))
+	cfg := pollConfig(w.cfg, false)
+	cfg.into = nil // a round's Response is its pages'
 	var err error
 	if e.ID != "" {
-		_, err = (*ServersService)(w.s).Get(ctx, e.ID, opts...)
+		_, err = getServer(ctx, w.c, cfg, e.ID)
 	} else {
-		_, err = (*PackagesService)(w.s).Get(ctx, e.Kind, e.Ident, opts...)
+		_, err = getPackage(ctx, w.c, cfg, e.Kind, e.Ident)
 	}
 	return errors.Is(err, ErrNotFound)
 }
@@ -147,12 +148,12 @@ func (r *directoryRound) equal(o *directoryRound) bool {
 	return slices.EqualFunc(r.entries, o.entries, func(a, b DashboardEntry) bool { return bytes.Equal(a.JSON(), b.JSON()) })
 }
 
-// round walks the whole directory. It returns without an error only when
-// the walk ended on hasNext false: a walk that fails on a shrinking
+// readRound walks the whole directory. It returns without an error only
+// when the walk ended on hasNext false: a walk that fails on a shrinking
 // directory has no other way to end without one.
-func (s *DashboardService) round(ctx context.Context, opts DashboardOptions, callOpts []CallOption) (*directoryRound, error) {
+func readRound(ctx context.Context, c *Client, cfg callConfig, opts DashboardOptions) (*directoryRound, error) {
 	r := &directoryRound{index: map[string]int{}}
-	for e, err := range s.walk(ctx, opts, WalkOptions{}, shrinkFails, callOpts) {
+	for e, err := range walkDashboard(ctx, c, cfg, opts, WalkOptions{}, shrinkFails) {
 		if err != nil {
 			return nil, err
 		}

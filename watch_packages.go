@@ -35,7 +35,7 @@ import (
 // before its change or error is yielded.
 func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every time.Duration, opts ...CallOption) iter.Seq2[Change[*Package], error] {
 	return func(yield func(Change[*Package], error) bool) {
-		c, err := checkWatch(ctx, (*service)(s), every, opts)
+		c, cfg, err := checkWatch(ctx, (*service)(s), every, opts)
 		if err != nil {
 			yield(Change[*Package]{}, err)
 			return
@@ -49,7 +49,7 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 		if len(refs) == 0 {
 			return
 		}
-		w := &packagesWatch{s: s, refs: refs, opts: opts, last: make([]*Package, len(refs))}
+		w := &packagesWatch{c: c, cfg: cfg, refs: refs, last: make([]*Package, len(refs))}
 		pollLoop(ctx, c.clock, every, len(refs), 0.5, w.poll, yield)
 	}
 }
@@ -57,15 +57,15 @@ func (s *PackagesService) Watch(ctx context.Context, refs []PackageRef, every ti
 // packagesWatch is the targets of Packages.Watch: one a package, with
 // what its last poll read (nil when it answered 404).
 type packagesWatch struct {
-	s    *PackagesService
+	c    *Client
+	cfg  callConfig // the watch's options, resolved
 	refs []PackageRef
-	opts []CallOption
 	last []*Package
 }
 
 // poll reads package i, and returns its change since the last poll.
 func (w *packagesWatch) poll(ctx context.Context, i int, full bool) (iter.Seq[Change[*Package]], error) {
-	p, err := w.s.Get(ctx, w.refs[i].Kind, w.refs[i].Ident, pollOptions(w.opts, full)...)
+	p, err := getPackage(ctx, w.c, pollConfig(w.cfg, full), w.refs[i].Kind, w.refs[i].Ident)
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return nil, &ItemError{Index: i, Err: err}
 	}

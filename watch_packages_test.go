@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/internal/attempt"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -305,7 +306,7 @@ func TestWatchOutlivesAHugeRetryAfter(t *testing.T) {
 				}
 			}
 			require.NotNil(t, delay, "the delayed poll is said")
-			assert.Equal(t, maxRetryAfter, delay.RetryAfter, "as much as the client reads of it")
+			assert.Equal(t, attempt.MaxRetryAfter, delay.RetryAfter, "as much as the client reads of it")
 			assert.Equal(t, 4*time.Minute, delay.Wait)
 			assert.Contains(t, delay.Error(), "the service asked to wait 8760h0m0s, longer than a watch waits; the next poll is in 4m0s: ")
 			assert.Equal(t, 4*time.Minute, slices.Max(clk.slept), "no wait longer than the bound")
