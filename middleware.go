@@ -24,9 +24,9 @@ import (
 // client reads it whole once the outermost middleware has returned.
 type Middleware func(req *http.Request, next Next) (*http.Response, error)
 
-// Next is the rest of an attempt's chain, handed to a Middleware. It is
-// valid only until that middleware returns: the client reuses what it
-// points to for later calls.
+// Next is the rest of an attempt's chain, handed to a Middleware. It stays
+// valid for as long as the middleware keeps it, a retry of the same call
+// included.
 type Next struct {
 	ch *chain
 	i  int // the index in ch.middleware of the next middleware to run

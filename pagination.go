@@ -8,8 +8,11 @@ import (
 	"hash/maphash"
 	"iter"
 	"net/url"
+	"runtime/debug"
 	"slices"
 	"strconv"
+
+	"github.com/google/go-querystring/query"
 
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 	"github.com/gamedata-go/gamedata/internal/manifest"
@@ -100,6 +103,39 @@ const DefaultMaxItems = 1_000_000
 type directory[T any] struct {
 	endpoint manifest.Endpoint
 	item     func([]byte) (T, error)
+}
+
+// maxPageSize is the service's documented limit on pageSize.
+const maxPageSize = 100
+
+// encodeQuery encodes an options struct through its `url` tags and adds
+// params, the parameters the service takes but does not document. A name
+// in params that a field of the struct already sends is refused, so a
+// parameter is never sent twice by accident.
+func encodeQuery(opts any, params url.Values) (url.Values, error) {
+	q, err := query.Values(opts)
+	if err != nil {
+		return nil, fmt.Errorf("gamedata: encode query: %w", err)
+	}
+	for name, values := range params {
+		if _, sent := q[name]; sent {
+			return nil, invalidArgument("Params sets %q, which a field of %T already sends", name, opts)
+		}
+		q[name] = append(q[name], values...)
+	}
+	return q, nil
+}
+
+// checkPaging refuses a page or page size the service cannot serve, before
+// any request is sent.
+func checkPaging(page, pageSize int) error {
+	switch {
+	case page < 0:
+		return invalidArgument("page %d, want 1 or more (0 means 1)", page)
+	case pageSize < 0 || pageSize > maxPageSize:
+		return invalidArgument("page size %d, want 1 to %d (0 means the service's default)", pageSize, maxPageSize)
+	}
+	return nil
 }
 
 // decodePage decodes a directory response, for the page requested (0
@@ -466,6 +502,19 @@ func hashParts(seed maphash.Seed, parts []string) uint64 {
 		h.WriteString(part)
 	}
 	return h.Sum64()
+}
+
+// catchPanic runs f and returns what it panicked with, or nil. It runs in
+// the goroutines the SDK starts, whose results carry the panic to the
+// caller's goroutine.
+func catchPanic(f func()) (p *PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			p = &PanicError{Value: v, Stack: debug.Stack()}
+		}
+	}()
+	f()
+	return nil
 }
 
 // prefetcher reads the pages of a walk, from first on, in order, with
