@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/internal/clock"
 	"github.com/gamedata-go/gamedata/internal/manifest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -277,7 +278,9 @@ func TestCancellationEndsWaitsAtOnce(t *testing.T) {
 	twin, id := newTwin(t, gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}, RetryAfter: time.Hour}))
 	waiting := make(chan struct{}, 1)
 	onRetry := func(context.Context, RetryEvent) { waiting <- struct{}{} }
-	c := newTestClient(t, twin.URL, WithBackoff(time.Second, 2*time.Hour), WithHooks(Hooks{OnRetry: onRetry}))
+	// On the wall's clock: the wait is an hour, and only the cancellation
+	// may end it.
+	c := newTestClient(t, twin.URL, WithBackoff(time.Second, 2*time.Hour), WithHooks(Hooks{OnRetry: onRetry}), withClock(clock.Real{}))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {

@@ -14,8 +14,9 @@ import (
 // DeadlockGuard is deadlockGuard.
 const DeadlockGuard = deadlockGuard
 
-// TestBackoffMax is testBackoffMax.
-const TestBackoffMax = testBackoffMax
+// DefaultBackoffMin is the client's default backoff minimum: the most a
+// first retry waits without a Retry-After.
+var DefaultBackoffMin = defaultConfig().backoffMin
 
 // NewTestClient is newTestClient.
 func NewTestClient(t testing.TB, baseURL string, opts ...Option) *Client {

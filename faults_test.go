@@ -803,12 +803,12 @@ func waitsOf(want ...time.Duration) func(*testing.T, []time.Duration) {
 }
 
 // backoffWaits checks that the client waited n times, each time no more
-// than a test client's backoff.
+// than the client's backoff for that retry.
 func backoffWaits(n int) func(*testing.T, []time.Duration) {
 	return func(t *testing.T, waits []time.Duration) {
 		if assert.Len(t, waits, n, "one wait before each retry") {
-			for _, w := range waits {
-				assert.LessOrEqual(t, w, gamedata.TestBackoffMax, "a backoff")
+			for i, w := range waits {
+				assert.LessOrEqual(t, w, gamedata.DefaultBackoffMin<<i, "the backoff of retry %d", i+1)
 			}
 		}
 	}

@@ -94,20 +94,18 @@ func replay(t *testing.T, base string) (http.RoundTripper, *requestLog) {
 	}), log
 }
 
-// testBackoffMax is the longest backoff of a newTestClient.
-const testBackoffMax = 20 * time.Millisecond
-
 // newTestClient returns a client for baseURL with no client-side rate
-// limit and backoffs of a few milliseconds, so retries cost no test time,
-// unless opts say otherwise. The adaptive rate is off: it would turn the
-// unlimited rate into a finite one at the first 429. It is the one test
-// client of both test packages (gamedata_test calls it as NewTestClient).
+// limit, whose waits take no time (sleepless), unless opts say otherwise:
+// its retries wait the default backoff of seconds, or a Retry-After, in
+// no wall time. The adaptive rate is off: it would turn the unlimited rate
+// into a finite one at the first 429. It is the one test client of both
+// test packages (gamedata_test calls it as NewTestClient).
 func newTestClient(t testing.TB, baseURL string, opts ...Option) *Client {
 	t.Helper()
 	defaults := []Option{
 		WithRateLimit(rate.Inf, 0),
 		WithAdaptiveRate(false),
-		WithBackoff(time.Millisecond, testBackoffMax),
+		withClock(sleepless{}),
 	}
 	c, err := NewClient(baseURL, append(defaults, opts...)...)
 	require.NoError(t, err)
@@ -141,6 +139,16 @@ func flaky(t *testing.T, failures int, status int, header http.Header) (*gamedat
 		Answer: gamedatatest.Respond(gamedatatest.Response{Status: status, Header: header, Body: []byte(`{"error":"try later"}`)}),
 	}))
 }
+
+// sleepless is the wall's clock but for its sleeps, which return at once,
+// as if the time had passed: the waits of a client (a backoff, a
+// Retry-After, the rate limiter's) take no test time, while its stall
+// timers and its cache's ages run on the wall, as a test that serves a
+// stall or a fresh entry expects.
+type sleepless struct{ clock.Real }
+
+// Sleep returns at once, with ctx's error if it has ended.
+func (sleepless) Sleep(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 
 // withClock runs a client on clk.
 func withClock(clk clock.Clock) Option {

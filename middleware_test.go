@@ -177,7 +177,7 @@ func TestHooks(t *testing.T) {
 	route := "/api/packages/{kind}/{ident}"
 	require.Len(t, retries, 1)
 	assert.Equal(t, RetryEvent{Route: route, Attempt: 1, StatusCode: 429, Wait: retries[0].Wait}, retries[0])
-	assert.LessOrEqual(t, retries[0].Wait, testBackoffMax)
+	assert.LessOrEqual(t, retries[0].Wait, defaultConfig().backoffMin, "the first backoff: half of the minimum to the minimum")
 	assert.Equal(t, []ThrottleEvent{{Route: route, Attempt: 1, StatusCode: 429}}, throttles)
 	require.Len(t, done, 2)
 	assert.Equal(t, CacheMiss, done[0].Response.Cache)
