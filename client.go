@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
@@ -29,7 +28,6 @@ import (
 // goroutines, which share its rate limiter. Create one with NewClient.
 type Client struct {
 	base      *url.URL
-	limiter   *rate.Limiter
 	adaptive  *adaptive.Rate
 	userAgent string
 	prefetch  int
@@ -195,7 +193,6 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	limiter := rate.NewLimiter(cfg.rateLimit, cfg.rateBurst)
 	c := &Client{
 		base:          base,
-		limiter:       limiter,
 		adaptive:      adaptive.New(limiter, cfg.adaptiveRate, cfg.logger),
 		userAgent:     cfg.userAgent,
 		prefetch:      cfg.prefetch,
@@ -223,49 +220,6 @@ func NewClient(baseURL string, opts ...Option) (*Client, error) {
 	c.Activity = (*ActivityService)(&s)
 	c.Analytics = (*AnalyticsService)(&s)
 	return c, nil
-}
-
-func parseBaseURL(raw string) (*url.URL, error) {
-	const want = "want an absolute http or https URL, such as https://host/"
-	if raw == "" {
-		return nil, invalidArgument("empty base URL: %s", want)
-	}
-	u, err := url.Parse(raw)
-	switch {
-	case err != nil, u.Scheme != "http" && u.Scheme != "https", u.Opaque != "":
-		return nil, invalidArgument("base URL %q: %s", withoutSecrets(raw), want)
-	case u.Host == "":
-		return nil, invalidArgument("base URL %q has no host: %s", withoutSecrets(raw), want)
-	case u.User != nil:
-		return nil, invalidArgument("base URL %q carries credentials; the service needs none", withoutSecrets(raw))
-	case u.RawQuery != "" || u.Fragment != "":
-		return nil, invalidArgument("base URL %q has a query or fragment", withoutSecrets(raw))
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/")
-	u.RawPath = strings.TrimSuffix(u.RawPath, "/")
-	return u, nil
-}
-
-// withoutSecrets is a base URL as an error may say it. A refused base URL
-// may be refused for the very secret it carries (a password in its user
-// information, a token in its query or fragment), and an error is read
-// where the user's secrets must not be: so none of those parts is said,
-// whether or not the URL parses. What is left names the URL enough to
-// find the flag or variable it came from.
-func withoutSecrets(raw string) string {
-	shown, _, cut := strings.Cut(raw, "#")
-	shown, _, query := strings.Cut(shown, "?")
-	authority := 0
-	if i := strings.Index(shown, "://"); i >= 0 {
-		authority = i + len("://")
-	}
-	if at := strings.LastIndex(shown, "@"); at >= authority {
-		shown = shown[:authority] + "…" + shown[at:]
-	}
-	if query || cut {
-		shown += "?…"
-	}
-	return shown
 }
 
 // endpoint builds the URL of endpoint e, with args in place of its path
@@ -614,7 +568,7 @@ func (cl *call) RoundTrip(req *http.Request) (*http.Response, error) {
 		cl.resp.Attempts++
 	}
 	start, epoch := c.clock.Now(), c.adaptive.Epoch()
-	waited, err := c.waitLimiter(req.Context())
+	waited, err := c.adaptive.Wait(req.Context(), c.clock)
 	cl.resp.RateLimitWait += waited
 	var resp *http.Response
 	if err == nil {
@@ -622,7 +576,7 @@ func (cl *call) RoundTrip(req *http.Request) (*http.Response, error) {
 		resp, err = cl.attempt(req, epoch)
 	}
 	if l := c.logger; l != nil && l.Enabled(req.Context(), slog.LevelDebug) {
-		cl.logAttempt(l, req, resp, err, c.clock.Now().Sub(start), waited)
+		logAttempt(l, req, attemptLine{route: cl.route, attempt: cl.chain.attempt, cache: cl.resp.Cache, resp: resp, err: err, took: c.clock.Now().Sub(start), waited: waited})
 	}
 	return resp, err
 }
@@ -668,61 +622,6 @@ func (cl *call) attempt(req *http.Request, epoch uint64) (*http.Response, error)
 	resp.Body = wb
 	return resp, nil
 }
-
-// logAttempt writes the debug line of an attempt: never a body, and an
-// error's text only through the sanitizer, since it may quote what the
-// service sent.
-func (cl *call) logAttempt(l *slog.Logger, req *http.Request, resp *http.Response, err error, took, waited time.Duration) {
-	attrs := []slog.Attr{
-		slog.String("method", req.Method),
-		slog.String("route", cl.route),
-		slog.Int("attempt", cl.chain.attempt),
-	}
-	cache := cl.resp.Cache
-	switch {
-	case err != nil:
-		attrs = append(attrs, slog.String("error", sanitize.String(err.Error())))
-	case resp.StatusCode == http.StatusNotModified:
-		cache = CacheRevalidated
-		fallthrough
-	default:
-		attrs = append(attrs, slog.Int("status", resp.StatusCode))
-	}
-	attrs = append(attrs, slog.String("cache", cache.String()), slog.Duration("duration", took), slog.Duration("rate_limit_wait", waited))
-	l.LogAttrs(req.Context(), slog.LevelDebug, "gamedata: attempt", attrs...)
-}
-
-// waitLimiter waits, on the client's clock, for the rate limiter's next
-// slot, and returns how long it waited.
-func (c *Client) waitLimiter(ctx context.Context) (time.Duration, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	now := c.clock.Now()
-	r := c.limiter.ReserveN(now, 1)
-	if !r.OK() {
-		return 0, errLimiterDeadline
-	}
-	d := r.DelayFrom(now)
-	if d <= 0 {
-		return 0, nil
-	}
-	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
-		// The slot is after the context's deadline: to the caller that is
-		// the deadline, met at once rather than waited for.
-		r.CancelAt(now)
-		return 0, errLimiterDeadline
-	}
-	if err := c.clock.Sleep(ctx, d); err != nil {
-		r.CancelAt(c.clock.Now())
-		return 0, err
-	}
-	return d, nil
-}
-
-// errLimiterDeadline is context.DeadlineExceeded, met early: the
-// limiter's next slot is after the context's deadline.
-var errLimiterDeadline = fmt.Errorf("%w: the rate limit allows no request before the context deadline", context.DeadlineExceeded)
 
 // checkRetry is the call's retryablehttp.CheckRetry: after each attempt it
 // decides, from what the attempt returned, whether to try again, and
@@ -779,7 +678,7 @@ func retryableError(err error) bool {
 	var invalidCert x509.CertificateInvalidError
 	var hostname x509.HostnameError
 	switch {
-	case errors.Is(err, errLimiterDeadline),
+	case errors.Is(err, adaptive.ErrDeadline),
 		errors.Is(err, ErrRedirectRefused),
 		errors.Is(err, ErrPageOutOfRange),
 		errors.Is(err, ErrResponseTooLarge),

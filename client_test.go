@@ -717,19 +717,19 @@ func TestRateLimitAllowsBurstPlusRateInAnyWindow(t *testing.T) {
 		{[]Option{WithRateLimit(20, 1)}, 20, 1},
 		{[]Option{WithRateLimit(20, 20)}, 20, 20},
 	} {
-		c, err := NewClient("https://example.com", tt.opts...)
+		// A greedy sender: each send as soon as the limiter allows it,
+		// on a fake clock whose sleeps move the time on.
+		clk := newFakeClock()
+		c, err := NewClient("https://example.com", append(tt.opts, withClock(clk))...)
 		require.NoError(t, err)
-		lim := c.limiter
-		assert.Equal(t, rate.Limit(tt.r), lim.Limit())
-		assert.Equal(t, tt.burst, lim.Burst())
-
-		start := time.Unix(1_800_000_000, 0)
+		start := clk.Now()
 		var sent []time.Time
-		for now := start; now.Before(start.Add(5 * time.Second)); now = now.Add(time.Millisecond) {
-			for lim.AllowN(now, 1) {
-				sent = append(sent, now)
-			}
+		for clk.Now().Before(start.Add(5 * time.Second)) {
+			_, err := c.adaptive.Wait(context.Background(), clk)
+			require.NoError(t, err)
+			sent = append(sent, clk.Now())
 		}
+		assert.Len(t, sent, tt.burst+int(5*tt.r), "rate %v burst %d: burst + r·t in 5 s", tt.r, tt.burst)
 		most := 0
 		for i := range sent {
 			j := i

@@ -5,12 +5,16 @@
 package adaptive
 
 import (
+	"context"
+	"fmt"
 	"log/slog"
 	"math"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/gamedata-go/gamedata/internal/clock"
 )
 
 // The service does not publish its rate limits, so by default the client
@@ -180,3 +184,34 @@ func (a *Rate) Counts() Counts {
 	defer a.mu.Unlock()
 	return Counts{Rate: a.limiter.Limit(), Ceiling: a.ceiling, Requests: a.requests, Throttled: a.throttled}
 }
+
+// Wait waits, on clk, for the limiter's next slot, and returns how long
+// it waited. A slot after ctx's deadline is ErrDeadline at once, rather
+// than a wait that cannot end in time.
+func (a *Rate) Wait(ctx context.Context, clk clock.Clock) (time.Duration, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	now := clk.Now()
+	r := a.limiter.ReserveN(now, 1)
+	if !r.OK() {
+		return 0, ErrDeadline
+	}
+	d := r.DelayFrom(now)
+	if d <= 0 {
+		return 0, nil
+	}
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
+		r.CancelAt(now)
+		return 0, ErrDeadline
+	}
+	if err := clk.Sleep(ctx, d); err != nil {
+		r.CancelAt(clk.Now())
+		return 0, err
+	}
+	return d, nil
+}
+
+// ErrDeadline is context.DeadlineExceeded, met early: the limiter's next
+// slot is after the context's deadline.
+var ErrDeadline = fmt.Errorf("%w: the rate limit allows no request before the context deadline", context.DeadlineExceeded)
