@@ -4,6 +4,8 @@ import (
 	"context"
 	"iter"
 	"sync"
+
+	"github.com/gamedata-go/gamedata/internal/walk"
 )
 
 // GetMany reads many packages with up to concurrency requests at a time,
@@ -70,7 +72,7 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 			out      Out
 			resp     Response
 			err      error
-			panicked *PanicError // carried to the caller's goroutine
+			panicked *walk.Panic // carried to the caller's goroutine
 		}
 		ctx, cancel := context.WithCancel(ctx)
 		// Item i's result waits in slot i % len(slots). The window keeps
@@ -114,7 +116,7 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 					var r result
 					itemCfg := cfg
 					itemCfg.into = &r.resp
-					r.panicked = catchPanic(func() { r.out, r.err = get(ctx, c, itemCfg, inputs[i]) })
+					r.panicked = walk.Catch(func() { r.out, r.err = get(ctx, c, itemCfg, inputs[i]) })
 					slots[i%len(slots)] <- r
 				}
 			})
@@ -124,7 +126,7 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 			r := <-slots[i%len(slots)]
 			<-window
 			if r.panicked != nil {
-				panic(r.panicked)
+				panic(&PanicError{Value: r.panicked.Value, Stack: r.panicked.Stack})
 			}
 			if into != nil {
 				*into = r.resp

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"iter"
 	"net/url"
-	"runtime/debug"
 	"slices"
 	"strconv"
 
@@ -16,6 +14,7 @@ import (
 
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 	"github.com/gamedata-go/gamedata/internal/manifest"
+	"github.com/gamedata-go/gamedata/internal/walk"
 )
 
 // Page is one page of a directory.
@@ -256,7 +255,7 @@ const (
 	shrinkFails
 )
 
-// walk yields every item of a directory from the page lo selects on,
+// walkPages yields every item of a directory from the page lo selects on,
 // within the settings of wo, following hasNext, reading each page with
 // query and the call options callOpts, up to prefetch pages ahead of the
 // caller, and each identity (by identity) at most once. A
@@ -270,7 +269,7 @@ const (
 // forever. A walk past a bound (walkBound) ends with ErrWalkUnbounded.
 // Breaking out of the loop cancels pages in flight and returns only once
 // they have stopped.
-func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch int, identity func(T) identity, shrink shrinkRule, cfg callConfig, query func(context.Context, ListOptions, callConfig) (*Page[T], error)) iter.Seq2[T, error] {
+func walkPages[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch int, identity func(T) identity, shrink shrinkRule, cfg callConfig, query func(context.Context, ListOptions, callConfig) (*Page[T], error)) iter.Seq2[T, error] {
 	first := firstPage(lo.Page)
 	if wo.MaxItems < 0 {
 		return failedWalk[T](first, invalidArgument("MaxItems %d, want 0 (the default, %d) or more", wo.MaxItems, DefaultMaxItems))
@@ -279,7 +278,7 @@ func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch i
 		var zero T
 		into := cfg.into
 		w := newWalker(lo, wo, identity)
-		pages := newPrefetcher(ctx, first, prefetch, func(ctx context.Context, page int) pageResult[T] {
+		pages := walk.NewAhead(ctx, first, prefetch, func(ctx context.Context, page int) pageResult[T] {
 			lo := lo // a copy for each page: one walk may be iterated twice at once
 			lo.Page = page
 			// Each page fills its own Response, which the loop below
@@ -289,10 +288,13 @@ func walk[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch i
 			pageCfg.into = &r.resp
 			r.page, r.err = query(ctx, lo, pageCfg)
 			return r
-		})
+		}, pageResult[T].last)
 		defer pages.Close()
 		for page := first; ; page++ {
-			r := pages.Next()
+			r, panicked := pages.Next()
+			if panicked != nil {
+				panic(&PanicError{Value: panicked.Value, Stack: panicked.Stack})
+			}
 			p, err := r.page, r.err
 			if into != nil {
 				*into = r.resp
@@ -338,7 +340,7 @@ func firstPage(page int) int {
 // within wo, each page read with the walk's resolved call options cfg and
 // the query that opts, given a page's ListOptions, encodes.
 func walkDirectory[T any](ctx context.Context, c *Client, cfg callConfig, d directory[T], lo ListOptions, wo WalkOptions, identity func(T) identity, shrink shrinkRule, opts func(ListOptions) any) iter.Seq2[T, error] {
-	return walk(ctx, lo, wo, c.prefetch, identity, shrink, cfg, func(ctx context.Context, lo ListOptions, cfg callConfig) (*Page[T], error) {
+	return walkPages(ctx, lo, wo, c.prefetch, identity, shrink, cfg, func(ctx context.Context, lo ListOptions, cfg callConfig) (*Page[T], error) {
 		lo, err := lo.paged()
 		if err != nil {
 			return nil, err
@@ -358,8 +360,8 @@ func shrunk(err error, later bool, shrink shrinkRule) bool {
 // walker is what one walk keeps from page to page.
 type walker[T any] struct {
 	identity func(T) identity
-	seen     *identitySet
-	bound    *walkBound
+	seen     *walk.Seen
+	bound    *walk.Bound
 	stats    *WalkStats
 	// stale counts the non-empty pages in a row that brought nothing new.
 	stale int
@@ -371,14 +373,24 @@ func newWalker[T any](lo ListOptions, wo WalkOptions, identity func(T) identity)
 		stats = &WalkStats{}
 	}
 	*stats = WalkStats{}
-	return &walker[T]{identity: identity, seen: newIdentitySet(), bound: newWalkBound(lo.PageSize, wo.MaxItems), stats: stats}
+	pageCap, maxItems := lo.PageSize, wo.MaxItems
+	if pageCap == 0 {
+		pageCap = maxPageSize
+	}
+	if maxItems == 0 {
+		maxItems = DefaultMaxItems
+	}
+	return &walker[T]{identity: identity, seen: walk.NewSeen(), bound: walk.NewBound(pageCap, maxItems), stats: stats}
 }
 
 // count counts page p, whose number is page, before any of its items is
 // yielded; an error says the walk went out of bounds.
 func (w *walker[T]) count(page int, p *Page[T]) error {
 	w.stats.Pages++
-	return w.bound.check(page, p.Pagination, len(p.Items))
+	if err := w.bound.Check(page, len(p.Items), totals(p.Pagination)); err != nil {
+		return fmt.Errorf("%w: %w", ErrWalkUnbounded, err)
+	}
+	return nil
 }
 
 // yieldNew yields the items of p the walk has not yielded yet, and
@@ -386,7 +398,7 @@ func (w *walker[T]) count(page int, p *Page[T]) error {
 func (w *walker[T]) yieldNew(p *Page[T], yield func(T, error) bool) bool {
 	fresh := 0
 	for _, it := range p.Items {
-		if id := w.identity(it); !w.seen.add(id[:]...) {
+		if id := w.identity(it); !w.seen.Add(id[:]...) {
 			w.stats.Duplicates++
 			continue
 		}
@@ -404,75 +416,17 @@ func (w *walker[T]) yieldNew(p *Page[T], yield func(T, error) bool) bool {
 	return true
 }
 
-// walkBound keeps a walk within what the service said of its directory and
-// within WalkOptions.MaxItems, so a directory that never ends cannot make
-// a walk run, or grow, forever.
-type walkBound struct {
-	maxItems int // WalkOptions.MaxItems, or DefaultMaxItems
-	pageCap  int // the page size asked for, or the contract's maximum
-	read     int // entries read, an empty page counted as one
-	entries  int // entries read
-	largest  int // the most entries a page held
-}
-
-// newWalkBound bounds a walk of pages of pageSize entries (0: the
-// contract's maximum) to maxItems entries (0: DefaultMaxItems).
-func newWalkBound(pageSize, maxItems int) *walkBound {
-	b := &walkBound{maxItems: maxItems, pageCap: pageSize}
-	if b.maxItems == 0 {
-		b.maxItems = DefaultMaxItems
+// totals are what page p says of its directory, for the walk's bound:
+// the service's pagination.totalPages and pagination.total, which it does
+// not document, when they are numbers 0 or more.
+func totals(p Pagination) walk.Totals {
+	count := func(name string) float64 {
+		if v, ok := p.Metric(name).Get(); ok && v >= 0 {
+			return v
+		}
+		return -1
 	}
-	if b.pageCap == 0 {
-		b.pageCap = maxPageSize
-	}
-	return b
-}
-
-// check counts page, which holds n entries and p, before any of its
-// entries is yielded; an error matches ErrWalkUnbounded. The service's own
-// totals (pagination.totalPages and pagination.total, as numbers; it does
-// not document them) are taken from the page itself, its latest word, with
-// one page of slack for a directory that grew while the walk ran.
-func (b *walkBound) check(page int, p Pagination, n int) error {
-	if n > b.pageCap {
-		return fmt.Errorf("%w: the page holds %d entries, more than the %d a page may hold: not a directory the service's contract describes", ErrWalkUnbounded, n, b.pageCap)
-	}
-	b.read += max(n, 1)
-	b.entries += n
-	b.largest = max(b.largest, n)
-	if b.read > b.maxItems {
-		return fmt.Errorf("%w: past WalkOptions.MaxItems, %d entries read (an empty page counts as one); raise MaxItems for a larger directory, or resume at this page", ErrWalkUnbounded, b.maxItems)
-	}
-	if total, ok := count(p, "totalPages"); ok && float64(page) > total+1 {
-		return fmt.Errorf("%w: more than one page past the %s pages the service says it has (pagination.totalPages)", ErrWalkUnbounded, strconv.FormatFloat(total, 'f', -1, 64))
-	}
-	if total, ok := count(p, "total"); ok && float64(b.entries) > total+float64(b.largest) {
-		return fmt.Errorf("%w: %d entries read, more than one page past the %s entries the service says it has (pagination.total)", ErrWalkUnbounded, b.entries, strconv.FormatFloat(total, 'f', -1, 64))
-	}
-	return nil
-}
-
-// count reads a pagination member that counts something: a number, 0 or
-// more. Anything else the service sends there says nothing.
-func count(p Pagination, name string) (float64, bool) {
-	v, ok := p.Metric(name).Get()
-	return v, ok && v >= 0
-}
-
-// identitySet remembers the identities a walk has yielded, as 128-bit
-// hashes: a 16-byte key an entry whatever the identity's length (about 56
-// bytes with the map's own overhead), and a chance of two identities
-// colliding below 10^-28 for a million entries.
-type identitySet struct {
-	seeds [2]maphash.Seed
-	seen  map[[2]uint64]struct{}
-}
-
-func newIdentitySet() *identitySet {
-	return &identitySet{
-		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
-		seen:  make(map[[2]uint64]struct{}),
-	}
+	return walk.Totals{Pages: count("totalPages"), Entries: count("total")}
 }
 
 // identity names an entry in a walk: the concatenation of its parts.
@@ -483,117 +437,15 @@ type identity [3]string
 // String is the identity as one string.
 func (id identity) String() string { return id[0] + id[1] + id[2] }
 
-// add reports whether the identity that parts make, concatenated, is
-// new.
-func (s *identitySet) add(parts ...string) bool {
-	key := [2]uint64{hashParts(s.seeds[0], parts), hashParts(s.seeds[1], parts)}
-	if _, ok := s.seen[key]; ok {
-		return false
-	}
-	s.seen[key] = struct{}{}
-	return true
-}
-
-// hashParts is the hash of parts, concatenated, with seed.
-func hashParts(seed maphash.Seed, parts []string) uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	for _, part := range parts {
-		h.WriteString(part)
-	}
-	return h.Sum64()
-}
-
-// catchPanic runs f and returns what it panicked with, or nil. It runs in
-// the goroutines the SDK starts, whose results carry the panic to the
-// caller's goroutine.
-func catchPanic(f func()) (p *PanicError) {
-	defer func() {
-		if v := recover(); v != nil {
-			p = &PanicError{Value: v, Stack: debug.Stack()}
-		}
-	}()
-	f()
-	return nil
-}
-
-// prefetcher reads the pages of a walk, from first on, in order, with
-// fetch. With ahead > 0 a goroutine fetches up to ahead pages before Next
-// asks for them; it stops after a page that fails or has no next, or when
-// Close is called.
-type prefetcher[T any] struct {
-	ctx     context.Context
-	cancel  context.CancelFunc
-	fetch   func(context.Context, int) pageResult[T]
-	next    int                // the page Next returns
-	results chan pageResult[T] // nil when nothing is fetched ahead
-	done    chan struct{}      // closed when the goroutine has ended
-}
-
+// pageResult is a page a walk read, with its Response, or its error.
 type pageResult[T any] struct {
 	page *Page[T]
 	resp Response
 	err  error
-	// panicked is what a fetch in the goroutine panicked with, which
-	// Next panics with in the caller's.
-	panicked *PanicError
 }
 
-func newPrefetcher[T any](ctx context.Context, first, ahead int, fetch func(context.Context, int) pageResult[T]) *prefetcher[T] {
-	ctx, cancel := context.WithCancel(ctx)
-	p := &prefetcher[T]{ctx: ctx, cancel: cancel, fetch: fetch, next: first}
-	if ahead > 0 {
-		// An unbuffered channel already holds one page ahead: the
-		// goroutine fetches page N+1 while the caller works on page N.
-		p.results = make(chan pageResult[T], ahead-1)
-		p.done = make(chan struct{})
-		go p.run(first)
-	}
-	return p
-}
-
-func (p *prefetcher[T]) run(page int) {
-	defer close(p.done)
-	defer close(p.results)
-	for ; ; page++ {
-		var r pageResult[T]
-		r.panicked = catchPanic(func() { r = p.fetch(p.ctx, page) })
-		select {
-		case p.results <- r:
-		case <-p.ctx.Done():
-			return
-		}
-		if r.panicked != nil || r.err != nil || !r.page.Pagination.HasNext {
-			return
-		}
-	}
-}
-
-// Next returns the next page.
-func (p *prefetcher[T]) Next() pageResult[T] {
-	page := p.next
-	p.next++
-	if p.results != nil {
-		if r, ok := <-p.results; ok {
-			if r.panicked != nil {
-				panic(r.panicked)
-			}
-			return r
-		}
-		// Only an ended walk asks past the last page sent: the fetch
-		// below fails at once on the ended context, and its error names
-		// the request as any other does.
-	}
-	return p.fetch(p.ctx, page)
-}
-
-// Close cancels the pages in flight and returns once they have stopped.
-func (p *prefetcher[T]) Close() {
-	p.cancel()
-	if p.done != nil {
-		<-p.done
-	}
-}
+// last tells whether r ends a walk: a page that failed or has no next.
+func (r pageResult[T]) last() bool { return r.err != nil || !r.page.Pagination.HasNext }
 
 // listPage reads the page of d that lo selects, lo as paged returns it,
 // with the query of opts, the options that hold lo, and the call's

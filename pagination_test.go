@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
+	"github.com/gamedata-go/gamedata/internal/walk"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/time/rate"
@@ -602,12 +603,20 @@ func TestDefaultBoundLetsALargePlatformThrough(t *testing.T) {
 		pages := entries / size
 		said, err := decodePagination([]byte(fmt.Sprintf(`{"hasNext":true,"total":%d,"totalPages":%d}`, entries, pages)), 1)
 		require.NoError(t, err)
-		b := newWalkBound(size, 0)
+		w := newWalker(ListOptions{PageSize: size}, WalkOptions{}, dashboardKey)
+		p := &Page[DashboardEntry]{Pagination: said, Items: make([]DashboardEntry, size)}
 		for page := 1; page <= pages; page++ {
-			require.NoError(t, b.check(page, said, size), "page size %d, page %d", size, page)
+			require.NoError(t, w.count(page, p), "page size %d, page %d", size, page)
 		}
 	}
-	assert.Equal(t, DefaultMaxItems, newWalkBound(0, 0).maxItems)
+	// MaxItems 0 is DefaultMaxItems: that many entries pass, one more
+	// does not.
+	w := newWalker(ListOptions{}, WalkOptions{}, dashboardKey)
+	p := &Page[DashboardEntry]{Items: make([]DashboardEntry, maxPageSize)}
+	for page := 1; page <= DefaultMaxItems/maxPageSize; page++ {
+		require.NoError(t, w.count(page, p), "page %d", page)
+	}
+	assert.ErrorIs(t, w.count(DefaultMaxItems/maxPageSize+1, p), ErrWalkUnbounded)
 }
 
 // BenchmarkWalkBound measures what a walk holds when a directory never
@@ -620,9 +629,9 @@ func BenchmarkWalkBound(b *testing.B) {
 			runtime.GC()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
-			s := newIdentitySet()
+			s := walk.NewSeen()
 			for i := range DefaultMaxItems {
-				s.add("game/e" + strconv.Itoa(i))
+				s.Add("game/e" + strconv.Itoa(i))
 			}
 			runtime.GC()
 			runtime.ReadMemStats(&after)
