@@ -58,7 +58,7 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 		}
 		markPartial(d.h.Points, d.h.PartialCoverage)
 	}
-	d.h.Fields = newFields(body, &d.Scanner, d.members)
+	d.h.Fields = newFields(body, d.Canonical(), d.members)
 	return d.h, nil
 }
 

@@ -3,6 +3,8 @@ package gamedata
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // MarshalJSON writes the report as the service sent it, with Kind and
@@ -86,7 +88,7 @@ func (s RangeSummary) MarshalJSON() ([]byte, error) {
 	if sent, ok := s.Text("range"); ok && sent.Unsanitized() == s.Range {
 		return s.raw, nil
 	}
-	return setMembers(s.raw, []member{stringMember("range", s.Range)})
+	return jsonscan.SetMembers(s.raw, []jsonscan.Member{stringMember("range", s.Range)})
 }
 
 // UnmarshalJSON decodes a summary that names its range in a string member

@@ -40,12 +40,12 @@ type Fields struct {
 // indexFrom is the size from which an object's Fields keeps an index.
 const indexFrom = 4 << 10
 
-// newFields makes the Fields of raw, a validated object, scanned by s:
-// as it is when it is canonical, as json.Marshal writes it otherwise.
-// members, when not nil, are raw's members, which spare a canonical
-// object's index a pass of its own.
-func newFields(raw []byte, s *jsonscan.Scanner, members map[string]json.RawMessage) Fields {
-	if !s.Canonical() {
+// newFields makes the Fields of raw, a validated object: as it is when it
+// is canonical (see jsonscan.Scanner.Canonical), as json.Marshal writes
+// it otherwise. members, when not nil, are raw's members, which spare a
+// canonical object's index a pass of its own.
+func newFields(raw []byte, canonical bool, members map[string]json.RawMessage) Fields {
+	if !canonical {
 		// raw is valid JSON: marshalling it cannot fail.
 		raw, _ = json.Marshal(json.RawMessage(raw))
 		members = nil
@@ -54,7 +54,7 @@ func newFields(raw []byte, s *jsonscan.Scanner, members map[string]json.RawMessa
 		return Fields{raw: raw}
 	}
 	if members == nil {
-		members, _, _ = indexObject(raw)
+		members, _, _ = jsonscan.Index(raw)
 	}
 	return Fields{raw: raw, index: members}
 }
@@ -71,31 +71,11 @@ func trimJSON(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }
 // error. A member sent twice means its last value.
 func decodeFields(b []byte) (Fields, map[string]json.RawMessage, error) {
 	b = trimJSON(b)
-	members, s, err := indexObject(b)
+	members, canonical, err := jsonscan.Index(b)
 	if err != nil {
 		return Fields{}, nil, objectError(b, err)
 	}
-	return newFields(b, &s, members), members, nil
-}
-
-// indexObject validates a whole JSON object in one pass and maps its
-// members' names to their values, subslices of b. It reads the object as
-// encoding/json reads one into a map (names unescaped, the last of a name
-// sent twice wins), at several times its speed: a page's envelope holds
-// its hundred items, and this pass is the one that validates them. The
-// scanner it returns says whether b is canonical.
-func indexObject(b []byte) (map[string]json.RawMessage, jsonscan.Scanner, error) {
-	members := make(map[string]json.RawMessage, 8)
-	s := jsonscan.New(b)
-	err := s.Object(func(name []byte) error {
-		v, err := s.Value()
-		members[jsonscan.Unquote(name)] = v
-		return err
-	})
-	if err == nil {
-		err = s.End()
-	}
-	return members, s, err
+	return newFields(b, canonical, members), members, nil
 }
 
 // objectError says plainly when a value is not an object at all.
@@ -113,7 +93,7 @@ func (f Fields) members() map[string]json.RawMessage {
 		return f.index
 	}
 	// The object was validated when it was decoded: this cannot fail.
-	m, _, _ := indexObject(f.raw)
+	m, _, _ := jsonscan.Index(f.raw)
 	return m
 }
 
@@ -125,17 +105,8 @@ func (f Fields) lookup(name string) (json.RawMessage, bool) {
 		v, ok := f.index[name]
 		return v, ok
 	}
-	var found json.RawMessage
-	s := jsonscan.New(f.raw)
 	// The object was validated when it was decoded: this cannot fail.
-	_ = s.Object(func(n []byte) error {
-		v, err := s.Value()
-		if jsonscan.NameIs(n, name) {
-			found = v
-		}
-		return err
-	})
-	return found, found != nil
+	return jsonscan.Lookup(f.raw, name)
 }
 
 // UnmarshalJSON reads a JSON object, keeping all its members; null is the

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // MarshalJSON writes the page as the service sent it, its pagination as
@@ -27,7 +29,7 @@ func (p Page[T]) MarshalJSON() ([]byte, error) {
 	if sent, _ := p.Raw("pagination"); bytes.Equal(sent, pagination) {
 		return p.raw, nil
 	}
-	return setMembers(p.raw, []member{{"pagination", pagination}})
+	return jsonscan.SetMembers(p.raw, []jsonscan.Member{{Name: "pagination", Value: pagination}})
 }
 
 // UnmarshalJSON decodes a directory page as the client does, each item
@@ -64,7 +66,7 @@ func (p Pagination) MarshalJSON() ([]byte, error) {
 	if sent, ok := p.Raw("page"); p.Page == 0 || ok && string(sent) == strconv.Itoa(p.Page) {
 		return p.raw, nil
 	}
-	return setMembers(p.raw, []member{{"page", strconv.AppendInt(nil, int64(p.Page), 10)}})
+	return jsonscan.SetMembers(p.raw, []jsonscan.Member{{Name: "page", Value: strconv.AppendInt(nil, int64(p.Page), 10)}})
 }
 
 // UnmarshalJSON decodes a pagination object; Page is the page it names,

@@ -43,7 +43,7 @@ func decodeRecord(raw []byte, names ...string) (Fields, recordIDs, error) {
 	if err != nil {
 		return Fields{}, recordIDs{}, err
 	}
-	return newFields(raw, &s, nil), id, nil
+	return newFields(raw, s.Canonical(), nil), id, nil
 }
 
 // decodeIndexed is decodeRecord for an object whose other members are

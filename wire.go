@@ -3,7 +3,6 @@ package gamedata
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
@@ -15,76 +14,23 @@ import (
 // when a record leaves them out: those are set in the object, so that
 // decoding it again fills every typed field as the first decoding did.
 
-// member is a member of a JSON object: its name and its encoded value.
-type member struct {
-	name  string
-	value []byte
-}
-
 // stringMember is a member whose value is the string s.
-func stringMember(name, s string) member {
+func stringMember(name, s string) jsonscan.Member {
 	v, _ := json.Marshal(s) // a string always marshals
-	return member{name, v}
-}
-
-// setMembers returns the object raw with each member of set given its
-// value: in place, where raw holds it (every time, when it is sent
-// twice), and otherwise added at the end. The other members are kept as
-// they are, in their order. raw is a validated object: the SDK decoded
-// it.
-func setMembers(raw []byte, set []member) ([]byte, error) {
-	if len(set) == 0 {
-		return raw, nil
-	}
-	out := make([]byte, 0, len(raw)+32*len(set))
-	found := make([]bool, len(set))
-	s := jsonscan.New(raw)
-	copied, members := 0, 0
-	err := s.Object(func(name []byte) error {
-		members++
-		s.WS()
-		start := s.Offset()
-		if err := s.Skip(); err != nil {
-			return err
-		}
-		for i, m := range set {
-			if jsonscan.NameIs(name, m.name) {
-				out = append(append(out, raw[copied:start]...), m.value...)
-				copied, found[i] = s.Offset(), true
-				break
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	closing := s.Offset() - 1 // the object's '}'
-	out = append(out, raw[copied:closing]...)
-	for i, m := range set {
-		if found[i] {
-			continue
-		}
-		if members > 0 {
-			out = append(out, ',')
-		}
-		members++
-		out = append(append(strconv.AppendQuote(out, m.name), ':'), m.value...)
-	}
-	return append(out, raw[closing:]...), nil
+	return jsonscan.Member{Name: name, Value: v}
 }
 
 // identifierSet is the member that sets identifier name to want in a
 // decoded object f, when f does not already hold it: an identifier the
 // SDK filled in, or one the caller changed. It reports false when f holds
 // it, as a string or as the integer the SDK read as its text.
-func identifierSet(f Fields, name, want string) (member, bool) {
+func identifierSet(f Fields, name, want string) (jsonscan.Member, bool) {
 	got := ""
 	if v, ok := f.Raw(name); ok {
 		got, _ = identifier(name, v)
 	}
 	if got == want {
-		return member{}, false
+		return jsonscan.Member{}, false
 	}
 	return stringMember(name, want), true
 }
@@ -96,13 +42,13 @@ func identifierSet(f Fields, name, want string) (member, bool) {
 // record, which decodes back to itself.
 func marshalRecord(f Fields, ids ...string) ([]byte, error) {
 	if f.raw != nil {
-		var set []member
+		var set []jsonscan.Member
 		for i := 0; i+1 < len(ids); i += 2 {
 			if m, ok := identifierSet(f, ids[i], ids[i+1]); ok {
 				set = append(set, m)
 			}
 		}
-		return setMembers(f.raw, set)
+		return jsonscan.SetMembers(f.raw, set)
 	}
 	typed := map[string]string{}
 	for i := 0; i+1 < len(ids); i += 2 {
