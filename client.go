@@ -155,15 +155,6 @@ func getRecord[T any](ctx context.Context, c *Client, cfg callConfig, e manifest
 	return v, err
 }
 
-// prefetch is how many pages a walk fetches ahead: the client's setting,
-// or none for a service that is not ready (whose walk fails at once).
-func (s *service) prefetch() int {
-	if c, err := s.ready(); err == nil {
-		return c.prefetch
-	}
-	return 0
-}
-
 // NewClient returns a client for the service at baseURL, an absolute http
 // or https URL that may carry a path prefix ("https://host/prefix/"): every
 // endpoint path is resolved under it. It makes no network call.
