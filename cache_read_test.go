@@ -143,18 +143,18 @@ func TestCacheStaleEntryIsRevalidatedAndRefreshed(t *testing.T) {
 	clk := newFakeClock()
 	c := cachingClient(t, srv.URL, clk)
 	getTestRecord(t, c, ref)
-	clk.advance(61 * time.Second)
+	clk.Advance(61 * time.Second)
 	getTestRecord(t, c, ref)
 	require.Equal(t, 2, log.len())
 	etag := log.all()[1].Header.Get("If-None-Match")
 	assert.NotEmpty(t, etag)
 	assert.Equal(t, http.StatusNotModified, twin.Requests()[1].Status)
 
-	clk.advance(59 * time.Second)
+	clk.Advance(59 * time.Second)
 	getTestRecord(t, c, ref)
 	assert.Equal(t, 2, log.len(), "the 304 made the entry fresh again")
 
-	clk.advance(2 * time.Second)
+	clk.Advance(2 * time.Second)
 	players := 1.0
 	require.NoError(t, twin.UpdatePackage(ref.Kind, ref.Ident, gamedatatest.PackageUpdate{Players: &players}))
 	p := getTestRecord(t, c, ref)
@@ -162,7 +162,7 @@ func TestCacheStaleEntryIsRevalidatedAndRefreshed(t *testing.T) {
 	assert.Equal(t, http.StatusOK, twin.Requests()[2].Status, "a new version")
 	got, _ := p.Metric("players").Get()
 	assert.Equal(t, 1.0, got)
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 	assert.Equal(t, p.JSON(), getTestRecord(t, c, ref).JSON(), "the new version replaced the entry")
 	assert.Equal(t, 3, log.len())
 }
@@ -184,7 +184,7 @@ func TestCacheStaleIfError(t *testing.T) {
 			clk := newFakeClock()
 			c := cachingClient(t, srv.URL, clk, WithRetryMax(0))
 			first := getTestRecord(t, c, ref)
-			clk.advance(2 * time.Second)
+			clk.Advance(2 * time.Second)
 			twin.SetFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault503}})
 			p, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
 			if tc.serve {
@@ -274,7 +274,7 @@ func TestCacheHitDoesNotWaitOnTheLimiter(t *testing.T) {
 	defer cancel()
 	_, err := c.Packages.Get(ctx, ref.Kind, ref.Ident)
 	require.NoError(t, err, "a fresh hit needs no token")
-	clk.advance(2 * time.Minute) // stale, and the limiter, on the same clock, has no token for 58 minutes
+	clk.Advance(2 * time.Minute) // stale, and the limiter, on the same clock, has no token for 58 minutes
 	_, err = c.Packages.Get(ctx, ref.Kind, ref.Ident)
 	assert.ErrorIs(t, err, context.DeadlineExceeded, "a revalidation waits on the limiter, which has no token before the deadline")
 }

@@ -372,7 +372,7 @@ func TestStalledAttemptsAreRetried(t *testing.T) {
 			<-stalled
 			// However the client's reads fall around it, the attempt
 			// has now been silent for the whole default stall timeout.
-			ft.advance(30 * time.Second)
+			ft.Advance(30 * time.Second)
 		}()
 		s, err := c.Servers.Get(context.Background(), id)
 		require.NoError(t, err, stall)
@@ -393,7 +393,7 @@ func TestStallAfterTheLastTry(t *testing.T) {
 	c := newTestClient(t, srv.URL, withClock(ft), WithRetryMax(0), WithStallTimeout(time.Minute))
 	go func() {
 		<-stalled
-		ft.advance(time.Minute)
+		ft.Advance(time.Minute)
 	}()
 	_, err := c.Servers.Get(context.Background(), id)
 	assert.ErrorIs(t, err, os.ErrDeadlineExceeded)

@@ -3,7 +3,6 @@ package gamedata
 import (
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
 )
@@ -33,9 +32,6 @@ func NewFakeClock() *FakeClock { return newFakeClock() }
 // WithFakeClock runs a client on clk: its stall timers, its reading of
 // Retry-After dates, its adaptive rate and its cache.
 func WithFakeClock(clk *FakeClock) Option { return withClock(clk) }
-
-// Advance moves the time on by d and runs the timers that came due.
-func (ft *fakeClock) Advance(d time.Duration) { ft.advance(d) }
 
 // StallSignals is stallSignals.
 func StallSignals(t testing.TB, fi *gamedatatest.FaultInjector, kind gamedatatest.Fault) (http.Handler, <-chan struct{}) {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/gamedata-go/gamedata/internal/clock"
+	"github.com/gamedata-go/gamedata/internal/clock/clocktest"
 	"github.com/gamedata-go/gamedata/internal/fixture"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -158,87 +159,12 @@ func withClock(clk clock.Clock) Option {
 	}
 }
 
-// fakeClock is a clock whose time moves only when a test advances it or
-// sleeps on it: a sleep returns at once, having moved the time on by its
-// duration. withClock runs a client on it.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-	slept  []time.Duration
-}
+// fakeClock is the tests' fake clock (clocktest.Fake): its time moves
+// only when a test advances it or sleeps on it. withClock runs a client
+// on it.
+type fakeClock = clocktest.Fake
 
-type fakeTimer struct {
-	ft     *fakeClock
-	at     time.Time
-	f      func()
-	active bool
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
-}
-
-// Now is the fake time.
-func (ft *fakeClock) Now() time.Time {
-	ft.mu.Lock()
-	defer ft.mu.Unlock()
-	return ft.now
-}
-
-func (ft *fakeClock) AfterFunc(d time.Duration, f func()) clock.Timer {
-	ft.mu.Lock()
-	defer ft.mu.Unlock()
-	t := &fakeTimer{ft: ft, at: ft.now.Add(d), f: f, active: true}
-	ft.timers = append(ft.timers, t)
-	return t
-}
-
-func (t *fakeTimer) Reset(d time.Duration) bool {
-	t.ft.mu.Lock()
-	defer t.ft.mu.Unlock()
-	was := t.active
-	t.at, t.active = t.ft.now.Add(d), true
-	return was
-}
-
-func (t *fakeTimer) Stop() bool {
-	t.ft.mu.Lock()
-	defer t.ft.mu.Unlock()
-	was := t.active
-	t.active = false
-	return was
-}
-
-// advance moves the time on by d and runs the timers that came due.
-func (ft *fakeClock) advance(d time.Duration) {
-	ft.mu.Lock()
-	ft.now = ft.now.Add(d)
-	var due []func()
-	for _, t := range ft.timers {
-		if t.active && !t.at.After(ft.now) {
-			t.active = false
-			due = append(due, t.f)
-		}
-	}
-	ft.mu.Unlock()
-	for _, f := range due {
-		f()
-	}
-}
-
-// Sleep records d and moves the time on by it, at once; it returns ctx's
-// error instead when ctx has ended.
-func (ft *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	ft.mu.Lock()
-	ft.slept = append(ft.slept, d)
-	ft.mu.Unlock()
-	ft.advance(max(d, 0))
-	return nil
-}
+func newFakeClock() *fakeClock { return clocktest.New() }
 
 // stallSignals returns a handler that serves fi, and a channel that
 // receives each time one of fi's answers of the stall fault kind starts to

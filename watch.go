@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"math/rand/v2"
 	"time"
 
 	"github.com/gamedata-go/gamedata/internal/clock"
+	"github.com/gamedata-go/gamedata/internal/pace"
 )
 
 // Op is the kind of a Change.
@@ -45,39 +45,6 @@ type Change[T any] struct {
 	Old, New T
 }
 
-// The guard against a validator that answers 304 forever although the
-// content changed (a stale ETag): after this many polls of a record
-// without a change, or this long since its last full read, the next poll
-// reads it in full.
-const (
-	watchFullEvery = 16
-	watchFullAge   = time.Hour
-)
-
-// fullReadGuard tells when a watched record is due for a full read.
-type fullReadGuard struct {
-	unchanged int
-	lastFull  time.Time
-}
-
-// due tells whether the next poll should be a full read. A clock that
-// jumps can only make it due early, which costs one body.
-func (g *fullReadGuard) due(now time.Time) bool {
-	return g.lastFull.IsZero() || g.unchanged >= watchFullEvery || now.Sub(g.lastFull) >= watchFullAge || now.Before(g.lastFull)
-}
-
-// polled records a poll; full says it was a full read.
-func (g *fullReadGuard) polled(now time.Time, full, changed bool) {
-	switch {
-	case full:
-		g.unchanged, g.lastFull = 0, now
-	case changed:
-		g.unchanged = 0
-	default:
-		g.unchanged++
-	}
-}
-
 // pollConfig is the call options of a poll: the watch's, but for its use
 // of the cache, which wins over theirs: a full read skips the cache; any
 // other poll sends a conditional request whatever the entry's freshness.
@@ -89,72 +56,20 @@ func pollConfig(cfg callConfig, full bool) callConfig {
 	return cfg
 }
 
-// A Retry-After delays a watch's next poll, but never past a bound of the
-// watch's own: a service that asks for a year (or a proxy that sends a
-// broken header) must not silence a watch. The bound is a few intervals,
-// and never more than an hour.
-const (
-	watchMaxDelayIntervals = 4
-	watchMaxDelay          = time.Hour
-)
-
-// pacer spaces polls: it waits gap, jittered, between the starts of two
-// polls. The time a poll took counts towards the gap, but only up to the
-// gap: a clock that jumps forward allows one poll at once, never a burst,
-// and one that jumps back delays a poll by at most one gap, never a stall.
-type pacer struct {
-	clock  clock.Clock
-	gap    time.Duration
-	jitter float64 // the gap varies by up to ± this fraction
-	last   time.Time
-	// most bounds the wait a Retry-After may add.
-	most time.Duration
-	// extra is a longer wait that the service asked for with Retry-After.
-	extra time.Duration
-}
-
-// newPacer paces polls so that each of n things is polled once per
-// interval every.
-func newPacer(clk clock.Clock, every time.Duration, n int, jitter float64) pacer {
-	return pacer{
-		clock:  clk,
-		gap:    every / time.Duration(n),
-		jitter: jitter,
-		most:   min(watchMaxDelayIntervals*every, watchMaxDelay),
-	}
-}
-
-// wait returns when the next poll may start, or with ctx's error.
-func (p *pacer) wait(ctx context.Context) error {
-	if p.last.IsZero() {
-		p.last = p.clock.Now()
-		return ctx.Err()
-	}
-	gap := time.Duration(float64(p.gap) * (1 + p.jitter*(2*rand.Float64()-1)))
-	elapsed := min(max(0, p.clock.Now().Sub(p.last)), gap)
-	d := max(gap-elapsed, p.extra)
-	p.extra = 0
-	if err := p.clock.Sleep(ctx, d); err != nil {
-		return err
-	}
-	p.last = p.clock.Now()
-	return nil
-}
-
-// failed notes a failed poll whose error is err, a *PageError or an
+// failed notes, to p, a failed poll whose error is err, a *PageError or an
 // *ItemError that locates it. A Retry-After that the client did not wait
 // out (it was beyond the backoff maximum, or the retries ran out) delays
 // the next poll, up to the pacer's bound, and the error returned says so
 // with a *WatchDelayError inside the one that locates it; any other err is
 // returned as it is.
-func (p *pacer) failed(err error) error {
+func failed(p *pace.Pacer, err error) error {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) || apiErr.RetryAfter <= 0 {
 		return err
 	}
-	p.extra = min(apiErr.RetryAfter, p.most)
+	wait := p.Delay(apiErr.RetryAfter)
 	delayed := func(err error) error {
-		return &WatchDelayError{RetryAfter: apiErr.RetryAfter, Wait: max(p.extra, p.gap), Err: err}
+		return &WatchDelayError{RetryAfter: apiErr.RetryAfter, Wait: wait, Err: err}
 	}
 	switch e := err.(type) {
 	case *PageError:
@@ -171,25 +86,25 @@ func (p *pacer) failed(err error) error {
 // the interval with jitter rather than sent in a burst, and yields what
 // each poll reports: its changes, or its error, after which the watch
 // goes on. poll(ctx, i, full) polls target i, in full when full (see
-// fullReadGuard), and returns the changes since its last poll; an error
+// pace.Guard), and returns the changes since its last poll; an error
 // it returns locates the target (a *PageError or an *ItemError). The loop
 // ends, with nothing yielded, when ctx ends or yield returns false.
 func pollLoop[C any](ctx context.Context, clk clock.Clock, every time.Duration, n int, jitter float64, poll func(ctx context.Context, i int, full bool) (iter.Seq[C], error), yield func(C, error) bool) {
 	var zero C
-	pace := newPacer(clk, every, n, jitter)
-	guards := make([]fullReadGuard, n)
+	pacer := pace.New(clk, every, n, jitter)
+	guards := make([]pace.Guard, n)
 	for {
 		for i := range guards {
-			if pace.wait(ctx) != nil {
+			if pacer.Wait(ctx) != nil {
 				return
 			}
-			full := guards[i].due(clk.Now())
+			full := guards[i].Due(clk.Now())
 			changes, err := poll(ctx, i, full)
 			if ctx.Err() != nil {
 				return
 			}
 			if err != nil {
-				if !yield(zero, pace.failed(err)) {
+				if !yield(zero, failed(pacer, err)) {
 					return
 				}
 				continue
@@ -201,7 +116,7 @@ func pollLoop[C any](ctx context.Context, clk clock.Clock, every time.Duration, 
 					return
 				}
 			}
-			guards[i].polled(clk.Now(), full, changed)
+			guards[i].Polled(clk.Now(), full, changed)
 		}
 	}
 }

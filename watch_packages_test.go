@@ -13,6 +13,7 @@ import (
 
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/gamedata-go/gamedata/internal/attempt"
+	"github.com/gamedata-go/gamedata/internal/pace"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -150,7 +151,7 @@ func TestPackagesWatchRereadsAStuckValidator(t *testing.T) {
 	twin.SetFaults(gamedatatest.Faults{
 		Rate: 1,
 		Match: func(*http.Request) bool {
-			if requests.Add(1) > watchFullEvery+2 { // a watch that never re-reads ends here
+			if requests.Add(1) > pace.FullEvery+2 { // a watch that never re-reads ends here
 				cancel()
 			}
 			return true
@@ -189,8 +190,8 @@ func TestPackagesWatchRereadsAStuckValidator(t *testing.T) {
 			full = append(full, i)
 		}
 	}
-	assert.Equal(t, []int{0, watchFullEvery + 1}, full, "the first read and one full re-read, after %d polls answered 304", watchFullEvery)
-	assert.Equal(t, watchFullEvery+2, log.len(), "the re-read is the poll that sees the change")
+	assert.Equal(t, []int{0, pace.FullEvery + 1}, full, "the first read and one full re-read, after %d polls answered 304", pace.FullEvery)
+	assert.Equal(t, pace.FullEvery+2, log.len(), "the re-read is the poll that sees the change")
 }
 
 func TestPackagesWatchGoesOnAfterAFailedPoll(t *testing.T) {
@@ -309,7 +310,7 @@ func TestWatchOutlivesAHugeRetryAfter(t *testing.T) {
 			assert.Equal(t, attempt.MaxRetryAfter, delay.RetryAfter, "as much as the client reads of it")
 			assert.Equal(t, 4*time.Minute, delay.Wait)
 			assert.Contains(t, delay.Error(), "the service asked to wait 8760h0m0s, longer than a watch waits; the next poll is in 4m0s: ")
-			assert.Equal(t, 4*time.Minute, slices.Max(clk.slept), "no wait longer than the bound")
+			assert.Equal(t, 4*time.Minute, slices.Max(clk.Slept()), "no wait longer than the bound")
 			assert.Equal(t, "updated "+refs[0].Ident, log[len(log)-1], "the change after the delay is reported")
 		})
 	}

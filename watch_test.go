@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/gamedata-go/gamedata/internal/pace"
 )
 
 func TestOpString(t *testing.T) {
@@ -17,65 +19,25 @@ func TestOpString(t *testing.T) {
 	assert.Equal(t, "Op(0)", Op(0).String())
 }
 
-func TestPacerSpreadsPolls(t *testing.T) {
-	clk := newFakeClock()
-	p := pacer{clock: clk, gap: time.Second, jitter: 0.5}
-	for range 1001 {
-		require.NoError(t, p.wait(context.Background()))
-	}
-	require.Len(t, clk.slept, 1000, "the first poll does not wait")
-	var total time.Duration
-	for _, d := range clk.slept {
-		assert.GreaterOrEqual(t, d, 500*time.Millisecond)
-		assert.LessOrEqual(t, d, 1500*time.Millisecond)
-		total += d
-	}
-	assert.InDelta(t, 1000, total.Seconds(), 50, "the gaps average the interval")
-	assert.NotEqual(t, clk.slept[0], clk.slept[1], "the gaps are jittered")
-}
-
-func TestPacerCountsTheTimeAPollTook(t *testing.T) {
-	for _, tc := range []struct {
-		name  string
-		moved time.Duration // between two waits: a poll, or the clock jumping
-		want  time.Duration
-	}{
-		{"a quick poll", 100 * time.Millisecond, 900 * time.Millisecond},
-		{"a slow poll", 5 * time.Second, 0},
-		{"clock jumps forward", 24 * time.Hour, 0},
-		{"clock jumps back", -24 * time.Hour, time.Second},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			clk := newFakeClock()
-			p := pacer{clock: clk, gap: time.Second}
-			require.NoError(t, p.wait(context.Background()))
-			clk.advance(tc.moved)
-			require.NoError(t, p.wait(context.Background()))
-			require.NoError(t, p.wait(context.Background()))
-			assert.Equal(t, []time.Duration{tc.want, time.Second}, clk.slept, "one poll at most comes early, and none late")
-		})
-	}
-}
-
 func TestPacerHonoursRetryAfter(t *testing.T) {
 	clk := newFakeClock()
-	p := newPacer(clk, time.Second, 1, 0)
-	require.NoError(t, p.wait(context.Background()))
+	p := pace.New(clk, time.Second, 1, 0)
+	require.NoError(t, p.Wait(context.Background()))
 	apiErr := &APIError{StatusCode: 429, RetryAfter: 3 * time.Second}
-	err := p.failed(&ItemError{Index: 2, Err: apiErr})
+	err := failed(p, &ItemError{Index: 2, Err: apiErr})
 	want := &ItemError{Index: 2, Err: &WatchDelayError{RetryAfter: 3 * time.Second, Wait: 3 * time.Second, Err: apiErr}}
 	assert.Equal(t, want, err, "the delay is said inside the error that locates the poll")
-	require.NoError(t, p.wait(context.Background()))
+	require.NoError(t, p.Wait(context.Background()))
 	other := errors.New("network")
-	assert.Equal(t, other, p.failed(other), "an error without Retry-After is said as it is")
-	require.NoError(t, p.wait(context.Background()))
-	assert.Equal(t, []time.Duration{3 * time.Second, time.Second}, clk.slept)
+	assert.Equal(t, other, failed(p, other), "an error without Retry-After is said as it is")
+	require.NoError(t, p.Wait(context.Background()))
+	assert.Equal(t, []time.Duration{3 * time.Second, time.Second}, clk.Slept())
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	assert.ErrorIs(t, p.wait(ctx), context.Canceled)
+	assert.ErrorIs(t, p.Wait(ctx), context.Canceled)
 
-	page := p.failed(&PageError{Page: 3, Err: apiErr})
+	page := failed(p, &PageError{Page: 3, Err: apiErr})
 	assert.Equal(t, &PageError{Page: 3, Err: &WatchDelayError{RetryAfter: 3 * time.Second, Wait: 3 * time.Second, Err: apiErr}}, page)
 }
 
@@ -96,37 +58,18 @@ func TestPacerBoundsRetryAfter(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			clk := newFakeClock()
-			p := newPacer(clk, tc.every, tc.polls, 0)
-			require.NoError(t, p.wait(context.Background()))
-			err := p.failed(&APIError{StatusCode: 429, RetryAfter: year})
+			p := pace.New(clk, tc.every, tc.polls, 0)
+			require.NoError(t, p.Wait(context.Background()))
+			err := failed(p, &APIError{StatusCode: 429, RetryAfter: year})
 			var delay *WatchDelayError
 			require.ErrorAs(t, err, &delay)
 			assert.Equal(t, year, delay.RetryAfter)
 			assert.Equal(t, tc.want, delay.Wait)
 			assert.Contains(t, err.Error(), "the service asked to wait 8760h0m0s, longer than a watch waits; the next poll is in "+tc.want.String()+": ")
-			require.NoError(t, p.wait(context.Background()))
-			assert.Equal(t, []time.Duration{tc.want}, clk.slept, "the interval itself, or the bound")
+			require.NoError(t, p.Wait(context.Background()))
+			assert.Equal(t, []time.Duration{tc.want}, clk.Slept(), "the interval itself, or the bound")
 		})
 	}
-}
-
-func TestFullReadGuard(t *testing.T) {
-	clk := newFakeClock()
-	var g fullReadGuard
-	assert.True(t, g.due(clk.Now()), "the first poll is a full read")
-	g.polled(clk.Now(), true, false)
-	for range watchFullEvery {
-		assert.False(t, g.due(clk.Now()))
-		g.polled(clk.Now(), false, false)
-	}
-	assert.True(t, g.due(clk.Now()), "due after watchFullEvery unchanged polls")
-
-	g.polled(clk.Now(), true, false)
-	g.polled(clk.Now(), false, true)
-	assert.Zero(t, g.unchanged, "a change shows the validator works")
-	clk.advance(watchFullAge)
-	assert.True(t, g.due(clk.Now()), "due after watchFullAge")
-	assert.True(t, g.due(clk.Now().Add(-2*watchFullAge)), "due when the clock went back")
 }
 
 func TestWatchRefusesBadArguments(t *testing.T) {

@@ -2,13 +2,11 @@ package attempt
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"testing/iotest"
 	"time"
@@ -16,7 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/gamedata-go/gamedata/internal/clock"
+	"github.com/gamedata-go/gamedata/internal/clock/clocktest"
 )
 
 func TestBackoff(t *testing.T) {
@@ -101,11 +99,11 @@ func TestStallWatchBoundsSilenceOnly(t *testing.T) {
 		gap     time.Duration
 		stalled bool
 	}{{d - time.Millisecond, false}, {d, true}} {
-		clk := &steppedClock{}
+		clk := clocktest.New()
 		var cause error
 		w := NewStallWatch(clk, d, func(err error) { cause = err })
 		pieces := strings.Split(strings.Repeat("0123456789", 100), "")
-		body := &slowBody{pieces: pieces, before: func() { clk.step(tt.gap) }}
+		body := &slowBody{pieces: pieces, before: func() { clk.Advance(tt.gap) }}
 		_, err := Read(&http.Response{ContentLength: -1, Body: body}, 1<<20, w.Kick)
 		require.NoError(t, err)
 		w.Stop()
@@ -116,55 +114,6 @@ func TestStallWatchBoundsSilenceOnly(t *testing.T) {
 		} else {
 			assert.NoError(t, cause, "gap %s: %d pieces", tt.gap, len(pieces))
 		}
-	}
-}
-
-// steppedClock is a clock whose one timer fires when step moves the time
-// past it: just what a StallWatch asks of a clock.
-type steppedClock struct {
-	mu    sync.Mutex
-	now   time.Duration
-	at    time.Duration
-	f     func()
-	armed bool
-}
-
-func (c *steppedClock) Now() time.Time                             { return time.Unix(0, 0).Add(c.now) }
-func (c *steppedClock) Sleep(context.Context, time.Duration) error { return nil }
-
-func (c *steppedClock) AfterFunc(d time.Duration, f func()) clock.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.at, c.f, c.armed = c.now+d, f, true
-	return c
-}
-
-func (c *steppedClock) Reset(d time.Duration) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	was := c.armed
-	c.at, c.armed = c.now+d, true
-	return was
-}
-
-func (c *steppedClock) Stop() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	was := c.armed
-	c.armed = false
-	return was
-}
-
-func (c *steppedClock) step(d time.Duration) {
-	c.mu.Lock()
-	c.now += d
-	fire := c.armed && c.now >= c.at
-	if fire {
-		c.armed = false
-	}
-	c.mu.Unlock()
-	if fire {
-		c.f()
 	}
 }
 
