@@ -6,6 +6,8 @@ import (
 	"net/textproto"
 	"net/url"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/attempt"
 )
 
 // CallOption configures one call, given as the trailing arguments of any
@@ -85,8 +87,10 @@ func WithAttemptTimeout(d time.Duration) CallOption {
 // NUL). The header does not take part in the cache key.
 func WithHeader(name, value string) CallOption {
 	return func(c *callConfig) error {
-		if err := checkHeader("WithHeader", name, value); err != nil {
-			return err
+		// Checked now: net/http would refuse it only when sending, as an
+		// error the retries would take for a network failure.
+		if err := attempt.CheckHeader(name, value); err != nil {
+			return invalidArgument("WithHeader: %v", err)
 		}
 		key := textproto.CanonicalMIMEHeaderKey(name)
 		switch key {

@@ -425,7 +425,7 @@ func (cl *call) entryOf(key string, stored *httpcache.Entry, r *response, reques
 // JSON at all, or that decode refuses, is a *DecodeError that names the
 // URL.
 func decodeBody(u *url.URL, body []byte, decode func([]byte) error) error {
-	if err := checkJSONStart(body); err != nil {
+	if err := jsonscan.CheckStart(body); err != nil {
 		return &DecodeError{URL: u.String(), Err: err}
 	}
 	if err := decode(body); err != nil {
@@ -438,19 +438,6 @@ func decodeBody(u *url.URL, body []byte, decode func([]byte) error) error {
 		}
 		de.URL = u.String()
 		return de
-	}
-	return nil
-}
-
-// checkJSONStart gives a clear error for the bodies that are not JSON at
-// all, such as an empty body or an HTML error page served with status 200.
-func checkJSONStart(body []byte) error {
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	switch {
-	case len(trimmed) == 0:
-		return errors.New("empty response body, want JSON")
-	case trimmed[0] != '{' && trimmed[0] != '[':
-		return fmt.Errorf("response is not JSON: it starts with %q", jsonscan.Clip(trimmed[:min(len(trimmed), 16)]))
 	}
 	return nil
 }

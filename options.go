@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/gamedata-go/gamedata/internal/attempt"
 	"github.com/gamedata-go/gamedata/internal/clock"
 )
 
@@ -125,8 +126,8 @@ func WithUserAgent(ua string) Option {
 		if ua == "" {
 			return invalidArgument("WithUserAgent: empty user agent")
 		}
-		if err := checkHeader("WithUserAgent", "User-Agent", ua); err != nil {
-			return err
+		if err := attempt.CheckHeader("User-Agent", ua); err != nil {
+			return invalidArgument("WithUserAgent: %v", err)
 		}
 		c.userAgent = ua
 		return nil

@@ -3,8 +3,8 @@ package gamedata
 import (
 	"fmt"
 	"net/http"
-	"net/url"
-	"strings"
+
+	"github.com/gamedata-go/gamedata/internal/attempt"
 )
 
 // redirectPolicy follows a redirect only within the origin of the first
@@ -17,8 +17,8 @@ func redirectPolicy(user func(*http.Request, []*http.Request) error) func(*http.
 		if len(via) >= 10 {
 			return ErrTooManyRedirects
 		}
-		if origin(req.URL) != origin(first.URL) {
-			return fmt.Errorf("%w: %s to %s", ErrRedirectRefused, origin(first.URL), origin(req.URL))
+		if attempt.Origin(req.URL) != attempt.Origin(first.URL) {
+			return fmt.Errorf("%w: %s to %s", ErrRedirectRefused, attempt.Origin(first.URL), attempt.Origin(req.URL))
 		}
 		if asked := first.URL.Query(); asked.Has("page") && req.URL.Query().Get("page") != asked.Get("page") {
 			return &pageRedirectError{page: asked.Get("page"), target: req.URL.Redacted()}
@@ -28,21 +28,6 @@ func redirectPolicy(user func(*http.Request, []*http.Request) error) func(*http.
 		}
 		return nil
 	}
-}
-
-// origin returns scheme://host:port with the default port made explicit,
-// so https://h and https://h:443 are one origin.
-func origin(u *url.URL) string {
-	port := u.Port()
-	if port == "" {
-		switch u.Scheme {
-		case "http":
-			port = "80"
-		case "https":
-			port = "443"
-		}
-	}
-	return strings.ToLower(u.Scheme + "://" + u.Hostname() + ":" + port)
 }
 
 // pageRedirectError is a directory page redirected to another page. It is

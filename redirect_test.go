@@ -69,23 +69,3 @@ func TestUserCheckRedirectIsConsulted(t *testing.T) {
 	_, err := newTestClient(t, twin.URL, WithHTTPClient(hc)).Servers.Get(context.Background(), "a")
 	assert.ErrorIs(t, err, mine)
 }
-
-func TestOrigin(t *testing.T) {
-	t.Parallel()
-	same := [][2]string{
-		{"https://h.example/a", "https://H.example:443/b"},
-		{"http://h.example/", "http://h.example:80/x"},
-	}
-	for _, p := range same {
-		assert.Equal(t, origin(mustURL(t, p[0])), origin(mustURL(t, p[1])), p)
-	}
-	different := [][2]string{
-		{"https://h.example/", "http://h.example/"},
-		{"https://h.example/", "https://h.example:8443/"},
-		{"https://h.example/", "https://evil.example/"},
-		{"https://h.example/", "https://h.example.evil.example/"},
-	}
-	for _, p := range different {
-		assert.NotEqual(t, origin(mustURL(t, p[0])), origin(mustURL(t, p[1])), p)
-	}
-}

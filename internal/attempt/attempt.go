@@ -11,8 +11,10 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gamedata-go/gamedata/internal/clock"
@@ -197,3 +199,55 @@ func (e *StallError) Is(target error) bool { return target == os.ErrDeadlineExce
 
 // Timeout reports true, as net.Error's timeouts do.
 func (e *StallError) Timeout() bool { return true }
+
+// CheckHeader refuses a request header that net/http would refuse to
+// send: a name that is not an RFC 9110 token (§5.6.2), a value with a
+// control character other than tab (CR, LF and NUL among them). net/http
+// refuses one only when an attempt sends it, as an error a retry engine
+// takes for a network failure. The error never quotes the value: it may
+// be a credential.
+func CheckHeader(name, value string) error {
+	if name == "" {
+		return errors.New("empty header name")
+	}
+	for i := 0; i < len(name); i++ {
+		if !isTokenByte(name[i]) {
+			return fmt.Errorf("header name %q has %q at byte %d: want letters, digits and !#$%%&'*+-.^_`|~", name, name[i], i)
+		}
+	}
+	for i := 0; i < len(value); i++ {
+		if b := value[i]; b < ' ' && b != '\t' || b == 0x7f {
+			return fmt.Errorf("the value of %s has a control character at byte %d (%q), which cannot be sent in a header", name, i, b)
+		}
+	}
+	return nil
+}
+
+// isTokenByte tells the bytes of an RFC 9110 token: the visible ASCII
+// characters but the delimiters.
+func isTokenByte(b byte) bool {
+	switch {
+	case 'a' <= b && b <= 'z', 'A' <= b && b <= 'Z', '0' <= b && b <= '9':
+		return true
+	}
+	switch b {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
+		return true
+	}
+	return false
+}
+
+// Origin returns scheme://host:port with the default port made explicit,
+// so https://h and https://h:443 are one origin.
+func Origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch u.Scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Hostname() + ":" + port)
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -134,3 +135,30 @@ func (b *slowBody) Read(p []byte) (int, error) {
 }
 
 func (b *slowBody) Close() error { return nil }
+
+func mustURL(t *testing.T, raw string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(raw)
+	require.NoError(t, err)
+	return u
+}
+
+func TestOrigin(t *testing.T) {
+	t.Parallel()
+	same := [][2]string{
+		{"https://h.example/a", "https://H.example:443/b"},
+		{"http://h.example/", "http://h.example:80/x"},
+	}
+	for _, p := range same {
+		assert.Equal(t, Origin(mustURL(t, p[0])), Origin(mustURL(t, p[1])), p)
+	}
+	different := [][2]string{
+		{"https://h.example/", "http://h.example/"},
+		{"https://h.example/", "https://h.example:8443/"},
+		{"https://h.example/", "https://evil.example/"},
+		{"https://h.example/", "https://h.example.evil.example/"},
+	}
+	for _, p := range different {
+		assert.NotEqual(t, Origin(mustURL(t, p[0])), Origin(mustURL(t, p[1])), p)
+	}
+}

@@ -391,3 +391,16 @@ func Clip(v []byte) string {
 	}
 	return sanitize.String(string(v))
 }
+
+// CheckStart gives a clear error for the bodies that are not JSON at
+// all, such as an empty body or an HTML error page served with status 200.
+func CheckStart(body []byte) error {
+	trimmed := bytes.TrimLeft(body, " \t\r\n")
+	switch {
+	case len(trimmed) == 0:
+		return errors.New("empty response body, want JSON")
+	case trimmed[0] != '{' && trimmed[0] != '[':
+		return fmt.Errorf("response is not JSON: it starts with %q", Clip(trimmed[:min(len(trimmed), 16)]))
+	}
+	return nil
+}
