@@ -102,15 +102,7 @@ var dashboard = directory[DashboardEntry]{
 // another page's items are never returned.
 func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions, callOpts ...CallOption) (*Page[DashboardEntry], error) {
 	o := valueOf(opts)
-	var err error
-	if o.ListOptions, err = o.paged(); err != nil {
-		return nil, err
-	}
-	c, cfg, err := (*service)(s).resolve(ctx, callOpts)
-	if err != nil {
-		return nil, err
-	}
-	return listPage(ctx, c, cfg, dashboard, o.ListOptions, o)
+	return list(ctx, (*service)(s), callOpts, dashboard, o.ListOptions, o.with)
 }
 
 // All walks the dashboard from opts.Page (0 means 1), following
@@ -122,20 +114,11 @@ func (s *DashboardService) List(ctx context.Context, opts *DashboardOptions, cal
 // Breaking out of the loop stops all fetching.
 func (s *DashboardService) All(ctx context.Context, opts *DashboardOptions, walk *WalkOptions, callOpts ...CallOption) iter.Seq2[DashboardEntry, error] {
 	o := valueOf(opts)
-	c, cfg, err := (*service)(s).resolve(ctx, callOpts)
-	if err != nil {
-		return failedWalk[DashboardEntry](o.Page, err)
-	}
-	return walkDashboard(ctx, c, cfg, o, valueOf(walk), shrinkEnds)
+	return all(ctx, (*service)(s), callOpts, dashboard, o.ListOptions, valueOf(walk), dashboardKey, o.with)
 }
 
-// walkDashboard walks the dashboard from the page opts select on, within
-// wo, with the walk's resolved call options cfg; shrink says what a
-// redirect after the first page means, which All and Watch see apart.
-func walkDashboard(ctx context.Context, c *Client, cfg callConfig, opts DashboardOptions, wo WalkOptions, shrink shrinkRule) iter.Seq2[DashboardEntry, error] {
-	return walkDirectory(ctx, c, cfg, dashboard, opts.ListOptions, wo, dashboardKey, shrink, func(lo ListOptions) any {
-		o := opts
-		o.ListOptions = lo
-		return o
-	})
+// with is o with the page lo selects: the query of one of its pages.
+func (o DashboardOptions) with(lo ListOptions) any {
+	o.ListOptions = lo
+	return o
 }

@@ -78,15 +78,7 @@ var organizations = directory[Organization]{
 // /api/organizations). A page the service redirects, because it is out of
 // range, is ErrPageOutOfRange: another page's items are never returned.
 func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions, callOpts ...CallOption) (*Page[Organization], error) {
-	lo, err := valueOf(opts).paged()
-	if err != nil {
-		return nil, err
-	}
-	c, cfg, err := (*service)(s).resolve(ctx, callOpts)
-	if err != nil {
-		return nil, err
-	}
-	return listPage(ctx, c, cfg, organizations, lo, lo)
+	return list(ctx, (*service)(s), callOpts, organizations, valueOf(opts), pageQuery)
 }
 
 // All walks the organization directory from opts.Page (0 means 1),
@@ -97,10 +89,9 @@ func (s *OrganizationsService) List(ctx context.Context, opts *ListOptions, call
 // where it said it would, or that runs past walk.MaxItems, ends the walk
 // with ErrWalkUnbounded. Breaking out of the loop stops all fetching.
 func (s *OrganizationsService) All(ctx context.Context, opts *ListOptions, walk *WalkOptions, callOpts ...CallOption) iter.Seq2[Organization, error] {
-	lo := valueOf(opts)
-	c, cfg, err := (*service)(s).resolve(ctx, callOpts)
-	if err != nil {
-		return failedWalk[Organization](lo.Page, err)
-	}
-	return walkDirectory(ctx, c, cfg, organizations, lo, valueOf(walk), func(o Organization) identity { return identity{o.Ident} }, shrinkEnds, func(lo ListOptions) any { return lo })
+	return all(ctx, (*service)(s), callOpts, organizations, valueOf(opts), valueOf(walk), func(o Organization) identity { return identity{o.Ident} }, pageQuery)
 }
+
+// pageQuery is the query of a page of the organization directory, which
+// takes no options but a page's.
+func pageQuery(lo ListOptions) any { return lo }

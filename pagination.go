@@ -271,11 +271,12 @@ const (
 // they have stopped.
 func walkPages[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefetch int, identity func(T) identity, shrink shrinkRule, cfg callConfig, query func(context.Context, ListOptions, callConfig) (*Page[T], error)) iter.Seq2[T, error] {
 	first := firstPage(lo.Page)
-	if wo.MaxItems < 0 {
-		return failedWalk[T](first, invalidArgument("MaxItems %d, want 0 (the default, %d) or more", wo.MaxItems, DefaultMaxItems))
-	}
 	return func(yield func(T, error) bool) {
 		var zero T
+		if wo.MaxItems < 0 {
+			yield(zero, &PageError{Page: first, Err: invalidArgument("MaxItems %d, want 0 (the default, %d) or more", wo.MaxItems, DefaultMaxItems)})
+			return
+		}
 		into := cfg.into
 		w := newWalker(lo, wo, identity)
 		pages := walk.NewAhead(ctx, first, prefetch, func(ctx context.Context, page int) pageResult[T] {
@@ -319,13 +320,32 @@ func walkPages[T any](ctx context.Context, lo ListOptions, wo WalkOptions, prefe
 	}
 }
 
-// failedWalk is the walk from page of a call refused before anything is
-// sent: its one error.
-func failedWalk[T any](page int, err error) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		var zero T
-		yield(zero, &PageError{Page: firstPage(page), Err: err})
+// list reads the page of directory d that lo selects, with the query
+// opts(lo) encodes and the call options callOpts: List.
+func list[T any](ctx context.Context, s *service, callOpts []CallOption, d directory[T], lo ListOptions, opts func(ListOptions) any) (*Page[T], error) {
+	lo, err := lo.paged()
+	if err != nil {
+		return nil, err
 	}
+	c, cfg, err := s.resolve(ctx, callOpts)
+	if err != nil {
+		return nil, err
+	}
+	return listPage(ctx, c, cfg, d, lo, opts(lo))
+}
+
+// all walks directory d from the page lo selects on, within wo, with the
+// query opts encodes for each page and the call options callOpts: All.
+// Options that are refused make a walk of that one error.
+func all[T any](ctx context.Context, s *service, callOpts []CallOption, d directory[T], lo ListOptions, wo WalkOptions, identity func(T) identity, opts func(ListOptions) any) iter.Seq2[T, error] {
+	c, cfg, err := s.resolve(ctx, callOpts)
+	if err != nil {
+		return func(yield func(T, error) bool) {
+			var zero T
+			yield(zero, &PageError{Page: firstPage(lo.Page), Err: err})
+		}
+	}
+	return walkDirectory(ctx, c, cfg, d, lo, wo, identity, shrinkEnds, opts)
 }
 
 // firstPage is the page a walk from page starts at: 0 means 1.

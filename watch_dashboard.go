@@ -153,7 +153,7 @@ func (r *directoryRound) equal(o *directoryRound) bool {
 // directory has no other way to end without one.
 func readRound(ctx context.Context, c *Client, cfg callConfig, opts DashboardOptions) (*directoryRound, error) {
 	r := &directoryRound{index: map[string]int{}}
-	for e, err := range walkDashboard(ctx, c, cfg, opts, WalkOptions{}, shrinkFails) {
+	for e, err := range walkDirectory(ctx, c, cfg, dashboard, opts.ListOptions, WalkOptions{}, dashboardKey, shrinkFails, opts.with) {
 		if err != nil {
 			return nil, err
 		}
