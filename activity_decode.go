@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/gamedata-go/gamedata/internal/iso8601"
 	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
@@ -188,7 +189,7 @@ func decodeCoverage(raw []byte) ([]time.Time, error) {
 	// One a comma, but a timestamp takes at least two bytes with its comma.
 	out := make([]time.Time, 0, min(bytes.Count(raw, []byte{','})+1, len(raw)/2))
 	err := jsonscan.Elements(raw, func(i int, v []byte) error {
-		t, err := parseTimestamp(v)
+		t, err := iso8601.FromJSON(v)
 		if err != nil {
 			return &DecodeError{Member: fmt.Sprintf("partialCoverage[%d]", i), Err: err}
 		}

@@ -196,7 +196,7 @@ func (f Fields) Time(name string) (time.Time, bool) {
 	if !ok {
 		return time.Time{}, false
 	}
-	t, err := parseTimestamp(v)
+	t, err := iso8601.FromJSON(v)
 	return t, err == nil
 }
 
@@ -207,23 +207,6 @@ func (f Fields) Decode(v any) error {
 		return errors.New("gamedata: no members to decode")
 	}
 	return json.Unmarshal(f.raw, v)
-}
-
-// parseTimestamp reads the two timestamp forms of the service: an ISO 8601
-// string with a zone, and a number of Unix milliseconds (the form of the
-// activity history).
-func parseTimestamp(v []byte) (time.Time, error) {
-	switch {
-	case len(v) > 0 && v[0] == '"':
-		return iso8601.Parse(jsonscan.Unquote(v[1 : len(v)-1]))
-	case jsonscan.IsNumber(v):
-		ms, err := jsonscan.ParseMillis(v)
-		if err != nil {
-			return time.Time{}, err
-		}
-		return time.UnixMilli(ms).UTC(), nil
-	}
-	return time.Time{}, fmt.Errorf("got %s, want a timestamp", jsonscan.Clip(v))
 }
 
 // isNull reports whether b, a JSON value, is null.

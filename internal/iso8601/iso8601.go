@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/gamedata-go/gamedata/internal/jsonscan"
 )
 
 // Parse reads the ISO 8601 timestamps a service may emit, such as an
@@ -180,3 +182,20 @@ func (p *isoParser) number(width int, name string) (int, error) {
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// FromJSON reads the two timestamp forms of the service, as JSON values:
+// an ISO 8601 string with a zone, and a number of Unix milliseconds (the
+// form of the activity history).
+func FromJSON(v []byte) (time.Time, error) {
+	switch {
+	case len(v) > 0 && v[0] == '"':
+		return Parse(jsonscan.Unquote(v[1 : len(v)-1]))
+	case jsonscan.IsNumber(v):
+		ms, err := jsonscan.ParseMillis(v)
+		if err != nil {
+			return time.Time{}, err
+		}
+		return time.UnixMilli(ms).UTC(), nil
+	}
+	return time.Time{}, fmt.Errorf("got %s, want a timestamp", jsonscan.Clip(v))
+}

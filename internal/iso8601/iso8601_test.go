@@ -172,3 +172,18 @@ func FuzzParseLikeTimeParse(f *testing.F) {
 		}
 	})
 }
+
+// FromJSON reads both forms the service sends, and nothing else.
+func TestFromJSON(t *testing.T) {
+	t.Parallel()
+	want := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	for _, v := range []string{`"2026-11-20T10:00:00Z"`, `"2026-11-20T11:00:00+01:00"`, `1795168800000`} {
+		got, err := FromJSON([]byte(v))
+		require.NoError(t, err, v)
+		assert.True(t, want.Equal(got), "%s: %s", v, got)
+	}
+	for _, v := range []string{`true`, `null`, `"soon"`, `[1]`, `1e400`} {
+		_, err := FromJSON([]byte(v))
+		assert.Error(t, err, v)
+	}
+}
