@@ -53,8 +53,8 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 			return nil, err
 		}
 	}
-	if d.coverage != nil {
-		if d.h.PartialCoverage, err = decodeCoverage(d.coverage); err != nil {
+	if coverage, ok := d.members["partialCoverage"]; ok {
+		if d.h.PartialCoverage, err = decodeCoverage(coverage); err != nil {
 			return nil, err
 		}
 		markPartial(d.h.Points, d.h.PartialCoverage)
@@ -66,12 +66,12 @@ func decodeActivityHistory(body []byte) (*ActivityHistory, error) {
 // historyDecoder is the state of one pass over an activity history.
 type historyDecoder struct {
 	jsonscan.Scanner
-	h        *ActivityHistory
-	found    bool   // a member named points was read
-	coverage []byte // the partialCoverage member
-	arrays   []span // the other members that are arrays of arrays
-	// members are every member, for the index of the history's Fields,
-	// which this pass spares a pass of its own.
+	h     *ActivityHistory
+	found bool // a member named points was read
+	// members are every member, the last of a name sent twice, as
+	// encoding/json and Fields read them: for the partialCoverage array,
+	// the points when no member is named so, and the index of the
+	// history's Fields, which this pass spares a pass of its own.
 	members map[string]json.RawMessage
 }
 
@@ -93,43 +93,32 @@ func (d *historyDecoder) member(name []byte) error {
 		return nil
 	}
 	v, err := d.Value()
-	if err != nil {
-		return err
+	key := "partialCoverage" // the usual member: its name costs no allocation
+	if !jsonscan.NameIs(name, key) {
+		key = jsonscan.Unquote(name)
 	}
-	if jsonscan.NameIs(name, "partialCoverage") {
-		d.members["partialCoverage"] = v
-		d.coverage = v
-		return nil
-	}
-	d.members[jsonscan.Unquote(name)] = v
-	// A name sent twice means its last value, as encoding/json and
-	// Fields read it.
-	if isArrays := isArrayOfArrays(v); isArrays || len(d.arrays) > 0 {
-		n := jsonscan.Unquote(name)
-		d.arrays = slices.DeleteFunc(d.arrays, func(a span) bool { return a.name == n })
-		if isArrays {
-			d.arrays = append(d.arrays, span{name: n, value: v})
-		}
-	}
-	return nil
+	d.members[key] = v
+	return err
 }
 
 // onlyArrayOfArrays reads the points from the response's only array of
 // arrays, when it has no member named points.
 func (d *historyDecoder) onlyArrayOfArrays() error {
-	if len(d.arrays) != 1 {
-		names := make([]string, len(d.arrays))
-		for i, a := range d.arrays {
-			names[i] = a.name
+	var names []string
+	for name, v := range d.members {
+		if name != "partialCoverage" && isArrayOfArrays(v) {
+			names = append(names, name)
 		}
-		slices.Sort(names)
-		return &DecodeError{Err: fmt.Errorf("activity history has no points member and %d arrays of arrays [%s]", len(d.arrays), quotedNames(names))}
 	}
-	a := d.arrays[0]
-	sub := jsonscan.New(a.value)
+	if len(names) != 1 {
+		slices.Sort(names)
+		return &DecodeError{Err: fmt.Errorf("activity history has no points member and %d arrays of arrays [%s]", len(names), quotedNames(names))}
+	}
+	v := d.members[names[0]]
+	sub := jsonscan.New(v)
 	var err error
 	// The service chose the name: errors quote it.
-	d.h.Points, err = points(&sub, strconv.Quote(a.name), pointsHint(a.value))
+	d.h.Points, err = points(&sub, strconv.Quote(names[0]), pointsHint(v))
 	return err
 }
 
@@ -139,13 +128,6 @@ func (d *historyDecoder) onlyArrayOfArrays() error {
 // a '[' in every byte.
 func pointsHint(b []byte) int {
 	return min(bytes.Count(b, []byte{'['})-1, len(b)/15+1)
-}
-
-// span is a member found in a pass over an object: its name and its
-// value.
-type span struct {
-	name  string
-	value []byte
 }
 
 func isArrayOfArrays(v []byte) bool {

@@ -1,7 +1,6 @@
 package gamedata
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -183,15 +182,15 @@ func decodeHistory(report map[string]json.RawMessage) ([]HistoryEntry, error) {
 // first element is an object with a capturedAt member. Only the first
 // element is read.
 func looksLikeHistory(v []byte) bool {
-	if v[0] != '[' {
+	s := jsonscan.New(v)
+	if more, err := s.Open('['); err != nil || !more {
 		return false
 	}
-	d := json.NewDecoder(bytes.NewReader(v))
-	var first map[string]json.RawMessage
-	if _, err := d.Token(); err != nil || !d.More() || d.Decode(&first) != nil {
+	first, err := s.Value()
+	if err != nil || first[0] != '{' {
 		return false
 	}
-	_, ok := first["capturedAt"]
+	_, ok := jsonscan.Lookup(first, "capturedAt")
 	return ok
 }
 

@@ -1,7 +1,6 @@
 package gamedata
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -70,31 +69,24 @@ func decodeSummaries(report map[string]json.RawMessage) (Summaries, error) {
 // summariesByRange decodes an object whose members are summaries keyed by
 // range name, in the order sent; a range sent twice means its last value.
 func summariesByRange(name string, raw []byte) (Summaries, error) {
-	d := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := d.Token(); err != nil {
-		return nil, &DecodeError{Member: name, Err: err}
-	}
 	var out Summaries
-	for d.More() {
-		key, err := d.Token()
+	sc := jsonscan.New(raw) // a member of a decoded report: a valid object
+	err := sc.Object(func(key []byte) error {
+		v, err := sc.Value()
 		if err != nil {
-			return nil, &DecodeError{Member: name, Err: err}
+			return err
 		}
-		rng := key.(string) // an object's keys are strings
-		// The service chose the range's name: errors quote it.
-		member := name + "[" + strconv.Quote(rng) + "]"
-		var v json.RawMessage
-		if err := d.Decode(&v); err != nil {
-			return nil, &DecodeError{Member: member, Err: err}
-		}
+		rng := jsonscan.Unquote(key)
 		s, err := decodeSummary(rng, v)
 		if err != nil {
-			return nil, &DecodeError{Member: member, Err: err}
+			// The service chose the range's name: errors quote it.
+			return &DecodeError{Member: name + "[" + strconv.Quote(rng) + "]", Err: err}
 		}
 		out = slices.DeleteFunc(out, func(r RangeSummary) bool { return r.Range == rng })
 		out = append(out, s)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // decodeSummary decodes one summary; rng is its key, or "" when the
