@@ -93,25 +93,33 @@ func foreignInternalImports(t *testing.T, root string) []string {
 	}
 	var found []string
 	for _, file := range files {
-		own := owningModule(modules, filepath.Dir(file))
-		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+		found = append(found, foreignImportsOf(t, modules, file)...)
+	}
+	slices.Sort(found)
+	return found
+}
+
+// foreignImportsOf says each import of file, a Go file of the repository
+// whose modules are modules, under another module's internal/.
+func foreignImportsOf(t *testing.T, modules map[string]string, file string) []string {
+	own := owningModule(modules, filepath.Dir(file))
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, spec := range f.Imports {
+		imp, err := strconv.Unquote(spec.Path.Value)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, spec := range f.Imports {
-			imp, err := strconv.Unquote(spec.Path.Value)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !isInternal(imp) {
-				continue
-			}
-			if owner := internalOwner(modules, imp); owner != "" && owner != own {
-				found = append(found, fmt.Sprintf("%s imports %q, internal to module %s: use that module's public API, or give module %s code of its own", file, imp, owner, own))
-			}
+		if !isInternal(imp) {
+			continue
+		}
+		if owner := internalOwner(modules, imp); owner != "" && owner != own {
+			found = append(found, fmt.Sprintf("%s imports %q, internal to module %s: use that module's public API, or give module %s code of its own", file, imp, owner, own))
 		}
 	}
-	slices.Sort(found)
 	return found
 }
 

@@ -93,21 +93,7 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 			wg.Wait()
 		}()
 
-		wg.Go(func() {
-			defer close(indexes)
-			for i := range inputs {
-				select {
-				case window <- struct{}{}:
-				case <-stop:
-					return
-				}
-				select {
-				case indexes <- i:
-				case <-stop:
-					return
-				}
-			}
-		})
+		wg.Go(func() { feed(len(inputs), window, indexes, stop) })
 		for range min(concurrency, len(inputs)) {
 			wg.Go(func() {
 				for i := range indexes {
@@ -137,6 +123,24 @@ func fanOut[In, Out any](ctx context.Context, s *service, inputs []In, concurren
 			if !yield(r.out, r.err) {
 				return
 			}
+		}
+	}
+}
+
+// feed sends each index below n to indexes once window has room for it,
+// until stop is closed, and then closes indexes.
+func feed(n int, window chan<- struct{}, indexes chan<- int, stop <-chan struct{}) {
+	defer close(indexes)
+	for i := range n {
+		select {
+		case window <- struct{}{}:
+		case <-stop:
+			return
+		}
+		select {
+		case indexes <- i:
+		case <-stop:
+			return
 		}
 	}
 }

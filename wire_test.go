@@ -459,29 +459,8 @@ func plain(t *testing.T, v reflect.Value, built bool) any {
 	if !v.IsValid() {
 		return nil
 	}
-	switch x := v.Interface().(type) {
-	case Fields:
-		if built {
-			return nil
-		}
-		members := map[string]string{}
-		for _, name := range x.Names() {
-			raw, _ := x.Raw(name)
-			members[name] = wireForm(t, raw)
-		}
-		return map[string]any{fieldsKey: members, "JSON": wireForm(t, x.JSON())}
-	case time.Time:
-		return x.UTC().Format(time.RFC3339Nano)
-	case Untrusted:
-		return x.Unsanitized()
-	case interface {
-		IsNull() bool
-		Present() bool
-		MarshalJSON() ([]byte, error)
-	}:
-		b, err := x.MarshalJSON()
-		require.NoError(t, err)
-		return map[string]any{"null": x.IsNull(), "present": x.Present(), "value": string(b)}
+	if p, ok := plainLeaf(t, v, built); ok {
+		return p
 	}
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
@@ -490,40 +469,79 @@ func plain(t *testing.T, v reflect.Value, built bool) any {
 		}
 		return plain(t, v.Elem(), built)
 	case reflect.Struct:
-		out := map[string]any{}
-		for i := range v.NumField() {
-			f := v.Type().Field(i)
-			require.True(t, f.IsExported(), "plain: %s has an unexported field %s: teach plain to compare it", v.Type(), f.Name)
-			p := plain(t, v.Field(i), built)
-			if f.Anonymous && f.Type == reflect.TypeFor[Fields]() {
-				if m, ok := p.(map[string]any); ok {
-					maps.Copy(out, m)
-				}
-				continue
+		return plainStruct(t, v, built)
+	case reflect.Slice, reflect.Map:
+		if v.IsNil() && !built {
+			return nil
+		}
+		return plainCollection(t, v, built)
+	}
+	return v.Interface()
+}
+
+// plainLeaf is plain for the values it compares by what they hold rather
+// than by their fields: Fields, a time, Untrusted text, a Nullable.
+func plainLeaf(t *testing.T, v reflect.Value, built bool) (any, bool) {
+	switch x := v.Interface().(type) {
+	case Fields:
+		if built {
+			return nil, true
+		}
+		members := map[string]string{}
+		for _, name := range x.Names() {
+			raw, _ := x.Raw(name)
+			members[name] = wireForm(t, raw)
+		}
+		return map[string]any{fieldsKey: members, "JSON": wireForm(t, x.JSON())}, true
+	case time.Time:
+		return x.UTC().Format(time.RFC3339Nano), true
+	case Untrusted:
+		return x.Unsanitized(), true
+	case interface {
+		IsNull() bool
+		Present() bool
+		MarshalJSON() ([]byte, error)
+	}:
+		b, err := x.MarshalJSON()
+		require.NoError(t, err)
+		return map[string]any{"null": x.IsNull(), "present": x.Present(), "value": string(b)}, true
+	}
+	return nil, false
+}
+
+// plainStruct is plain for a struct: its fields by name, an embedded
+// Fields' members among them.
+func plainStruct(t *testing.T, v reflect.Value, built bool) any {
+	out := map[string]any{}
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		require.True(t, f.IsExported(), "plain: %s has an unexported field %s: teach plain to compare it", v.Type(), f.Name)
+		p := plain(t, v.Field(i), built)
+		if f.Anonymous && f.Type == reflect.TypeFor[Fields]() {
+			if m, ok := p.(map[string]any); ok {
+				maps.Copy(out, m)
 			}
-			out[f.Name] = p
+			continue
 		}
-		return out
-	case reflect.Slice:
-		if v.IsNil() && !built {
-			return nil
-		}
-		out := []any{}
-		for i := range v.Len() {
-			out = append(out, plain(t, v.Index(i), built))
-		}
-		return out
-	case reflect.Map:
-		if v.IsNil() && !built {
-			return nil
-		}
+		out[f.Name] = p
+	}
+	return out
+}
+
+// plainCollection is plain for a slice or a map, not nil.
+func plainCollection(t *testing.T, v reflect.Value, built bool) any {
+	if v.Kind() == reflect.Map {
 		out := map[string]any{}
 		for _, k := range v.MapKeys() {
 			out[k.String()] = plain(t, v.MapIndex(k), built)
 		}
 		return out
 	}
-	return v.Interface()
+	out := []any{}
+	for i := range v.Len() {
+		out = append(out, plain(t, v.Index(i), built))
+	}
+	return out
 }
 
 // wireForm is b as json.Marshal writes the JSON a MarshalJSON returns:
