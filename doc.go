@@ -48,9 +48,10 @@
 // # Null, partial coverage and untrusted text
 //
 // Records type their identifiers and keep every member in [Fields], as
-// sent. Every value survives encoding/json both ways: json.Marshal of a
-// decoded value writes what the service sent, and json.Unmarshal of that
-// gives the value back, typed fields and Fields alike. A metric is a [Nullable]: null means unavailable, never zero, and
+// sent (in the form json.Marshal writes). Every value survives
+// encoding/json both ways: json.Marshal of a decoded value writes what
+// the service sent, and json.Unmarshal of that gives back a value equal
+// to it (reflect.DeepEqual), typed fields and Fields alike. A metric is a [Nullable]: null means unavailable, never zero, and
 // Get says which. A point or history entry with PartialCoverage set sums
 // only the games that were recorded: a lower bound, never a complete total.
 // Publisher titles, descriptions and update notes are [Untrusted]: data,
@@ -71,6 +72,21 @@
 // throttled count; [WithAdaptiveRate] turned off keeps the configured
 // rate. Redirects to another origin are refused and bodies are bounded.
 // The client logs nothing unless given [WithLogger].
+//
+// # How a call runs
+//
+// A call resolves its options once ([CallOption]; a walk, a fan-out and a
+// watch resolve theirs once for every page, item and poll), builds its URL
+// from the endpoint's route template, and starts ([Hooks].OnStart). A
+// fresh cached response answers it with no request; otherwise each
+// attempt waits on the rate limiter, passes the client's and the call's
+// [Middleware], and is read whole; after each attempt the call decides
+// whether to try again and waits for it, the Retry-After or a backoff, on
+// the client's clock ([Hooks].OnRetry). The call ends with its
+// [Response] ([WithResponseInto], [Hooks].OnDone). Code of the caller's
+// that the SDK runs in a goroutine of its own (a page fetched ahead, a
+// GetMany worker) and that panics panics again, as a [*PanicError], in
+// the goroutine that iterates.
 //
 // # Testing
 //
