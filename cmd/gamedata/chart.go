@@ -7,9 +7,8 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/chart"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -59,16 +58,16 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 				}
 				opts.Target = "package"
 				if cmd.Flags().Changed("range") {
-					return usage.Errorf("chart package --range: a package's chart is its whole analytics history, which has no range; leave --range out")
+					return message.Usagef("chart package --range: a package's chart is its whole analytics history, which has no range; leave --range out")
 				}
 			default:
-				return usage.Errorf("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
+				return message.Usagef("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
 			}
 			if (opts.Out == "") == !opts.Term {
-				return usage.Errorf("chart: want --out FILE.png, --out FILE.svg or --term")
+				return message.Usagef("chart: want --out FILE.png, --out FILE.svg or --term")
 			}
 			if ext := strings.ToLower(filepath.Ext(opts.Out)); opts.Out != "" && ext != ".png" && ext != ".svg" {
-				return usage.Errorf("chart --out %q: want a .png or .svg file", opts.Out)
+				return message.Usagef("chart --out %q: want a .png or .svg file", opts.Out)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -96,7 +95,7 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		}
 		covered, notice := served.Range(opts.Range, h)
 		if notice != "" {
-			say.Line(opts.IO.errOut, "chart: %s", notice)
+			message.Line(opts.IO.errOut, "chart: %s", notice)
 		}
 		title, samples = "Players on the platform, "+covered, chart.ActivitySamples(h)
 	} else {
@@ -114,7 +113,7 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		return err
 	}
 	if opts.IO.errTTY {
-		say.Line(opts.IO.errOut, "wrote %s", opts.Out)
+		message.Line(opts.IO.errOut, "wrote %s", opts.Out)
 	}
 	return nil
 }

@@ -11,11 +11,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/spf13/cobra"
 	"golang.org/x/time/rate"
@@ -120,7 +117,7 @@ func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata
 	}
 	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version)}
 	if s.Debug {
-		opts = append(opts, gamedata.WithLogger(slog.New(say.NewDebugHandler(f.io.errOut))))
+		opts = append(opts, gamedata.WithLogger(slog.New(message.NewDebugHandler(f.io.errOut))))
 	}
 	if s.CacheDir != "" {
 		cache, err := f.diskCache(s)
@@ -138,14 +135,14 @@ func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata
 		// chart's last days are not a gap.
 		f.twin = gamedatatest.NewServer(gamedatatest.WithNow(f.now()))
 		base = f.twin.URL
-		say.Line(f.io.errOut, "%s", redact.URLs(twinNotice(s, base)))
+		message.Line(f.io.errOut, "%s", message.RedactURLs(twinNotice(s, base)))
 	} else {
 		f.base = base
 	}
 	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
 		if errors.Is(err, gamedata.ErrInvalidArgument) {
-			return nil, usage.Error{Err: err}
+			return nil, message.UsageError{Err: err}
 		}
 		return nil, err
 	}
@@ -162,15 +159,15 @@ func (f *factory) diskCache(s serviceFlags) (gamedata.Cache, error) {
 	if err == nil {
 		return cache, nil
 	}
-	cause := explain.Safe(cacheRefusal(err))
+	cause := message.Safe(cacheRefusal(err))
 	if s.cacheDirGiven {
 		instead := "a directory only you can write"
 		if own := suggestedCacheDir(); own != s.CacheDir {
 			instead += ", such as " + own + " (sync's default)"
 		}
-		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there: %s; give %s, or leave --cache-dir out", explain.Safe(s.CacheDir), cause, instead)
+		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there: %s; give %s, or leave --cache-dir out", message.Safe(s.CacheDir), cause, instead)
 	}
-	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", cause)
+	message.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", cause)
 	return nil, nil
 }
 

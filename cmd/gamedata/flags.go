@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -74,10 +74,10 @@ func (c *common) addTimeoutFlag(cmd *cobra.Command, def string) {
 // sent, naming the flag and what to give.
 func (c *common) check(cmd *cobra.Command) error {
 	if c.Output != "" && !slices.Contains(c.formats, c.Output) {
-		return usage.Errorf("%s -o %q: want %s", cmd.Name(), c.Output, orList(c.formats))
+		return message.Usagef("%s -o %q: want %s", cmd.Name(), c.Output, orList(c.formats))
 	}
 	if c.timeout < 0 {
-		return usage.Errorf("%s --timeout %v: want 0 (no limit) or more", cmd.Name(), c.timeout)
+		return message.Usagef("%s --timeout %v: want 0 (no limit) or more", cmd.Name(), c.timeout)
 	}
 	if c.Service != nil {
 		return c.Service.check(cmd.Name())
@@ -112,7 +112,7 @@ func (s *serviceFlags) register(cmd *cobra.Command, baseURL string) {
 // check refuses a bad --rate.
 func (s *serviceFlags) check(command string) error {
 	if s.Rate < 0 || math.IsNaN(s.Rate) || math.IsInf(s.Rate, 0) {
-		return usage.Errorf("%s --rate %v: want a number of requests a second, or 0 for no limit", command, s.Rate)
+		return message.Usagef("%s --rate %v: want a number of requests a second, or 0 for no limit", command, s.Rate)
 	}
 	return nil
 }
@@ -128,7 +128,7 @@ func parseDebug(v string) (bool, error) {
 	case "api", "1", "true":
 		return true, nil
 	}
-	return false, usage.Errorf("GAMEDATA_DEBUG=%q: want api (or 1, true) for a line on stderr for each request attempt, or 0, false or nothing for none", v)
+	return false, message.Usagef("GAMEDATA_DEBUG=%q: want api (or 1, true) for a line on stderr for each request attempt, or 0, false or nothing for none", v)
 }
 
 // orList is words joined as a sentence lists choices: "a, b or c".

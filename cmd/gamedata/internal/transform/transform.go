@@ -15,8 +15,8 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
@@ -49,7 +49,7 @@ func Flags(cmd *cobra.Command) {
 // Transform prints goes to out, a JSON result indented when indent is
 // set (a terminal), a template's table fitted to width cells (0: no
 // limit); timeago reads now. A bad expression or template, both flags,
-// or an output format that is not JSON is bad usage (usage.Error),
+// or an output format that is not JSON is bad usage (message.UsageError),
 // refused before anything is sent.
 func New(cmd *cobra.Command, output string, out io.Writer, indent bool, width int, now func() time.Time) (*Transform, error) {
 	flag := func(name string) string {
@@ -63,26 +63,26 @@ func New(cmd *cobra.Command, output string, out io.Writer, indent bool, width in
 		return nil, nil
 	}
 	if expr != "" && text != "" {
-		return nil, usage.Errorf("--jq and --template: give one of them")
+		return nil, message.Usagef("--jq and --template: give one of them")
 	}
 	if output == "csv" || output == "table" {
-		return nil, usage.Errorf("-o %s with --jq or --template: they work on the JSON form; leave -o out", output)
+		return nil, message.Usagef("-o %s with --jq or --template: they work on the JSON form; leave -o out", output)
 	}
 	t := &Transform{out: out, indent: indent}
 	if expr != "" {
 		q, err := gojq.Parse(expr)
 		if err != nil {
-			return nil, usage.Errorf("--jq %q: %v", expr, err)
+			return nil, message.Usagef("--jq %q: %v", expr, err)
 		}
 		if t.jq, err = gojq.Compile(q); err != nil {
-			return nil, usage.Errorf("--jq %q: %v", expr, err)
+			return nil, message.Usagef("--jq %q: %v", expr, err)
 		}
 		return t, nil
 	}
 	t.run = &templateRun{now: now, width: width}
 	tmpl, err := template.New("--template").Funcs(t.run.funcs()).Parse(text)
 	if err != nil {
-		return nil, usage.Errorf("--template: %v", err)
+		return nil, message.Usagef("--template: %v", err)
 	}
 	t.tmpl = tmpl
 	return t, nil
