@@ -18,6 +18,7 @@ type chartOptions struct {
 	// Target is activity or package; Kind and Ident name the package.
 	Target, Kind, Ident string
 	Range               string
+	rangeGiven          bool
 	Out                 string
 	Term                bool
 }
@@ -57,7 +58,7 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 					return err
 				}
 				opts.Target = "package"
-				if cmd.Flags().Changed("range") {
+				if opts.rangeGiven {
 					return message.Usagef("chart package --range: a package's chart is its whole analytics history, which has no range; leave --range out")
 				}
 			default:
@@ -73,7 +74,8 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "chart activity's time range, such as 24h or 7d")
+	opts.Range = gamedata.Range7d
+	fl.Var(givenString{&opts.Range, &opts.rangeGiven}, "range", "chart activity's time range, such as 24h or 7d")
 	fl.StringVar(&opts.Out, "out", "", "write the chart to this .png or .svg file")
 	fl.BoolVar(&opts.Term, "term", false, "draw the chart in the terminal, as wide as it is (80 columns in a pipe)")
 	f.addServiceFlags(cmd, &opts.common)

@@ -52,14 +52,14 @@ func (f *factory) addRecordFlags(cmd *cobra.Command, c *common, bound string) {
 	f.addServiceFlags(cmd, c)
 	c.addOutputFlag(cmd, "table on a terminal, ndjson otherwise", recordFormats...)
 	c.addTimeoutFlag(cmd, bound)
-	transform.Flags(cmd)
+	c.TransformFlags.Register(cmd)
 }
 
 // complete makes c whole once cmd's flags are parsed, refusing a bad
 // value before anything starts: the streams, the format in force, the
 // time bound (bound, a command's own, unless --timeout is given), --jq
-// or --template, and for a command that calls the service which of its
-// flags were given and $GAMEDATA_DEBUG.
+// or --template, and for a command that calls the service
+// $GAMEDATA_DEBUG.
 func (f *factory) complete(cmd *cobra.Command, c *common, bound time.Duration) error {
 	if err := c.check(cmd); err != nil {
 		return err
@@ -69,7 +69,6 @@ func (f *factory) complete(cmd *cobra.Command, c *common, bound time.Duration) e
 		if s.Debug, err = parseDebug(f.getenv("GAMEDATA_DEBUG")); err != nil {
 			return err
 		}
-		s.baseURLGiven, s.cacheDirGiven = cmd.Flags().Changed("base-url"), cmd.Flags().Changed("cache-dir")
 	}
 	c.IO = f.io
 	switch {
@@ -81,11 +80,11 @@ func (f *factory) complete(cmd *cobra.Command, c *common, bound time.Duration) e
 		c.Format = "ndjson"
 	}
 	c.Timeout = bound
-	if cmd.Flags().Changed("timeout") {
+	if c.timeoutGiven {
 		c.Timeout = c.timeout
 	}
 	var err error
-	c.Transform, err = transform.New(cmd, c.Output, f.io.out, f.io.outTTY, f.io.width, time.Now)
+	c.Transform, err = transform.New(c.TransformFlags, c.Output, f.io.out, f.io.outTTY, f.io.width, time.Now)
 	return err
 }
 

@@ -52,11 +52,16 @@ type common struct {
 	Format string
 	// Timeout bounds the whole command; 0 is no bound.
 	Timeout time.Duration
-	// Transform is --jq or --template, or nil.
-	Transform *transform.Transform
+	// TransformFlags are --jq and --template as given, for a command that
+	// prints records; Transform is what they ask for, or nil.
+	TransformFlags transform.Flags
+	Transform      *transform.Transform
 
-	formats []string      // -o's formats, none for a command without -o
-	timeout time.Duration // --timeout, as given
+	formats []string // -o's formats, none for a command without -o
+	// timeout is --timeout as given, and timeoutGiven whether it was:
+	// the command's own bound holds otherwise.
+	timeout      time.Duration
+	timeoutGiven bool
 }
 
 // addOutputFlag adds -o to cmd, which takes formats, by default def.
@@ -67,7 +72,7 @@ func (c *common) addOutputFlag(cmd *cobra.Command, def string, formats ...string
 
 // addTimeoutFlag adds --timeout to cmd, whose default bound def says.
 func (c *common) addTimeoutFlag(cmd *cobra.Command, def string) {
-	cmd.Flags().DurationVar(&c.timeout, "timeout", 0, "give up on the whole command after this long; 0 for no limit ("+def+")")
+	cmd.Flags().Var(givenDuration{&c.timeout, &c.timeoutGiven}, "timeout", "give up on the whole command after this long; 0 for no limit ("+def+")")
 }
 
 // check refuses a bad value of the flags c holds, before anything is
@@ -103,10 +108,11 @@ type serviceFlags struct {
 // --base-url's default, $GAMEDATA_BASE_URL.
 func (s *serviceFlags) register(cmd *cobra.Command, baseURL string) {
 	fl := cmd.Flags()
-	fl.StringVar(&s.BaseURL, "base-url", baseURL, "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
+	s.BaseURL = baseURL
+	fl.Var(givenString{&s.BaseURL, &s.baseURLGiven}, "base-url", "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
 	fl.BoolVar(&s.Twin, "twin", false, "use the in-process twin of the service, offline, even when a base URL is set")
 	fl.Float64Var(&s.Rate, "rate", 5, "requests a second at most; 0 for no client-side limit")
-	fl.StringVar(&s.CacheDir, "cache-dir", "", "keep responses in this directory between runs and revalidate them (conditional requests); use a directory only you can write, such as "+suggestedCacheDir())
+	fl.Var(givenString{&s.CacheDir, &s.cacheDirGiven}, "cache-dir", "keep responses in this directory between runs and revalidate them (conditional requests); use a directory only you can write, such as "+suggestedCacheDir())
 }
 
 // check refuses a bad --rate.

@@ -12,7 +12,6 @@ import (
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/watch"
 	"github.com/spf13/cobra"
 )
@@ -76,7 +75,7 @@ watch has no time bound unless --timeout gives one.`,
 	f.addServiceFlags(cmd, &opts.common)
 	opts.addOutputFlag(cmd, "table on a terminal, ndjson otherwise", "table", "ndjson")
 	opts.addTimeoutFlag(cmd, noBound)
-	transform.Flags(cmd)
+	opts.TransformFlags.Register(cmd)
 	return cmd
 }
 

@@ -38,27 +38,28 @@ type Transform struct {
 	indent bool
 }
 
-// Flags adds --jq and --template to cmd, a command that prints records.
-func Flags(cmd *cobra.Command) {
-	cmd.Flags().String("jq", "", "print what -o json would, filtered by this jq expression (gojq; strings are printed raw)")
-	cmd.Flags().String("template", "", "print what -o json would through this Go template (with tablerow, tablerender, timeago, timefmt, join, pluck, truncate)")
+// Flags are --jq and --template as given: a command that prints records
+// binds them into its options (Register), as gh's AddJSONFlags does, so
+// that what it would run with is known once its flags are parsed.
+type Flags struct {
+	JQ, Template string
 }
 
-// New reads cmd's --jq and --template, when it has them, and returns the
-// Transform they ask for, or nil. output is the -o format; what the
-// Transform prints goes to out, a JSON result indented when indent is
-// set (a terminal), a template's table fitted to width cells (0: no
-// limit); timeago reads now. A bad expression or template, both flags,
-// or an output format that is not JSON is bad usage (message.UsageError),
-// refused before anything is sent.
-func New(cmd *cobra.Command, output string, out io.Writer, indent bool, width int, now func() time.Time) (*Transform, error) {
-	flag := func(name string) string {
-		if fl := cmd.Flags().Lookup(name); fl != nil {
-			return fl.Value.String()
-		}
-		return ""
-	}
-	expr, text := flag("jq"), flag("template")
+// Register adds --jq and --template to cmd, bound to fl.
+func (fl *Flags) Register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&fl.JQ, "jq", "", "print what -o json would, filtered by this jq expression (gojq; strings are printed raw)")
+	cmd.Flags().StringVar(&fl.Template, "template", "", "print what -o json would through this Go template (with tablerow, tablerender, timeago, timefmt, join, pluck, truncate)")
+}
+
+// New returns the Transform fl asks for, or nil when it asks for none.
+// output is the -o format; what the Transform prints goes to out, a JSON
+// result indented when indent is set (a terminal), a template's table
+// fitted to width cells (0: no limit); timeago reads now. A bad
+// expression or template, both flags, or an output format that is not
+// JSON is bad usage (message.UsageError), refused before anything is
+// sent.
+func New(fl Flags, output string, out io.Writer, indent bool, width int, now func() time.Time) (*Transform, error) {
+	expr, text := fl.JQ, fl.Template
 	if expr == "" && text == "" {
 		return nil, nil
 	}
