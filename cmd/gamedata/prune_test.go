@@ -122,7 +122,7 @@ func TestSyncAfterPruneKeepsRollups(t *testing.T) {
 			code, _, errOut := cli(t, twin.URL, "sync", "--db", dsn, "--no-cache", "--range", "30d")
 			require.Equal(t, 0, code, errOut)
 		}
-		db, _ := openSQL(t, dsn)
+		db := pgtest.Open(t, dsn)
 		rows := func(q string) int {
 			t.Helper()
 			var n int

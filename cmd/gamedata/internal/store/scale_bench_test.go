@@ -39,12 +39,12 @@ func BenchmarkScale(b *testing.B) {
 			fillScale(b, db, dsn, games, hours)
 			fill := time.Since(start)
 			if dialect == "sqlite" {
-				db.SQL().Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+				db.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 			}
 			size := dbSize(b, db, dsn)
 			var values, rollups int64
-			db.SQL().QueryRow(`SELECT COUNT(*) FROM directory_values`).Scan(&values)
-			db.SQL().QueryRow(`SELECT COUNT(*) FROM directory_rollups`).Scan(&rollups)
+			db.db.QueryRow(`SELECT COUNT(*) FROM directory_values`).Scan(&values)
+			db.db.QueryRow(`SELECT COUNT(*) FROM directory_rollups`).Scan(&rollups)
 			b.Logf("%s: %d games x %d hourly runs in %v: %d bytes, %d directory_values rows, %d directory_rollups rows",
 				dialect, games, hours, fill.Round(time.Second), size, values, rollups)
 			entryHours := float64(games * hours)
@@ -57,7 +57,7 @@ func BenchmarkScale(b *testing.B) {
 			game := "g" + strconv.Itoa(games/2)
 			b.Run("game-30d", func(b *testing.B) {
 				for b.Loop() {
-					rows, err := db.SQL().Query(db.q(heldQuery), from, from, game, from, last.Unix())
+					rows, err := db.db.Query(db.q(heldQuery), from, from, game, from, last.Unix())
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -68,7 +68,7 @@ func BenchmarkScale(b *testing.B) {
 			})
 			b.Run("platform-year", func(b *testing.B) {
 				for b.Loop() {
-					rows, err := db.SQL().Query(db.q(`SELECT start_at, avg_value, max_value, partial_coverage FROM platform_rollups
+					rows, err := db.db.Query(db.q(`SELECT start_at, avg_value, max_value, partial_coverage FROM platform_rollups
 						WHERE period = 86400 AND start_at > ? ORDER BY start_at`), last.Add(-365*24*time.Hour).Unix())
 					if err != nil {
 						b.Fatal(err)
@@ -153,7 +153,7 @@ func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
 			// and the size, so that a fill stopped early still measured
 			// something. Outside the run's time: the size is a query.
 			fmt.Fprintf(os.Stderr, "BenchmarkScale: %s, %d games: %d of %d runs, the last in %v; %d bytes\n",
-				db.Dialect(), games, h+1, hours, took.Round(time.Millisecond), dbSize(b, db, dsn))
+				db.d.name(), games, h+1, hours, took.Round(time.Millisecond), dbSize(b, db, dsn))
 		}
 	}
 }
@@ -168,9 +168,9 @@ func envInt(name string, def int) int {
 // dbSize is the database's size on disk: the SQLite file, or what
 // PostgreSQL says of the database.
 func dbSize(b testing.TB, db *DB, dsn string) int64 {
-	if db.Dialect() == "postgres" {
+	if db.d.name() == "postgres" {
 		var n int64
-		if err := db.SQL().QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n); err != nil {
+		if err := db.db.QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n); err != nil {
 			b.Fatal(err)
 		}
 		return n
