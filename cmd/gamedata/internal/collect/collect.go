@@ -34,7 +34,7 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 	if o.Concurrency < 1 {
 		o.Concurrency = 1
 	}
-	x := &runner{ctx: ctx, wctx: context.WithoutCancel(ctx), c: c, db: db, o: o, base: c.Stats().Requests}
+	x := &runner{c: c, db: db, o: o, base: c.Stats().Requests}
 	if o.BytesRead != nil {
 		x.baseBytes = o.BytesRead()
 	}
@@ -50,13 +50,13 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 			return x.sum, fmt.Errorf("%w; nothing was written: check --kind", err)
 		}
 	}
-	r, err := db.BeginRun(x.wctx, o.Kind, start)
+	r, err := db.BeginRun(written(ctx), o.Kind, start)
 	if err != nil {
 		return x.sum, err
 	}
 	x.r = r
 	x.sum.Run = r.ID
-	err = x.stages(start, pulled{first, ferr, more, next})
+	err = x.stages(ctx, start, pulled{first, ferr, more, next})
 	x.sum.Outcome = store.OutcomeOK
 	switch {
 	case ctx.Err() != nil:
@@ -71,7 +71,7 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 	x.count()
 	end := o.Now()
 	x.sum.Elapsed = end.Sub(start)
-	if ferr := db.FinishRun(x.wctx, r, x.sum.Outcome, end); ferr != nil && err == nil {
+	if ferr := db.FinishRun(written(ctx), r, x.sum.Outcome, end); ferr != nil && err == nil {
 		err = ferr
 	}
 	return x.sum, err
@@ -80,8 +80,8 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 // stages runs the stages in order, the walk going on from dir. Only an
 // interrupt, a database that cannot be written or a service that cannot
 // be reached stops it; a failed item is recorded and passed over.
-func (x *runner) stages(now time.Time, dir pulled) error {
-	complete, err := x.walk(dir)
+func (x *runner) stages(ctx context.Context, now time.Time, dir pulled) error {
+	complete, err := x.walk(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -90,13 +90,17 @@ func (x *runner) stages(now time.Time, dir pulled) error {
 	}
 	x.sum.Complete = complete
 	if complete {
-		gone, err := x.db.EndWalk(x.wctx, x.r)
+		gone, err := x.db.EndWalk(written(ctx), x.r)
 		if err != nil {
 			return err
 		}
 		x.sum.Gone = gone
 	}
-	for _, stage := range []func() error{func() error { return x.details(now) }, func() error { return x.reports(now) }, x.activity} {
+	for _, stage := range []func() error{
+		func() error { return x.details(ctx, now) },
+		func() error { return x.reports(ctx, now) },
+		func() error { return x.activity(ctx) },
+	} {
 		if err := stage(); err != nil {
 			return err
 		}
@@ -129,14 +133,14 @@ func (p pulled) all(yield func(gamedata.DashboardEntry, error) bool) {
 // whether the walk reached the last page; a page that fails after its
 // retries is recorded and ends the walk, and the run goes on. An entry
 // of another kind than the run's is recorded as a failure and skipped.
-func (x *runner) walk(dir pulled) (bool, error) {
+func (x *runner) walk(ctx context.Context, dir pulled) (bool, error) {
 	batch := make([]store.Entry, 0, pageSize)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
 		x.count()
-		c, err := x.db.SaveEntries(x.wctx, x.r, batch)
+		c, err := x.db.SaveEntries(written(ctx), x.r, batch)
 		if err != nil {
 			return err
 		}
@@ -145,7 +149,7 @@ func (x *runner) walk(dir pulled) (bool, error) {
 		x.sum.Changed += c.Changed
 		batch = batch[:0]
 		for _, r := range c.Refused {
-			if err := x.fail(StageDirectory, keyName(r.Key), r.Err); err != nil {
+			if err := x.fail(ctx, StageDirectory, keyName(r.Key), r.Err); err != nil {
 				return err
 			}
 		}
@@ -158,18 +162,18 @@ func (x *runner) walk(dir pulled) (bool, error) {
 			if ferr := flush(); ferr != nil {
 				return false, ferr
 			}
-			if x.interrupted(err) {
-				return false, x.ctx.Err()
+			if interrupted(ctx, err) {
+				return false, ctx.Err()
 			}
 			item := "directory"
 			var pe *gamedata.PageError
 			if errors.As(err, &pe) {
 				item = fmt.Sprintf("page %d", pe.Page)
 			}
-			return false, x.fail(StageDirectory, item, err)
+			return false, x.fail(ctx, StageDirectory, item, err)
 		}
 		if err := servedKind(x.o.Kind, e); err != nil {
-			if err := x.fail(StageDirectory, entryName(e), err); err != nil {
+			if err := x.fail(ctx, StageDirectory, entryName(e), err); err != nil {
 				return false, err
 			}
 			continue

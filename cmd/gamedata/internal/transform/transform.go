@@ -158,7 +158,14 @@ func jqLine(r any, indent bool) (string, error) {
 // command ends at once, and the template's next write fails, which stops
 // it (one that loops without writing is left to the process's exit).
 func (t *Transform) applyTemplate(ctx context.Context, v any) error {
-	out := &templateOut{ctx: ctx, w: t.out}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("--template: %w", err)
+	}
+	out := &templateOut{w: t.out}
+	// A write fails from the moment ctx ends, before the select below
+	// sees it.
+	stop := context.AfterFunc(ctx, func() { out.abandon(ctx.Err()) })
+	defer stop()
 	done := make(chan error, 1)
 	go func() {
 		err := t.tmpl.Execute(out, v)
@@ -177,7 +184,7 @@ func (t *Transform) applyTemplate(ctx context.Context, v any) error {
 		}
 		return nil
 	case <-ctx.Done():
-		out.abandon()
+		out.abandon(ctx.Err())
 		return fmt.Errorf("--template: %w", ctx.Err())
 	}
 }
