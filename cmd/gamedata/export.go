@@ -149,33 +149,51 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		}
 		defer file.Close()
 	}
-	out := opts.IO.out
-	if file != nil {
-		out = file
-	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: printer.Page}}
-	// The first page says what the service serves and how many entries
-	// there are; the walk reads it again, which the cache answers with a
-	// 304.
-	first, err := c.Dashboard.List(ctx, dir)
+	p, err := exportFirstPage(ctx, opts, c, dir, prior, file)
 	if err != nil {
 		return err
 	}
+	x := newDetailExport(opts, c, ef, prior, directoryTotal(p), file)
+	err = x.run(ctx, dir)
+	return exportEnded(opts, x.written, err)
+}
+
+// exportFirstPage reads the directory's first page, which says what the
+// service serves and how many entries there are (the walk reads it
+// again, which the cache answers with a 304), says on stderr where that
+// differs from what was asked, and checks that a resumed file holds the
+// kind served before it continues it.
+func exportFirstPage(ctx context.Context, opts *exportOptions, c *gamedata.Client, dir *gamedata.DashboardOptions, prior resume.Written, file *os.File) (gamedata.Pagination, error) {
+	first, err := c.Dashboard.List(ctx, dir)
+	if err != nil {
+		return gamedata.Pagination{}, err
+	}
 	sayServed(opts.common, "export", served.Notices(served.Asked{Kind: opts.Kind, Sort: opts.Sort, Filters: opts.Filters}, first.Fields, first.Pagination))
 	if err := resume.CheckKinds(opts.Out, prior, servedKind(opts.Kind, first.Fields)); err != nil {
-		return err
+		return gamedata.Pagination{}, err
 	}
 	if opts.Resume {
 		if err := prior.ContinueAt(file); err != nil {
-			return fmt.Errorf("export --resume %s: %w", opts.Out, err)
+			return gamedata.Pagination{}, fmt.Errorf("export --resume %s: %w", opts.Out, err)
 		}
+	}
+	return first.Pagination, nil
+}
+
+// newDetailExport is the export opts asks for, to file (stdout when nil)
+// after what prior holds, of a directory of total entries.
+func newDetailExport(opts *exportOptions, c *gamedata.Client, ef resume.File, prior resume.Written, total int, file *os.File) *detailExport {
+	out := opts.IO.out
+	if file != nil {
+		out = file
 	}
 	columns := opts.Fields
 	if prior.Header {
 		columns = prior.Columns
 	}
 	x := &detailExport{
-		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.Done, total: directoryTotal(first.Pagination),
+		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.Done, total: total,
 		w: printer.New(printer.Options{Format: opts.Format, Out: out, Columns: columns, Known: ef.Known, Stream: true, Identity: ef.Identity,
 			Batch: printer.Page, Header: prior.Header,
 			Notice: func(format string, args ...any) { message.Line(opts.IO.errOut, "export: "+format, args...) }}),
@@ -183,15 +201,20 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 	if opts.IO.errTTY {
 		x.bar = progress.New(opts.IO.errOut, "export", x.total)
 	}
-	err = x.run(ctx, dir)
+	return x
+}
+
+// exportEnded is how an export that wrote written records ended: err,
+// with what was kept, and how to go on from a file.
+func exportEnded(opts *exportOptions, written int, err error) error {
 	if err == nil || message.IsUsage(err) {
 		return err
 	}
 	if opts.Out == "" {
-		return message.WithKept(err, "%s printed, each whole", message.Plural(x.written, "record"))
+		return message.WithKept(err, "%s printed, each whole", message.Plural(written, "record"))
 	}
 	return message.WithKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
-		"%s written to %s, each whole; run again with --resume to continue", message.Plural(x.written, "row"), opts.Out)
+		"%s written to %s, each whole; run again with --resume to continue", message.Plural(written, "row"), opts.Out)
 }
 
 // directoryTotal is the number of entries a directory page's pagination

@@ -135,42 +135,10 @@ func (p pulled) all(yield func(gamedata.DashboardEntry, error) bool) {
 // of another kind than the run's is recorded as a failure and skipped.
 func (x *runner) walk(ctx context.Context, dir pulled) (bool, error) {
 	batch := make([]store.Entry, 0, pageSize)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		x.count()
-		c, err := x.db.SaveEntries(written(ctx), x.r, batch)
-		if err != nil {
-			return err
-		}
-		x.sum.Entries += len(batch)
-		x.sum.New += c.New
-		x.sum.Changed += c.Changed
-		batch = batch[:0]
-		for _, r := range c.Refused {
-			if err := x.fail(ctx, StageDirectory, keyName(r.Key), r.Err); err != nil {
-				return err
-			}
-		}
-		x.progress(StageDirectory, x.sum.Entries, -1)
-		return nil
-	}
 	x.progress(StageDirectory, 0, -1)
 	for e, err := range dir.all {
 		if err != nil {
-			if ferr := flush(); ferr != nil {
-				return false, ferr
-			}
-			if interrupted(ctx, err) {
-				return false, ctx.Err()
-			}
-			item := "directory"
-			var pe *gamedata.PageError
-			if errors.As(err, &pe) {
-				item = fmt.Sprintf("page %d", pe.Page)
-			}
-			return false, x.fail(ctx, StageDirectory, item, err)
+			return false, x.walkFailed(ctx, batch, err)
 		}
 		if err := servedKind(x.o.Kind, e); err != nil {
 			if err := x.fail(ctx, StageDirectory, entryName(e), err); err != nil {
@@ -183,18 +151,60 @@ func (x *runner) walk(ctx context.Context, dir pulled) (bool, error) {
 		}
 		batch = append(batch, entryOf(e))
 		if len(batch) == pageSize {
-			if err := flush(); err != nil {
+			if err := x.saveEntries(ctx, batch); err != nil {
 				return false, err
 			}
+			batch = batch[:0]
 		}
 	}
-	if err := flush(); err != nil {
+	if err := x.saveEntries(ctx, batch); err != nil {
 		return false, err
 	}
 	// The walk reached the last page: the directory's length is known
 	// now, and the stage is done.
 	x.progress(StageDirectory, x.sum.Entries, x.sum.Entries)
 	return true, nil
+}
+
+// saveEntries writes a batch of the walk in one transaction, and records
+// as failed each entry the store refused.
+func (x *runner) saveEntries(ctx context.Context, batch []store.Entry) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	x.count()
+	c, err := x.db.SaveEntries(written(ctx), x.r, batch)
+	if err != nil {
+		return err
+	}
+	x.sum.Entries += len(batch)
+	x.sum.New += c.New
+	x.sum.Changed += c.Changed
+	for _, r := range c.Refused {
+		if err := x.fail(ctx, StageDirectory, keyName(r.Key), r.Err); err != nil {
+			return err
+		}
+	}
+	x.progress(StageDirectory, x.sum.Entries, -1)
+	return nil
+}
+
+// walkFailed ends a walk that failed with err: the entries read before it
+// (batch) are written, and the failure is the interrupt, or recorded
+// against the page that failed.
+func (x *runner) walkFailed(ctx context.Context, batch []store.Entry, err error) error {
+	if ferr := x.saveEntries(ctx, batch); ferr != nil {
+		return ferr
+	}
+	if interrupted(ctx, err) {
+		return ctx.Err()
+	}
+	item := "directory"
+	var pe *gamedata.PageError
+	if errors.As(err, &pe) {
+		item = fmt.Sprintf("page %d", pe.Page)
+	}
+	return x.fail(ctx, StageDirectory, item, err)
 }
 
 // nameable reports whether a request can name the entry: "." and ".."

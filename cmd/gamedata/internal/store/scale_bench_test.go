@@ -87,7 +87,6 @@ var scaleStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // fillScale writes hours hourly runs over games games.
 func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	players := make([]float64, games)
 	for i := range players {
@@ -105,48 +104,15 @@ func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
 	for h := range hours {
 		start := time.Now()
 		at := scaleStart.Add(time.Duration(h) * time.Hour)
-		r, err := db.BeginRun(ctx, "game", at)
-		if err != nil {
-			b.Fatal(err)
+		if h > 0 {
+			changePlayers(rng, players)
 		}
-		for i := range players {
-			if h > 0 && rng.IntN(5) == 0 {
-				players[i] = float64(rng.IntN(5000))
-			}
-		}
-		saving := time.Now()
-		for lo := 0; lo < games; lo += 100 {
-			batch := make([]Entry, 0, 100)
-			for i := lo; i < min(lo+100, games); i++ {
-				p, peak, rating := players[i], 5000.0, float64(i%50)/10
-				batch = append(batch, Entry{Key: Key{Kind: "game", Ident: "g" + strconv.Itoa(i)}, Players: &p,
-					Raw: []byte(`{}`), ChangeKey: "k", Values: map[string]*float64{"players": &p, "playersPeak": &peak, "rating": &rating}})
-			}
-			if _, err := db.SaveEntries(ctx, r, batch); err != nil {
-				b.Fatal(err)
-			}
-		}
-		saved := time.Since(saving)
-		if _, err := db.EndWalk(ctx, r); err != nil {
-			b.Fatal(err)
-		}
-		var pts []Point
-		for m := 0; m < 60; m += 5 {
-			v := float64(100000 + rng.IntN(10000))
-			pts = append(pts, Point{Time: at.Add(time.Duration(m-60) * time.Minute), Players: &v, Raw: []byte(`[]`)})
-		}
-		if err := db.SaveActivity(ctx, r, pts, at); err != nil {
-			b.Fatal(err)
-		}
-		finishing := time.Now()
-		if err := db.FinishRun(ctx, r, OutcomeOK, at); err != nil {
-			b.Fatal(err)
-		}
+		saved, finished := scaleRun(b, db, rng, players, at)
 		took := time.Since(start)
 		if h > 0 {
 			later += took
 			entries += saved
-			finish += time.Since(finishing)
+			finish += finished
 		}
 		if testing.Verbose() && h%24 == 23 {
 			// A month of 100,000 games takes hours: say how far it got,
@@ -156,6 +122,67 @@ func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
 				db.d.name(), games, h+1, hours, took.Round(time.Millisecond), dbSize(b, db, dsn))
 		}
 	}
+}
+
+// changePlayers changes the players of a fifth of the games, drawn at
+// random.
+func changePlayers(rng *rand.Rand, players []float64) {
+	for i := range players {
+		if rng.IntN(5) == 0 {
+			players[i] = float64(rng.IntN(5000))
+		}
+	}
+}
+
+// scaleRun is one hourly run at at over players, through the store's
+// write path; it returns how long its SaveEntries and its FinishRun took.
+func scaleRun(b testing.TB, db *DB, rng *rand.Rand, players []float64, at time.Time) (saved, finished time.Duration) {
+	ctx := context.Background()
+	r, err := db.BeginRun(ctx, "game", at)
+	if err != nil {
+		b.Fatal(err)
+	}
+	saving := time.Now()
+	for lo := 0; lo < len(players); lo += 100 {
+		if _, err := db.SaveEntries(ctx, r, scaleBatch(players, lo)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	saved = time.Since(saving)
+	if _, err := db.EndWalk(ctx, r); err != nil {
+		b.Fatal(err)
+	}
+	if err := db.SaveActivity(ctx, r, scalePoints(rng, at), at); err != nil {
+		b.Fatal(err)
+	}
+	finishing := time.Now()
+	if err := db.FinishRun(ctx, r, OutcomeOK, at); err != nil {
+		b.Fatal(err)
+	}
+	return saved, time.Since(finishing)
+}
+
+// scaleBatch is the entries of the games from lo on, a page of 100 at
+// most.
+func scaleBatch(players []float64, lo int) []Entry {
+	batch := make([]Entry, 0, 100)
+	for i := lo; i < min(lo+100, len(players)); i++ {
+		p, peak, rating := players[i], 5000.0, float64(i%50)/10
+		batch = append(batch, Entry{Key: Key{Kind: "game", Ident: "g" + strconv.Itoa(i)}, Players: &p,
+			Raw: []byte(`{}`), ChangeKey: "k", Values: map[string]*float64{"players": &p, "playersPeak": &peak, "rating": &rating}})
+	}
+	return batch
+}
+
+// scalePoints is the platform's activity over the hour before at, a
+// point every five minutes.
+func scalePoints(rng *rand.Rand, at time.Time) []Point {
+	var pts []Point
+	for m := 0; m < 60; m += 5 {
+		v := float64(100000 + rng.IntN(10000))
+		pts = append(pts, Point{Time: at.Add(time.Duration(m-60) * time.Minute), Players: &v, Raw: []byte(`[]`)})
+	}
+	return pts
 }
 
 func envInt(name string, def int) int {
