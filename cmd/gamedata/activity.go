@@ -5,11 +5,10 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -35,7 +34,7 @@ does not support with its default; the command says so on stderr. It
 gives up after ` + defaultTimeout.String() + ` unless
 --timeout says otherwise.`,
 		Example: "  gamedata activity --range 24h -o csv",
-		Args:    usage.ExactArgs(0, "no arguments"),
+		Args:    message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.complete(cmd, &opts.common, defaultTimeout); err != nil {
 				return err
@@ -58,7 +57,7 @@ func activityRun(ctx context.Context, opts *activityOptions) error {
 		return err
 	}
 	if _, notice := served.Range(opts.Range, h); notice != "" {
-		say.Line(opts.IO.errOut, "activity: %s", notice)
+		message.Line(opts.IO.errOut, "activity: %s", notice)
 	}
 	records := make([]gamedata.Fields, 0, len(h.Points))
 	for _, p := range h.Points {

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -51,7 +51,7 @@ analytics, a row a hit, as search does.
 It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwise.`,
 		Example: "  gamedata analytics package game/neon-miner -o csv\n  gamedata analytics org acme-works --range 30d\n" +
 			"  gamedata analytics search miner",
-		Args: usage.ExactArgs(2, "package KIND/IDENT, org IDENT or search QUERY"),
+		Args: message.ExactArgs(2, "package KIND/IDENT, org IDENT or search QUERY"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.complete(cmd, &opts.common, defaultTimeout); err != nil {
 				return err
@@ -70,10 +70,10 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 			case "search":
 				opts.Query = args[1]
 				if opts.Range != "" {
-					return usage.Errorf("analytics search --range: a search has no range summaries")
+					return message.Usagef("analytics search --range: a search has no range summaries")
 				}
 			default:
-				return usage.Errorf("analytics %q: want package, org or search", args[0])
+				return message.Usagef("analytics %q: want package, org or search", args[0])
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -151,9 +151,9 @@ func printSummary(ctx context.Context, c common, summaries gamedata.Summaries, n
 			have = append(have, s.Range)
 		}
 		if len(have) == 0 {
-			return usage.Errorf("--range %q: the report has no range summaries", name)
+			return message.Usagef("--range %q: the report has no range summaries", name)
 		}
-		return usage.Errorf("--range %q: the report has no summary of that range; it has %s", name, strings.Join(have, ", "))
+		return message.Usagef("--range %q: the report has no summary of that range; it has %s", name, strings.Join(have, ", "))
 	}
 	r, _ := json.Marshal(s.Range)
 	f, err := record.WithMembers(s.Fields, []record.Member{{Name: "range", Value: r}})

@@ -7,8 +7,7 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/spf13/cobra"
 )
 
@@ -30,12 +29,12 @@ func (o *backfillOptions) config() (exporter.BackfillConfig, error) {
 	for _, p := range o.packages {
 		ref, err := exporter.ParsePackage(p)
 		if err != nil {
-			return cfg, usage.Error{Err: fmt.Errorf("backfill %w", err)}
+			return cfg, message.UsageError{Err: fmt.Errorf("backfill %w", err)}
 		}
 		cfg.Packages = append(cfg.Packages, ref)
 	}
 	if err := cfg.Check(); err != nil {
-		return cfg, usage.Error{Err: fmt.Errorf("backfill %w", err)}
+		return cfg, message.UsageError{Err: fmt.Errorf("backfill %w", err)}
 	}
 	return cfg, nil
 }
@@ -69,7 +68,7 @@ gives one.`,
 		Example: `  gamedata backfill --top 100 > backfill.om
   promtool tsdb create-blocks-from openmetrics backfill.om /var/lib/prometheus/metrics2
   gamedata backfill --package game/neon-harbor --instance exporter.example:9877 > backfill.om`,
-		Args: usage.ExactArgs(0, "no arguments"),
+		Args: message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.complete(cmd, &opts.common, 0); err != nil {
 				return err
@@ -105,14 +104,14 @@ func backfillRun(ctx context.Context, opts *backfillOptions) error {
 	if err != nil {
 		return fmt.Errorf("backfill: %w", err)
 	}
-	say.Line(opts.IO.errOut, "backfill: %d activity points, %d history entries of %d packages", n.Points, n.Entries, n.Packages)
+	message.Line(opts.IO.errOut, "backfill: %d activity points, %d history entries of %d packages", n.Points, n.Entries, n.Packages)
 	if n.Unstorable > 0 {
-		say.Line(opts.IO.errOut, "backfill: left out %d of the activity points and history entries: their times are before 1970 or after the year 9999, which Prometheus cannot store",
+		message.Line(opts.IO.errOut, "backfill: left out %d of the activity points and history entries: their times are before 1970 or after the year 9999, which Prometheus cannot store",
 			n.Unstorable)
 	}
 	if len(n.LeftOut) > 0 {
-		say.Line(opts.IO.errOut, "backfill: left out, as the exporter does, %s whose labels, sanitized, are another package's: %s",
-			say.Plural(len(n.LeftOut), "package"), strings.Join(n.LeftOut, ", "))
+		message.Line(opts.IO.errOut, "backfill: left out, as the exporter does, %s whose labels, sanitized, are another package's: %s",
+			message.Plural(len(n.LeftOut), "package"), strings.Join(n.LeftOut, ", "))
 	}
 	return nil
 }

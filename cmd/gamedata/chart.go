@@ -7,9 +7,8 @@ import (
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/chart"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -19,6 +18,7 @@ type chartOptions struct {
 	// Target is activity or package; Kind and Ident name the package.
 	Target, Kind, Ident string
 	Range               string
+	rangeGiven          bool
 	Out                 string
 	Term                bool
 }
@@ -58,23 +58,24 @@ It gives up after ` + defaultTimeout.String() + ` unless --timeout says otherwis
 					return err
 				}
 				opts.Target = "package"
-				if cmd.Flags().Changed("range") {
-					return usage.Errorf("chart package --range: a package's chart is its whole analytics history, which has no range; leave --range out")
+				if opts.rangeGiven {
+					return message.Usagef("chart package --range: a package's chart is its whole analytics history, which has no range; leave --range out")
 				}
 			default:
-				return usage.Errorf("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
+				return message.Usagef("chart: want activity or package KIND/IDENT, got %q", strings.Join(args, " "))
 			}
 			if (opts.Out == "") == !opts.Term {
-				return usage.Errorf("chart: want --out FILE.png, --out FILE.svg or --term")
+				return message.Usagef("chart: want --out FILE.png, --out FILE.svg or --term")
 			}
 			if ext := strings.ToLower(filepath.Ext(opts.Out)); opts.Out != "" && ext != ".png" && ext != ".svg" {
-				return usage.Errorf("chart --out %q: want a .png or .svg file", opts.Out)
+				return message.Usagef("chart --out %q: want a .png or .svg file", opts.Out)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Range, "range", gamedata.Range7d, "chart activity's time range, such as 24h or 7d")
+	opts.Range = gamedata.Range7d
+	fl.Var(givenString{&opts.Range, &opts.rangeGiven}, "range", "chart activity's time range, such as 24h or 7d")
 	fl.StringVar(&opts.Out, "out", "", "write the chart to this .png or .svg file")
 	fl.BoolVar(&opts.Term, "term", false, "draw the chart in the terminal, as wide as it is (80 columns in a pipe)")
 	f.addServiceFlags(cmd, &opts.common)
@@ -96,7 +97,7 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		}
 		covered, notice := served.Range(opts.Range, h)
 		if notice != "" {
-			say.Line(opts.IO.errOut, "chart: %s", notice)
+			message.Line(opts.IO.errOut, "chart: %s", notice)
 		}
 		title, samples = "Players on the platform, "+covered, chart.ActivitySamples(h)
 	} else {
@@ -114,7 +115,7 @@ func chartRun(ctx context.Context, opts *chartOptions) error {
 		return err
 	}
 	if opts.IO.errTTY {
-		say.Line(opts.IO.errOut, "wrote %s", opts.Out)
+		message.Line(opts.IO.errOut, "wrote %s", opts.Out)
 	}
 	return nil
 }

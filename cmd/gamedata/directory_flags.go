@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -39,9 +37,9 @@ const maxPageSize = 100
 func (d *directoryFlags) checkPaging(command string) error {
 	switch {
 	case d.List.Page < 1:
-		return usage.Errorf("%s --page %d: want 1 or more", command, d.List.Page)
+		return message.Usagef("%s --page %d: want 1 or more", command, d.List.Page)
 	case d.List.PageSize < 0 || d.List.PageSize > maxPageSize:
-		return usage.Errorf("%s --page-size %d: want 1 to %d, or 0 for the service's default", command, d.List.PageSize, maxPageSize)
+		return message.Usagef("%s --page-size %d: want 1 to %d, or 0 for the service's default", command, d.List.PageSize, maxPageSize)
 	}
 	return nil
 }
@@ -73,7 +71,7 @@ func (d *directoryFlags) batch() int {
 func walkWriter(ctx context.Context, c common, d directoryFlags, known []string, command string) printer.Writer {
 	o := c.output(ctx, known, d.Fields, d.batch())
 	o.Stream = true
-	o.Notice = func(format string, args ...any) { say.Line(c.IO.errOut, command+": "+format, args...) }
+	o.Notice = func(format string, args ...any) { message.Line(c.IO.errOut, command+": "+format, args...) }
 	return printer.New(o)
 }
 
@@ -98,7 +96,7 @@ func printDirectory[T any](ctx context.Context, c common, d directoryFlags, know
 		}
 		if err != nil {
 			w.Close() // what was read is whole: print it
-			return failure.WithKept(err, "%s printed, each whole", say.Plural(n, "record"))
+			return message.WithKept(err, "%s printed, each whole", message.Plural(n, "record"))
 		}
 	}
 	if err := w.Close(); err != nil {
@@ -111,7 +109,7 @@ func printDirectory[T any](ctx context.Context, c common, d directoryFlags, know
 // sayServed says each notice of what the service served on stderr.
 func sayServed(c common, command string, notices []string) {
 	for _, n := range notices {
-		say.Line(c.IO.errOut, "%s: %s", command, n)
+		message.Line(c.IO.errOut, "%s: %s", command, n)
 	}
 }
 

@@ -7,8 +7,7 @@ import (
 	"math"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 )
 
 // pagesOf is how many pages the directory has, as p says, or 0 when it
@@ -37,7 +36,7 @@ func sayMorePages(c common, d directoryFlags, command string, p gamedata.Paginat
 	if n := pagesOf(p); n > p.Page {
 		of = fmt.Sprintf(" of %d", n)
 	}
-	say.Line(c.IO.errOut, "%s: page %d%s: --page %d or --all", command, p.Page, of, p.Page+1)
+	message.Line(c.IO.errOut, "%s: page %d%s: --page %d or --all", command, p.Page, of, p.Page+1)
 }
 
 // pastTheEnd turns err, when it is a --page past the directory's last
@@ -49,7 +48,7 @@ func pastTheEnd(ctx context.Context, err error, command string, page int, first 
 	}
 	p, ferr := first(ctx)
 	if n := pagesOf(p); ferr == nil && n >= 1 {
-		return &explain.Error{Msg: fmt.Sprintf("%s --page %d: past the directory's end; the last page is %d", command, page, n), Err: err}
+		return &message.Explained{Msg: fmt.Sprintf("%s --page %d: past the directory's end; the last page is %d", command, page, n), Err: err}
 	}
-	return &explain.Error{Msg: fmt.Sprintf("%s --page %d: past the directory's last page; give a smaller --page", command, page), Err: err}
+	return &message.Explained{Msg: fmt.Sprintf("%s --page %d: past the directory's last page; give a smaller --page", command, page), Err: err}
 }

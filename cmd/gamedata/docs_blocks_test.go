@@ -195,44 +195,65 @@ func isShellOperator(word string) bool {
 // character, and a word that begins with # starting a comment. Expansions
 // are left as written.
 func shellWords(line string) ([]string, error) {
-	var words []string
-	var word strings.Builder
-	inWord := false
-	var quote rune
-	escaped := false
+	var s wordSplitter
 	for _, r := range line {
 		switch {
-		case escaped:
-			word.WriteRune(r)
-			escaped = false
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote == '\'':
-			word.WriteRune(r)
-		case r == '\\':
-			escaped, inWord = true, true
-		case quote == '"':
-			word.WriteRune(r)
+		case s.quoted(r):
 		case r == '\'' || r == '"':
-			quote, inWord = r, true
+			s.quote, s.inWord = r, true
 		case r == ' ' || r == '\t':
-			if inWord {
-				words = append(words, word.String())
-				word.Reset()
-				inWord = false
-			}
-		case r == '#' && !inWord:
-			return words, nil
+			s.endWord()
+		case r == '#' && !s.inWord:
+			return s.words, nil
 		default:
-			word.WriteRune(r)
-			inWord = true
+			s.word.WriteRune(r)
+			s.inWord = true
 		}
 	}
-	if quote != 0 || escaped {
+	if s.quote != 0 || s.escaped {
 		return nil, fmt.Errorf("unterminated quote or escape in %q", line)
 	}
-	if inWord {
-		words = append(words, word.String())
+	s.endWord()
+	return s.words, nil
+}
+
+// wordSplitter is where shellWords is in a line: the words read, the one
+// being read, and the quote or the backslash it is in.
+type wordSplitter struct {
+	words   []string
+	word    strings.Builder
+	inWord  bool
+	quote   rune
+	escaped bool
+}
+
+// quoted takes r as a quote or a backslash has it, and reports whether
+// one did: the character escaped, the quote's end, a character inside
+// '…' or "…", or a backslash, which escapes the next one in "…" too.
+func (s *wordSplitter) quoted(r rune) bool {
+	switch {
+	case s.escaped:
+		s.word.WriteRune(r)
+		s.escaped = false
+	case s.quote != 0 && r == s.quote:
+		s.quote = 0
+	case s.quote == '\'':
+		s.word.WriteRune(r)
+	case r == '\\':
+		s.escaped, s.inWord = true, true
+	case s.quote == '"':
+		s.word.WriteRune(r)
+	default:
+		return false
 	}
-	return words, nil
+	return true
+}
+
+// endWord ends the word being read, if there is one.
+func (s *wordSplitter) endWord() {
+	if s.inWord {
+		s.words = append(s.words, s.word.String())
+		s.word.Reset()
+		s.inWord = false
+	}
 }

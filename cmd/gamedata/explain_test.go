@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -71,7 +71,7 @@ func TestUnreachableSaysWhatToCheck(t *testing.T) {
 	dns := fmt.Errorf("gamedata: GET http://h.invalid/api/packages/game/x after 5 attempts: %w",
 		&net.DNSError{Err: "no such host", Name: "h.invalid", IsNotFound: true})
 	assert.Equal(t, "could not reach the service at http://h.invalid: lookup h.invalid: no such host; check --base-url and the network",
-		explain.Failure(dns, "http://h.invalid").Error())
+		message.Explain(dns, "http://h.invalid").Error())
 }
 
 // A 404 that the base URL causes blames --base-url, not the record: a

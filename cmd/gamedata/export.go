@@ -10,13 +10,11 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/resume"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -79,27 +77,27 @@ sent, with such characters escaped as \u in its strings.
 
 An entry no request can name (the ident "..") is skipped, and said so.`,
 		Example: "  gamedata export --kind game -o csv --out games.csv\n  gamedata export --kind game -o csv --out games.csv --resume",
-		Args:    usage.ExactArgs(0, "no arguments"),
+		Args:    message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.complete(cmd, &opts.common, 0); err != nil {
 				return err
 			}
 			if strings.EqualFold(filepath.Ext(opts.Out), ".json") {
 				name := strings.TrimSuffix(opts.Out, filepath.Ext(opts.Out))
-				return usage.Errorf("export --out %s: a .json name promises one JSON document, and export writes CSV or NDJSON (a record a line, which Ctrl-C leaves valid and --resume continues); name it %s.ndjson or %s.jsonl for NDJSON, or %s.csv for CSV",
+				return message.Usagef("export --out %s: a .json name promises one JSON document, and export writes CSV or NDJSON (a record a line, which Ctrl-C leaves valid and --resume continues); name it %s.ndjson or %s.jsonl for NDJSON, or %s.csv for CSV",
 					opts.Out, name, name, name)
 			}
 			if opts.Format = opts.Output; opts.Format == "" {
 				opts.Format = formatOf(opts.Out)
 			}
 			if len(opts.Fields) > 0 && opts.Format != "csv" {
-				return usage.Errorf("export --fields names CSV columns; -o %s writes every member", opts.Format)
+				return message.Usagef("export --fields names CSV columns; -o %s writes every member", opts.Format)
 			}
 			if opts.Resume && opts.Out == "" {
-				return usage.Errorf("export --resume needs --out, the file to continue")
+				return message.Usagef("export --resume needs --out, the file to continue")
 			}
 			if opts.Concurrency < 1 {
-				return usage.Errorf("export --concurrency %d: want 1 or more", opts.Concurrency)
+				return message.Usagef("export --concurrency %d: want 1 or more", opts.Concurrency)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -151,49 +149,72 @@ func exportRun(ctx context.Context, opts *exportOptions) error {
 		}
 		defer file.Close()
 	}
-	out := opts.IO.out
-	if file != nil {
-		out = file
-	}
 	dir := &gamedata.DashboardOptions{Kind: opts.Kind, ListOptions: gamedata.ListOptions{Sort: opts.Sort, Filters: opts.Filters, PageSize: printer.Page}}
-	// The first page says what the service serves and how many entries
-	// there are; the walk reads it again, which the cache answers with a
-	// 304.
-	first, err := c.Dashboard.List(ctx, dir)
+	p, err := exportFirstPage(ctx, opts, c, dir, prior, file)
 	if err != nil {
 		return err
 	}
+	x := newDetailExport(opts, c, ef, prior, directoryTotal(p), file)
+	err = x.run(ctx, dir)
+	return exportEnded(opts, x.written, err)
+}
+
+// exportFirstPage reads the directory's first page, which says what the
+// service serves and how many entries there are (the walk reads it
+// again, which the cache answers with a 304), says on stderr where that
+// differs from what was asked, and checks that a resumed file holds the
+// kind served before it continues it.
+func exportFirstPage(ctx context.Context, opts *exportOptions, c *gamedata.Client, dir *gamedata.DashboardOptions, prior resume.Written, file *os.File) (gamedata.Pagination, error) {
+	first, err := c.Dashboard.List(ctx, dir)
+	if err != nil {
+		return gamedata.Pagination{}, err
+	}
 	sayServed(opts.common, "export", served.Notices(served.Asked{Kind: opts.Kind, Sort: opts.Sort, Filters: opts.Filters}, first.Fields, first.Pagination))
 	if err := resume.CheckKinds(opts.Out, prior, servedKind(opts.Kind, first.Fields)); err != nil {
-		return err
+		return gamedata.Pagination{}, err
 	}
 	if opts.Resume {
 		if err := prior.ContinueAt(file); err != nil {
-			return fmt.Errorf("export --resume %s: %w", opts.Out, err)
+			return gamedata.Pagination{}, fmt.Errorf("export --resume %s: %w", opts.Out, err)
 		}
+	}
+	return first.Pagination, nil
+}
+
+// newDetailExport is the export opts asks for, to file (stdout when nil)
+// after what prior holds, of a directory of total entries.
+func newDetailExport(opts *exportOptions, c *gamedata.Client, ef resume.File, prior resume.Written, total int, file *os.File) *detailExport {
+	out := opts.IO.out
+	if file != nil {
+		out = file
 	}
 	columns := opts.Fields
 	if prior.Header {
 		columns = prior.Columns
 	}
 	x := &detailExport{
-		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.Done, total: directoryTotal(first.Pagination),
+		c: c, concurrency: opts.Concurrency, errOut: opts.IO.errOut, done: prior.Done, total: total,
 		w: printer.New(printer.Options{Format: opts.Format, Out: out, Columns: columns, Known: ef.Known, Stream: true, Identity: ef.Identity,
 			Batch: printer.Page, Header: prior.Header,
-			Notice: func(format string, args ...any) { say.Line(opts.IO.errOut, "export: "+format, args...) }}),
+			Notice: func(format string, args ...any) { message.Line(opts.IO.errOut, "export: "+format, args...) }}),
 	}
 	if opts.IO.errTTY {
 		x.bar = progress.New(opts.IO.errOut, "export", x.total)
 	}
-	err = x.run(ctx, dir)
-	if err == nil || usage.Is(err) {
+	return x
+}
+
+// exportEnded is how an export that wrote written records ended: err,
+// with what was kept, and how to go on from a file.
+func exportEnded(opts *exportOptions, written int, err error) error {
+	if err == nil || message.IsUsage(err) {
 		return err
 	}
 	if opts.Out == "" {
-		return failure.WithKept(err, "%s printed, each whole", say.Plural(x.written, "record"))
+		return message.WithKept(err, "%s printed, each whole", message.Plural(written, "record"))
 	}
-	return failure.WithKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
-		"%s written to %s, each whole; run again with --resume to continue", say.Plural(x.written, "row"), opts.Out)
+	return message.WithKept(fmt.Errorf("%w (every row written is whole; run again with --resume to continue)", err),
+		"%s written to %s, each whole; run again with --resume to continue", message.Plural(written, "row"), opts.Out)
 }
 
 // directoryTotal is the number of entries a directory page's pagination
@@ -252,7 +273,7 @@ func (x *detailExport) run(ctx context.Context, dir *gamedata.DashboardOptions) 
 	if x.bar != nil {
 		x.bar.Stop()
 	}
-	say.Line(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
+	message.Line(x.errOut, "export: %d written, %d skipped, %d already there, %s", x.written, x.skipped, x.already, x.of())
 	return err
 }
 
@@ -346,11 +367,11 @@ func (x *detailExport) emit(f gamedata.Fields, e gamedata.DashboardEntry, err er
 	if errors.Is(err, gamedata.ErrInvalidArgument) {
 		x.skipped++
 		x.tick()
-		say.Line(x.errOut, "export: skipped %s, which no request can name: %v", entryName(e), errors.Unwrap(err))
+		message.Line(x.errOut, "export: skipped %s, which no request can name: %v", entryName(e), errors.Unwrap(err))
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("export: %s: %w", entryName(e), failure.ItemCause(err))
+		return fmt.Errorf("export: %s: %w", entryName(e), message.ItemCause(err))
 	}
 	if err := x.w.Write(f); err != nil {
 		return err

@@ -15,9 +15,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,7 +57,7 @@ func TestExportCutAndResumed(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := run(ctx, args, &stdout, &stderr)
 			cancel()
-			assert.Equal(t, failure.ExitInterrupted, code, "an interrupted export exits 130")
+			assert.Equal(t, message.ExitInterrupted, code, "an interrupted export exits 130")
 			assert.Contains(t, stderr.String(), "--resume")
 			cut := exportedIdents(t, out, format) // parses: every row is whole
 			require.NotEmpty(t, cut)
@@ -191,7 +190,7 @@ func TestExportOptions(t *testing.T) {
 		{"export", "--concurrency", "0"},
 	} {
 		p, err := parseArgs(t, args...)
-		assert.True(t, usage.Is(err), "%v: %v", args, err)
+		assert.True(t, message.IsUsage(err), "%v: %v", args, err)
 		assert.Nil(t, p.opts, "%v: refused before it runs", args)
 	}
 }
@@ -218,7 +217,7 @@ func TestExportBarShowsWhatWasDone(t *testing.T) {
 	f := newFactory(&stdout, &stderr)
 	f.io.errTTY = true
 	code := runWith(ctx, f, []string{"--base-url", twin.URL, "--rate", "0", "export", "--kind", "game", "--concurrency", "1"})
-	assert.Equal(t, failure.ExitInterrupted, code, "an interrupted export exits 130")
+	assert.Equal(t, message.ExitInterrupted, code, "an interrupted export exits 130")
 	frames := barFrames.FindAllStringSubmatch(stderr.String(), -1)
 	require.NotEmpty(t, frames, stderr.String())
 	assert.Equal(t, fmt.Sprintf("(0/%d,", games), frames[0][0], "the first frame is drawn before any entry is done")

@@ -10,8 +10,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/exporter"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/spf13/cobra"
 )
 
@@ -32,19 +31,19 @@ type exporterOptions struct {
 // error is bad usage.
 func (o *exporterOptions) config() (exporter.Config, error) {
 	if err := checkListen(o.Listen); err != nil {
-		return exporter.Config{}, usage.Error{Err: err}
+		return exporter.Config{}, message.UsageError{Err: err}
 	}
 	cfg := o.cfg
 	cfg.Packages = nil
 	for _, p := range o.packages {
 		ref, err := exporter.ParsePackage(p)
 		if err != nil {
-			return exporter.Config{}, usage.Error{Err: fmt.Errorf("exporter %w", err)}
+			return exporter.Config{}, message.UsageError{Err: fmt.Errorf("exporter %w", err)}
 		}
 		cfg.Packages = append(cfg.Packages, ref)
 	}
 	if err := cfg.Check(); err != nil {
-		return exporter.Config{}, usage.Error{Err: fmt.Errorf("exporter %w", err)}
+		return exporter.Config{}, message.UsageError{Err: fmt.Errorf("exporter %w", err)}
 	}
 	return cfg, nil
 }
@@ -54,7 +53,7 @@ func (o *exporterOptions) config() (exporter.Config, error) {
 // the chain, so the exit status it means holds.
 type redactedError struct{ err error }
 
-func (e redactedError) Error() string { return redact.URLs(e.err.Error()) }
+func (e redactedError) Error() string { return message.RedactURLs(e.err.Error()) }
 
 func (e redactedError) Unwrap() error { return e.err }
 
@@ -116,7 +115,7 @@ bound unless --timeout gives one.`,
 		Example: `  gamedata exporter --kind game --top 100
   gamedata exporter --package game/neon-harbor --server 203.0.113.7:27015 --every 30s
   gamedata exporter --kind game --kind mod --filter online --listen 0.0.0.0:9877`,
-		Args: usage.ExactArgs(0, "no arguments"),
+		Args: message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.complete(cmd, &opts.common, 0); err != nil {
 				return redactErr(err)

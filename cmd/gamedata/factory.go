@@ -11,11 +11,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/spf13/cobra"
 	"golang.org/x/time/rate"
@@ -55,14 +52,14 @@ func (f *factory) addRecordFlags(cmd *cobra.Command, c *common, bound string) {
 	f.addServiceFlags(cmd, c)
 	c.addOutputFlag(cmd, "table on a terminal, ndjson otherwise", recordFormats...)
 	c.addTimeoutFlag(cmd, bound)
-	transform.Flags(cmd)
+	c.TransformFlags.Register(cmd)
 }
 
 // complete makes c whole once cmd's flags are parsed, refusing a bad
 // value before anything starts: the streams, the format in force, the
 // time bound (bound, a command's own, unless --timeout is given), --jq
-// or --template, and for a command that calls the service which of its
-// flags were given and $GAMEDATA_DEBUG.
+// or --template, and for a command that calls the service
+// $GAMEDATA_DEBUG.
 func (f *factory) complete(cmd *cobra.Command, c *common, bound time.Duration) error {
 	if err := c.check(cmd); err != nil {
 		return err
@@ -72,7 +69,6 @@ func (f *factory) complete(cmd *cobra.Command, c *common, bound time.Duration) e
 		if s.Debug, err = parseDebug(f.getenv("GAMEDATA_DEBUG")); err != nil {
 			return err
 		}
-		s.baseURLGiven, s.cacheDirGiven = cmd.Flags().Changed("base-url"), cmd.Flags().Changed("cache-dir")
 	}
 	c.IO = f.io
 	switch {
@@ -84,11 +80,11 @@ func (f *factory) complete(cmd *cobra.Command, c *common, bound time.Duration) e
 		c.Format = "ndjson"
 	}
 	c.Timeout = bound
-	if cmd.Flags().Changed("timeout") {
+	if c.timeoutGiven {
 		c.Timeout = c.timeout
 	}
 	var err error
-	c.Transform, err = transform.New(cmd, c.Output, f.io.out, f.io.outTTY, f.io.width, time.Now)
+	c.Transform, err = transform.New(c.TransformFlags, c.Output, f.io.out, f.io.outTTY, f.io.width, time.Now)
 	return err
 }
 
@@ -120,7 +116,7 @@ func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata
 	}
 	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version)}
 	if s.Debug {
-		opts = append(opts, gamedata.WithLogger(slog.New(say.NewDebugHandler(f.io.errOut))))
+		opts = append(opts, gamedata.WithLogger(slog.New(message.NewDebugHandler(f.io.errOut))))
 	}
 	if s.CacheDir != "" {
 		cache, err := f.diskCache(s)
@@ -138,14 +134,14 @@ func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata
 		// chart's last days are not a gap.
 		f.twin = gamedatatest.NewServer(gamedatatest.WithNow(f.now()))
 		base = f.twin.URL
-		say.Line(f.io.errOut, "%s", redact.URLs(twinNotice(s, base)))
+		message.Line(f.io.errOut, "%s", message.RedactURLs(twinNotice(s, base)))
 	} else {
 		f.base = base
 	}
 	c, err := gamedata.NewClient(base, append(opts, extra...)...)
 	if err != nil {
 		if errors.Is(err, gamedata.ErrInvalidArgument) {
-			return nil, usage.Error{Err: err}
+			return nil, message.UsageError{Err: err}
 		}
 		return nil, err
 	}
@@ -162,15 +158,15 @@ func (f *factory) diskCache(s serviceFlags) (gamedata.Cache, error) {
 	if err == nil {
 		return cache, nil
 	}
-	cause := explain.Safe(cacheRefusal(err))
+	cause := message.Safe(cacheRefusal(err))
 	if s.cacheDirGiven {
 		instead := "a directory only you can write"
 		if own := suggestedCacheDir(); own != s.CacheDir {
 			instead += ", such as " + own + " (sync's default)"
 		}
-		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there: %s; give %s, or leave --cache-dir out", explain.Safe(s.CacheDir), cause, instead)
+		return nil, fmt.Errorf("--cache-dir %s: no cache can be kept there: %s; give %s, or leave --cache-dir out", message.Safe(s.CacheDir), cause, instead)
 	}
-	say.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", cause)
+	message.Line(f.io.errOut, "no HTTP cache this run: %s (give --cache-dir to keep one elsewhere, or --no-cache)", cause)
 	return nil, nil
 }
 

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 )
@@ -73,7 +73,7 @@ func TestInterruptedCommandsSayWhatWasKept(t *testing.T) {
 			}()
 			var stdout, stderr bytes.Buffer
 			code := run(ctx, append([]string{"--base-url", base, "--rate", "0"}, tt.args...), &stdout, &stderr)
-			assert.Equal(t, failure.ExitInterrupted, code, stderr.String())
+			assert.Equal(t, message.ExitInterrupted, code, stderr.String())
 			assert.NotContains(t, stderr.String(), "context canceled")
 			assert.True(t, strings.HasSuffix(stderr.String(), tt.says), "stderr ends with %q:\n%s", tt.says, stderr.String())
 			assert.Equal(t, tt.printed, strings.Count(stdout.String(), "\n"), stdout.String())

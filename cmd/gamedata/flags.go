@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -52,11 +52,16 @@ type common struct {
 	Format string
 	// Timeout bounds the whole command; 0 is no bound.
 	Timeout time.Duration
-	// Transform is --jq or --template, or nil.
-	Transform *transform.Transform
+	// TransformFlags are --jq and --template as given, for a command that
+	// prints records; Transform is what they ask for, or nil.
+	TransformFlags transform.Flags
+	Transform      *transform.Transform
 
-	formats []string      // -o's formats, none for a command without -o
-	timeout time.Duration // --timeout, as given
+	formats []string // -o's formats, none for a command without -o
+	// timeout is --timeout as given, and timeoutGiven whether it was:
+	// the command's own bound holds otherwise.
+	timeout      time.Duration
+	timeoutGiven bool
 }
 
 // addOutputFlag adds -o to cmd, which takes formats, by default def.
@@ -67,17 +72,17 @@ func (c *common) addOutputFlag(cmd *cobra.Command, def string, formats ...string
 
 // addTimeoutFlag adds --timeout to cmd, whose default bound def says.
 func (c *common) addTimeoutFlag(cmd *cobra.Command, def string) {
-	cmd.Flags().DurationVar(&c.timeout, "timeout", 0, "give up on the whole command after this long; 0 for no limit ("+def+")")
+	cmd.Flags().Var(givenDuration{&c.timeout, &c.timeoutGiven}, "timeout", "give up on the whole command after this long; 0 for no limit ("+def+")")
 }
 
 // check refuses a bad value of the flags c holds, before anything is
 // sent, naming the flag and what to give.
 func (c *common) check(cmd *cobra.Command) error {
 	if c.Output != "" && !slices.Contains(c.formats, c.Output) {
-		return usage.Errorf("%s -o %q: want %s", cmd.Name(), c.Output, orList(c.formats))
+		return message.Usagef("%s -o %q: want %s", cmd.Name(), c.Output, orList(c.formats))
 	}
 	if c.timeout < 0 {
-		return usage.Errorf("%s --timeout %v: want 0 (no limit) or more", cmd.Name(), c.timeout)
+		return message.Usagef("%s --timeout %v: want 0 (no limit) or more", cmd.Name(), c.timeout)
 	}
 	if c.Service != nil {
 		return c.Service.check(cmd.Name())
@@ -103,16 +108,17 @@ type serviceFlags struct {
 // --base-url's default, $GAMEDATA_BASE_URL.
 func (s *serviceFlags) register(cmd *cobra.Command, baseURL string) {
 	fl := cmd.Flags()
-	fl.StringVar(&s.BaseURL, "base-url", baseURL, "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
+	s.BaseURL = baseURL
+	fl.Var(givenString{&s.BaseURL, &s.baseURLGiven}, "base-url", "the service's base URL (default $GAMEDATA_BASE_URL; without one, the in-process twin)")
 	fl.BoolVar(&s.Twin, "twin", false, "use the in-process twin of the service, offline, even when a base URL is set")
 	fl.Float64Var(&s.Rate, "rate", 5, "requests a second at most; 0 for no client-side limit")
-	fl.StringVar(&s.CacheDir, "cache-dir", "", "keep responses in this directory between runs and revalidate them (conditional requests); use a directory only you can write, such as "+suggestedCacheDir())
+	fl.Var(givenString{&s.CacheDir, &s.cacheDirGiven}, "cache-dir", "keep responses in this directory between runs and revalidate them (conditional requests); use a directory only you can write, such as "+suggestedCacheDir())
 }
 
 // check refuses a bad --rate.
 func (s *serviceFlags) check(command string) error {
 	if s.Rate < 0 || math.IsNaN(s.Rate) || math.IsInf(s.Rate, 0) {
-		return usage.Errorf("%s --rate %v: want a number of requests a second, or 0 for no limit", command, s.Rate)
+		return message.Usagef("%s --rate %v: want a number of requests a second, or 0 for no limit", command, s.Rate)
 	}
 	return nil
 }
@@ -128,7 +134,7 @@ func parseDebug(v string) (bool, error) {
 	case "api", "1", "true":
 		return true, nil
 	}
-	return false, usage.Errorf("GAMEDATA_DEBUG=%q: want api (or 1, true) for a line on stderr for each request attempt, or 0, false or nothing for none", v)
+	return false, message.Usagef("GAMEDATA_DEBUG=%q: want api (or 1, true) for a line on stderr for each request attempt, or 0, false or nothing for none", v)
 }
 
 // orList is words joined as a sentence lists choices: "a, b or c".

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -106,5 +107,62 @@ func TestUsageErrorsStartNothing(t *testing.T) {
 		assert.True(t, strings.HasPrefix(errOut, "gamedata: "), "%v: %q", tt.args, errOut)
 		assert.Equal(t, 1, strings.Count(errOut, "\n"), "%v: one line: %q", tt.args, errOut)
 		assert.Contains(t, errOut, tt.says, "%v", tt.args)
+	}
+}
+
+// --jq and --template are bound into the options of each command that
+// prints records, as gh's AddJSONFlags binds them: a command stopped
+// once its flags are parsed holds them, and the transform they ask for.
+func TestTransformFlagsInOptions(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"list"}, {"orgs"}, {"get", "package", "game/x"}, {"search", "x"},
+		{"activity"}, {"analytics", "org", "o"}, {"watch"},
+	} {
+		for _, tt := range []struct {
+			flag string
+			want transform.Flags
+		}{
+			{"--jq", transform.Flags{JQ: ".[0]"}},
+			{"--template", transform.Flags{Template: "{{.}}"}},
+		} {
+			value := tt.want.JQ + tt.want.Template
+			p, err := parseArgs(t, append(args, tt.flag, value)...)
+			require.NoError(t, err, "%v %s", args, tt.flag)
+			assert.Equal(t, tt.want, p.common.TransformFlags, "%v %s", args, tt.flag)
+			assert.NotNil(t, p.common.Transform, "%v %s", args, tt.flag)
+		}
+		p, err := parseArgs(t, args...)
+		require.NoError(t, err, "%v", args)
+		assert.Zero(t, p.common.TransformFlags, "%v", args)
+		assert.Nil(t, p.common.Transform, "%v", args)
+	}
+}
+
+// What a flag's default cannot say, whether the command line gave the
+// flag, is in the options once the flags are parsed, also when the
+// value given is the default.
+func TestGivenFlagsInOptions(t *testing.T) {
+	t.Parallel()
+	given := func(p parsed) []bool {
+		g := []bool{p.common.timeoutGiven, p.common.Service.baseURLGiven, p.common.Service.cacheDirGiven}
+		if o, ok := p.opts.(*chartOptions); ok {
+			g = append(g, o.rangeGiven)
+		}
+		return g
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		want []bool // --timeout, --base-url, --cache-dir, and chart's --range
+	}{
+		{[]string{"get", "package", "game/x"}, []bool{false, false, false}},
+		{[]string{"get", "package", "game/x", "--timeout", "2m", "--base-url", "", "--cache-dir", dir}, []bool{true, true, true}},
+		{[]string{"chart", "activity", "--term"}, []bool{false, false, false, false}},
+		{[]string{"chart", "activity", "--term", "--range", "7d", "--timeout", "0"}, []bool{true, false, false, true}},
+	} {
+		p, err := parseArgs(t, tt.args...)
+		require.NoError(t, err, "%v", tt.args)
+		assert.Equal(t, tt.want, given(p), "%v", tt.args)
 	}
 }

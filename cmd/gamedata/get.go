@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -40,7 +40,7 @@ members to show. It gives up after ` + defaultTimeout.String() + ` unless --time
 otherwise.`,
 		Example: "  gamedata get package game/neon-miner\n  gamedata get server 192.0.2.105:27015 -o json\n" +
 			"  gamedata get org acme-works --fields name,packages",
-		Args: usage.ExactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
+		Args: message.ExactArgs(2, "package KIND/IDENT, server ID or org IDENT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.complete(cmd, &opts.common, defaultTimeout); err != nil {
 				return err
@@ -56,7 +56,7 @@ otherwise.`,
 			case "org", "organization":
 				opts.Type, opts.Ident = "org", args[1]
 			default:
-				return usage.Errorf("get %q: want package, server or org", args[0])
+				return message.Usagef("get %q: want package, server or org", args[0])
 			}
 			if err := nameable(fmt.Sprintf("get %s %q", opts.Type, args[1]), args[1]); err != nil {
 				return err
@@ -160,7 +160,7 @@ func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []
 func splitRef(ref string) (kind, ident string, err error) {
 	kind, ident, ok := strings.Cut(ref, "/")
 	if !ok || kind == "" || ident == "" {
-		return "", "", usage.Errorf("package %q: want KIND/IDENT, such as game/neon-miner", ref)
+		return "", "", message.Usagef("package %q: want KIND/IDENT, such as game/neon-miner", ref)
 	}
 	if err := nameable("package "+ref, kind, ident); err != nil {
 		return "", "", err
@@ -177,9 +177,9 @@ func nameable(what string, ids ...string) error {
 	for _, id := range ids {
 		switch id {
 		case "":
-			return usage.Errorf("%s: an empty identifier names no record; give one", what)
+			return message.Usagef("%s: an empty identifier names no record; give one", what)
 		case ".", "..":
-			return usage.Errorf("%s: %q is a path's dot segment, which no request can name; check the identifier", what, id)
+			return message.Usagef("%s: %q is a path's dot segment, which no request can name; check the identifier", what, id)
 		}
 	}
 	return nil

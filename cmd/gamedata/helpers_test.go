@@ -186,11 +186,12 @@ func guard(t *testing.T) context.Context {
 	return ctx
 }
 
-// parsed is what a command was about to run with.
+// parsed is what a command was about to run with: its options, and
+// whether the context it was given has a deadline.
 type parsed struct {
-	common common
-	opts   any
-	ctx    context.Context
+	common  common
+	opts    any
+	bounded bool
 }
 
 // parseArgs runs the program with args, every command stopping once its
@@ -199,7 +200,8 @@ func parseArgs(t *testing.T, args ...string) (parsed, error) {
 	t.Helper()
 	var p parsed
 	keep := func(ctx context.Context, c common, opts any) error {
-		p = parsed{common: c, opts: opts, ctx: ctx}
+		p = parsed{common: c, opts: opts}
+		_, p.bounded = ctx.Deadline()
 		return nil
 	}
 	f := newFactory(io.Discard, io.Discard)

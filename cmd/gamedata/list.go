@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -36,7 +36,7 @@ CSV and table columns: ` + printer.ColumnsHelp(printer.PackageColumns) + ` for p
 		Example: "  gamedata list --kind game --sort players --page-size 10\n" +
 			"  gamedata list --kind server --all -o csv > servers.csv\n" +
 			"  gamedata list --kind game --filter online,has-players --jq '.[] | .ident'",
-		Args: usage.ExactArgs(0, "no arguments"),
+		Args: message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.checkPaging("list"); err != nil {
 				return err

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -109,7 +109,7 @@ func TestListOptions(t *testing.T) {
 	assert.Equal(t, "csv", o.Format)
 
 	p, err = parseArgs(t, "list", "-o", "yaml")
-	assert.True(t, usage.Is(err), "%v", err)
+	assert.True(t, message.IsUsage(err), "%v", err)
 	assert.Nil(t, p.opts, "a bad flag stops the command before it runs")
 }
 

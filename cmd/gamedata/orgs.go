@@ -4,9 +4,9 @@ import (
 	"context"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -27,7 +27,7 @@ func newCmdOrgs(f *factory, runF func(context.Context, *orgsOptions) error) *cob
 		Long: "List a page of the directory of organizations that publish games, or with --all every page from --page on.\n\n" +
 			"CSV and table columns: " + printer.ColumnsHelp(printer.OrganizationColumns) + ", then every numeric member found.\n\n" + directoryHelp,
 		Example: "  gamedata orgs --sort packages --all",
-		Args:    usage.ExactArgs(0, "no arguments"),
+		Args:    message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := opts.checkPaging("orgs"); err != nil {
 				return err

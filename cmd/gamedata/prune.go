@@ -12,9 +12,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -141,19 +140,19 @@ every hourly rollup is kept.
 It asks the service nothing, and has no time bound unless --timeout gives
 one; Ctrl-C rolls it back.`,
 		Example: "  gamedata prune --db games.sqlite --keep-raw 90d\n  gamedata prune --db games.sqlite --keep-raw 90d --keep-hourly 400d\n  gamedata prune --db postgres://gamedata@localhost:5432/games --keep-raw 2160h",
-		Args:    usage.ExactArgs(0, "no arguments"),
+		Args:    message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.complete(cmd, &opts.common, 0); err != nil {
 				return err
 			}
 			if opts.DB == "" {
-				return usage.Errorf("prune: --db FILE or --db postgres://… is required")
+				return message.Usagef("prune: --db FILE or --db postgres://… is required")
 			}
 			if _, err := dsn.Parse(opts.DB); err != nil {
-				return usage.Errorf("prune: %w", err)
+				return message.Usagef("prune: %w", err)
 			}
 			if err := opts.parseKeeps(); err != nil {
-				return usage.Error{Err: err}
+				return message.UsageError{Err: err}
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -174,7 +173,7 @@ func pruneRun(ctx context.Context, opts *pruneOptions) error {
 		return err
 	}
 	if conn.Warning != "" {
-		say.Line(opts.IO.errOut, "prune: %s", conn.Warning)
+		message.Line(opts.IO.errOut, "prune: %s", conn.Warning)
 	}
 	if conn.Kind == dsn.SQLite {
 		if _, err := os.Stat(opts.DB); errors.Is(err, fs.ErrNotExist) {
@@ -196,15 +195,15 @@ func pruneRun(ctx context.Context, opts *pruneOptions) error {
 		return fmt.Errorf("prune: %s: %w", dsn.Redact(opts.DB), err)
 	}
 	if n.Cut.IsZero() {
-		say.Line(opts.IO.errOut, "prune: %s holds no run: nothing to prune", dsn.Redact(opts.DB))
+		message.Line(opts.IO.errOut, "prune: %s holds no run: nothing to prune", dsn.Redact(opts.DB))
 		return nil
 	}
 	if n.HourlyCut.IsZero() {
-		say.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s; every rollup kept",
+		message.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s; every rollup kept",
 			n.Values, n.Points, n.Cut.Format(time.RFC3339))
 		return nil
 	}
-	say.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s, and %d hourly rollups of entries before %s; every daily and platform rollup kept",
+	message.Line(opts.IO.errOut, "prune: deleted %d directory values and %d activity points before %s, and %d hourly rollups of entries before %s; every daily and platform rollup kept",
 		n.Values, n.Points, n.Cut.Format(time.RFC3339), n.Hourly, n.HourlyCut.Format(time.RFC3339))
 	return nil
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -66,7 +66,7 @@ func TestPruneOptions(t *testing.T) {
 		{[]string{"prune", "--db", "g.sqlite", "--keep-raw", "400d", "--keep-hourly", "399d"}, "shorter than --keep-raw"},
 	} {
 		_, err := parseArgs(t, tc.args...)
-		assert.True(t, usage.Is(err), "%v: %v", tc.args, err)
+		assert.True(t, message.IsUsage(err), "%v: %v", tc.args, err)
 		assert.ErrorContains(t, err, tc.says, "%v", tc.args)
 	}
 }
@@ -122,7 +122,7 @@ func TestSyncAfterPruneKeepsRollups(t *testing.T) {
 			code, _, errOut := cli(t, twin.URL, "sync", "--db", dsn, "--no-cache", "--range", "30d")
 			require.Equal(t, 0, code, errOut)
 		}
-		db, _ := openSQL(t, dsn)
+		db := pgtest.Open(t, dsn)
 		rows := func(q string) int {
 			t.Helper()
 			var n int

@@ -9,11 +9,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/help"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/version"
 	"github.com/spf13/cobra"
 )
@@ -40,7 +37,7 @@ func runWith(ctx context.Context, f *factory, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(f.io.out)
 	root.SetErr(f.io.errOut)
-	return exitStatus(ctx, f.io.errOut, explain.Failure(root.ExecuteContext(ctx), f.reached()))
+	return exitStatus(ctx, f.io.errOut, message.Explain(root.ExecuteContext(ctx), f.reached()))
 }
 
 // commands are the program's commands, each running for real.
@@ -63,11 +60,11 @@ func exitStatus(ctx context.Context, stderr io.Writer, err error) int {
 		return 0
 	}
 	if ctx.Err() != nil {
-		say.Line(stderr, "%s", failure.Interrupted(err))
-		return failure.ExitInterrupted
+		message.Line(stderr, "%s", message.Interrupted(err))
+		return message.ExitInterrupted
 	}
-	say.Line(stderr, "%s", err.Error())
-	if usage.Is(err) {
+	message.Line(stderr, "%s", err.Error())
+	if message.IsUsage(err) {
 		return 2
 	}
 	return 1
@@ -118,7 +115,7 @@ attempt).`,
 			} else {
 				msg += `; "gamedata help" lists the commands`
 			}
-			return usage.Error{Err: errors.New(msg)}
+			return message.UsageError{Err: errors.New(msg)}
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
@@ -126,7 +123,7 @@ attempt).`,
 	root.SetHelpCommand(newCmdHelp())
 	help.Wrap(root, func() int { return f.io.width })
 	// Every command inherits this: a flag cobra cannot parse is bad usage.
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usage.Error{Err: flagError(cmd, err)} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return message.UsageError{Err: flagError(cmd, err)} })
 	root.AddCommand(cmds...)
 	root.AddCommand(newCmdEnvironment())
 	return root
@@ -196,7 +193,7 @@ func newCmdHelp() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			cmd, rest, err := c.Root().Find(args)
 			if err != nil || len(rest) > 0 {
-				return usage.Errorf("help %s: no such command; \"gamedata help\" lists them", explain.Safe(strings.Join(args, " ")))
+				return message.Usagef("help %s: no such command; \"gamedata help\" lists them", message.Safe(strings.Join(args, " ")))
 			}
 			cmd.InitDefaultHelpFlag()
 			return cmd.Help()

@@ -5,9 +5,9 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/record"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -37,11 +37,11 @@ found. It gives up after ` + defaultTimeout.String() + ` unless --timeout says o
 		Args: func(cmd *cobra.Command, args []string) error {
 			switch {
 			case len(args) > 1:
-				return usage.Errorf("search: want one QUERY (quote a query of several words), got %d", len(args))
+				return message.Usagef("search: want one QUERY (quote a query of several words), got %d", len(args))
 			case len(args) == 0 || strings.TrimSpace(args[0]) == "":
 				// A search for nothing finds nothing: say what to give,
 				// not "no results".
-				return usage.Errorf("search: want a QUERY, such as: gamedata search miner (list and orgs read the directories whole)")
+				return message.Usagef("search: want a QUERY, such as: gamedata search miner (list and orgs read the directories whole)")
 			}
 			return nil
 		},

@@ -13,11 +13,9 @@ import (
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/collect"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/dsn"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/progress"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/store"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/spf13/cobra"
 )
 
@@ -72,24 +70,24 @@ transaction, so several syncs started at once on a new database all
 succeed; a database of a newer schema is refused and left as it was.
 sync has no time bound unless --timeout gives one.`,
 		Example: "  gamedata sync --db games.sqlite\n  gamedata sync --db postgres://gamedata@localhost:5432/games\n  gamedata sync --db 'host=localhost user=gamedata dbname=games'\n  gamedata sync --db games.sqlite --kind server --range 24h",
-		Args:    usage.ExactArgs(0, "no arguments"),
+		Args:    message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := dsn.Parse(opts.DB)
 			switch {
 			case opts.DB == "":
-				return usage.Errorf("sync: --db FILE or --db postgres://… is required")
+				return message.Usagef("sync: --db FILE or --db postgres://… is required")
 			case err != nil:
-				return usage.Errorf("sync: %w", err)
+				return message.Usagef("sync: %w", err)
 			case opts.DetailsEvery < 0 || opts.HistoryEvery < 0:
-				return usage.Errorf("sync: --details-every %v, --history-every %v: want 0 (every run) or more", opts.DetailsEvery, opts.HistoryEvery)
+				return message.Usagef("sync: --details-every %v, --history-every %v: want 0 (every run) or more", opts.DetailsEvery, opts.HistoryEvery)
 			case opts.NoCache && opts.Service.CacheDir != "":
-				return usage.Errorf("sync: --no-cache and --cache-dir: give one")
+				return message.Usagef("sync: --no-cache and --cache-dir: give one")
 			}
 			if err := f.complete(cmd, &opts.common, 0); err != nil {
 				return err
 			}
 			if db.Warning != "" {
-				say.Line(f.io.errOut, "sync: %s", db.Warning)
+				message.Line(f.io.errOut, "sync: %s", db.Warning)
 			}
 			if !opts.NoCache && opts.Service.CacheDir == "" {
 				opts.Service.CacheDir = syncCacheDir(f.io)
@@ -115,7 +113,7 @@ sync has no time bound unless --timeout gives one.`,
 func syncCacheDir(io *iostreams) string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
-		say.Line(io.errOut, "sync: no HTTP cache (%v); give --cache-dir to keep one", err)
+		message.Line(io.errOut, "sync: no HTTP cache (%v); give --cache-dir to keep one", err)
 		return ""
 	}
 	return filepath.Join(dir, "gamedata")
@@ -144,10 +142,10 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 		bar.End()
 	}
 	if sum.Run != 0 { // the run was recorded: say how it went
-		say.Line(opts.IO.errOut, "sync: %s", sum)
+		message.Line(opts.IO.errOut, "sync: %s", sum)
 	}
 	if err != nil {
-		return failure.WithKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
+		return message.WithKept(fmt.Errorf("sync: %w", err), "what was fetched is kept; run sync again to go on")
 	}
 	return nil
 }

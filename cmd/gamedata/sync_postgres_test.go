@@ -66,13 +66,13 @@ func TestSyncOddIdents(t *testing.T) {
 			assert.Equal(t, 1, code, errOut)
 			assert.Contains(t, errOut, "2 item(s) failed after their retries: see the failures table (run "+strconv.Itoa(run)+")")
 		}
-		db, param := openSQL(t, dsn)
+		db := pgtest.Open(t, dsn)
 		var n, packages, odd int
 		require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM directory`).Scan(&n))
 		assert.Equal(t, games-2, n, "every entry but the two refused")
 		require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM packages`).Scan(&packages))
 		assert.Equal(t, games-2, packages, "the run went on to the details")
-		require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM directory WHERE ident = `+param, "x\ufffdy").Scan(&odd))
+		require.NoError(t, db.QueryRow(`SELECT COUNT(*) FROM directory WHERE ident = $1`, "x\ufffdy").Scan(&odd))
 		assert.Equal(t, 1, odd, `"x\ufffdy" is stored as sent`)
 		rows, err := db.Query(`SELECT item FROM failures WHERE run_id = 2 ORDER BY item`)
 		require.NoError(t, err)
@@ -87,19 +87,4 @@ func TestSyncOddIdents(t *testing.T) {
 		assert.Equal(t, `"game"/"x\x00y"`, items[1])
 		assert.Regexp(t, `^"game"/"a{190,}… \(3009 bytes, sha256 [0-9a-f]{16}\)$`, items[0])
 	})
-}
-
-// openSQL opens dsn, a SQLite file or a PostgreSQL URL, for a test's
-// queries until the test ends, and returns the first placeholder of its
-// dialect.
-func openSQL(t *testing.T, dsn string) (*sql.DB, string) {
-	t.Helper()
-	driver, param := "sqlite", "?"
-	if strings.HasPrefix(dsn, "postgres://") {
-		driver, param = "pgx", "$1"
-	}
-	db, err := sql.Open(driver, dsn)
-	require.NoError(t, err)
-	t.Cleanup(func() { db.Close() })
-	return db, param
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/stretchr/testify/assert"
 )
 
@@ -25,7 +25,7 @@ func TestTemplateIsBounded(t *testing.T) {
 			defer cancel()
 			out := &cancelOnWrite{cancel: cancel}
 			code, errOut := runUntil(t, ctx, out, twin.URL, "get", "package", "game/"+ident, "--template", text)
-			assert.Equal(t, failure.ExitInterrupted, code, errOut)
+			assert.Equal(t, message.ExitInterrupted, code, errOut)
 			assert.NotEmpty(t, out.String())
 		})
 	}

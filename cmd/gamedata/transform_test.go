@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
@@ -117,7 +117,7 @@ func TestJQEndsWithTheCommand(t *testing.T) {
 			defer cancel()
 			out := &cancelOnWrite{cancel: cancel}
 			code, errOut := runUntil(t, ctx, out, twin.URL, "get", "package", "game/"+ident, "--jq", expr)
-			assert.Equal(t, failure.ExitInterrupted, code, errOut)
+			assert.Equal(t, message.ExitInterrupted, code, errOut)
 			assert.True(t, strings.HasPrefix(out.String(), ident+"\n"), "%.100q", out.String())
 		})
 	}

@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/served"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/transform"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/watch"
 	"github.com/spf13/cobra"
 )
@@ -64,10 +62,10 @@ watch has no time bound unless --timeout gives one.`,
 				return err
 			}
 			if len(opts.Refs) > 0 && opts.Kind != "" {
-				return usage.Errorf("watch package … --kind: the packages named are watched, not a directory; leave --kind out, or the packages to watch the directory")
+				return message.Usagef("watch package … --kind: the packages named are watched, not a directory; leave --kind out, or the packages to watch the directory")
 			}
 			if opts.Every <= 0 {
-				return usage.Errorf("watch --every %v: want more than 0", opts.Every)
+				return message.Usagef("watch --every %v: want more than 0", opts.Every)
 			}
 			return execute(cmd.Context(), opts.common, func(ctx context.Context) error { return runF(ctx, opts) })
 		},
@@ -77,7 +75,7 @@ watch has no time bound unless --timeout gives one.`,
 	f.addServiceFlags(cmd, &opts.common)
 	opts.addOutputFlag(cmd, "table on a terminal, ndjson otherwise", "table", "ndjson")
 	opts.addTimeoutFlag(cmd, noBound)
-	transform.Flags(cmd)
+	opts.TransformFlags.Register(cmd)
 	return cmd
 }
 
@@ -88,12 +86,12 @@ func watchRefs(args []string) ([]gamedata.PackageRef, error) {
 	for i, a := range args {
 		if a == "package" {
 			if i == len(args)-1 || args[i+1] == "package" {
-				return nil, usage.Errorf("watch: package needs one or more KIND/IDENT after it")
+				return nil, message.Usagef("watch: package needs one or more KIND/IDENT after it")
 			}
 			continue
 		}
 		if i == 0 {
-			return nil, usage.Errorf("watch %q: want package KIND/IDENT ...", a)
+			return nil, message.Usagef("watch %q: want package KIND/IDENT ...", a)
 		}
 		kind, ident, err := splitRef(a)
 		if err != nil {
@@ -113,7 +111,7 @@ type change struct {
 
 func watchRun(ctx context.Context, opts *watchOptions) error {
 	if opts.Format == "table" && opts.Transform == nil {
-		say.Line(opts.IO.errOut, "%s", watch.Header(opts.Kind, opts.Refs, opts.Every))
+		message.Line(opts.IO.errOut, "%s", watch.Header(opts.Kind, opts.Refs, opts.Every))
 	}
 	status := watch.DirectoryStatus(opts.IO.errOut, opts.Kind)
 	if len(opts.Refs) > 0 {

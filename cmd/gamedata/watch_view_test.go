@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/gamedatatest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,6 +76,6 @@ func TestWatchRefs(t *testing.T) {
 		{"server", "1"},
 	} {
 		_, err := parseArgs(t, append([]string{"watch"}, args...)...)
-		assert.True(t, usage.Is(err), "%v: %v", args, err)
+		assert.True(t, message.IsUsage(err), "%v: %v", args, err)
 	}
 }

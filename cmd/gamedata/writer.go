@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 )
 
 // printAll writes records in c's format to its stdout, with columns chosen
@@ -26,13 +26,14 @@ func printAll(ctx context.Context, c common, records []gamedata.Fields, known, f
 }
 
 // output is where c prints records of what known describes: its format,
-// stdout, the terminal's width, --fields, --jq or --template.
+// stdout, the terminal's width, --fields, --jq or --template, which runs
+// under ctx.
 func (c common) output(ctx context.Context, known, fields []string, batch int) printer.Options {
-	o := printer.Options{Ctx: ctx, Format: c.Format, Out: c.IO.out, Columns: fields, Known: known, Batch: batch,
+	o := printer.Options{Format: c.Format, Out: c.IO.out, Columns: fields, Known: known, Batch: batch,
 		Width: c.IO.width, Indent: c.IO.outTTY,
-		Notice: func(format string, args ...any) { say.Line(c.IO.errOut, format, args...) }}
+		Notice: func(format string, args ...any) { message.Line(c.IO.errOut, format, args...) }}
 	if c.Transform != nil {
-		o.Apply = c.Transform.Apply
+		o.Apply = func(doc []byte) error { return c.Transform.Apply(ctx, doc) }
 	}
 	return o
 }
@@ -42,6 +43,6 @@ func (c common) output(ctx context.Context, known, fields []string, batch int) p
 // nothing.
 func (c common) noResults(n int) {
 	if n == 0 && c.IO.outTTY {
-		say.Line(c.IO.errOut, "no results")
+		message.Line(c.IO.errOut, "no results")
 	}
 }

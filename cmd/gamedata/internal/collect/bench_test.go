@@ -37,7 +37,7 @@ func BenchmarkSecondRun(b *testing.B) {
 			defer twin.Close()
 			games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 			c := newClient(b, twin, filepath.Join(b.TempDir(), "http"))
-			db := openDB(b, filepath.Join(b.TempDir(), "g.sqlite"))
+			db, _ := openDB(b, filepath.Join(b.TempDir(), "g.sqlite"))
 			t0 := time.Now()
 			first, err := Run(ctx, c, db, options("game", "7d", at(start)))
 			require.NoError(b, err)

@@ -34,7 +34,7 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 	if o.Concurrency < 1 {
 		o.Concurrency = 1
 	}
-	x := &runner{ctx: ctx, wctx: context.WithoutCancel(ctx), c: c, db: db, o: o, base: c.Stats().Requests}
+	x := &runner{c: c, db: db, o: o, base: c.Stats().Requests}
 	if o.BytesRead != nil {
 		x.baseBytes = o.BytesRead()
 	}
@@ -50,13 +50,13 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 			return x.sum, fmt.Errorf("%w; nothing was written: check --kind", err)
 		}
 	}
-	r, err := db.BeginRun(x.wctx, o.Kind, start)
+	r, err := db.BeginRun(written(ctx), o.Kind, start)
 	if err != nil {
 		return x.sum, err
 	}
 	x.r = r
 	x.sum.Run = r.ID
-	err = x.stages(start, pulled{first, ferr, more, next})
+	err = x.stages(ctx, start, pulled{first, ferr, more, next})
 	x.sum.Outcome = store.OutcomeOK
 	switch {
 	case ctx.Err() != nil:
@@ -71,7 +71,7 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 	x.count()
 	end := o.Now()
 	x.sum.Elapsed = end.Sub(start)
-	if ferr := db.FinishRun(x.wctx, r, x.sum.Outcome, end); ferr != nil && err == nil {
+	if ferr := db.FinishRun(written(ctx), r, x.sum.Outcome, end); ferr != nil && err == nil {
 		err = ferr
 	}
 	return x.sum, err
@@ -80,8 +80,8 @@ func Run(ctx context.Context, c *gamedata.Client, db *store.DB, o Options) (Summ
 // stages runs the stages in order, the walk going on from dir. Only an
 // interrupt, a database that cannot be written or a service that cannot
 // be reached stops it; a failed item is recorded and passed over.
-func (x *runner) stages(now time.Time, dir pulled) error {
-	complete, err := x.walk(dir)
+func (x *runner) stages(ctx context.Context, now time.Time, dir pulled) error {
+	complete, err := x.walk(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -90,13 +90,17 @@ func (x *runner) stages(now time.Time, dir pulled) error {
 	}
 	x.sum.Complete = complete
 	if complete {
-		gone, err := x.db.EndWalk(x.wctx, x.r)
+		gone, err := x.db.EndWalk(written(ctx), x.r)
 		if err != nil {
 			return err
 		}
 		x.sum.Gone = gone
 	}
-	for _, stage := range []func() error{func() error { return x.details(now) }, func() error { return x.reports(now) }, x.activity} {
+	for _, stage := range []func() error{
+		func() error { return x.details(ctx, now) },
+		func() error { return x.reports(ctx, now) },
+		func() error { return x.activity(ctx) },
+	} {
 		if err := stage(); err != nil {
 			return err
 		}
@@ -129,47 +133,15 @@ func (p pulled) all(yield func(gamedata.DashboardEntry, error) bool) {
 // whether the walk reached the last page; a page that fails after its
 // retries is recorded and ends the walk, and the run goes on. An entry
 // of another kind than the run's is recorded as a failure and skipped.
-func (x *runner) walk(dir pulled) (bool, error) {
+func (x *runner) walk(ctx context.Context, dir pulled) (bool, error) {
 	batch := make([]store.Entry, 0, pageSize)
-	flush := func() error {
-		if len(batch) == 0 {
-			return nil
-		}
-		x.count()
-		c, err := x.db.SaveEntries(x.wctx, x.r, batch)
-		if err != nil {
-			return err
-		}
-		x.sum.Entries += len(batch)
-		x.sum.New += c.New
-		x.sum.Changed += c.Changed
-		batch = batch[:0]
-		for _, r := range c.Refused {
-			if err := x.fail(StageDirectory, keyName(r.Key), r.Err); err != nil {
-				return err
-			}
-		}
-		x.progress(StageDirectory, x.sum.Entries, -1)
-		return nil
-	}
 	x.progress(StageDirectory, 0, -1)
 	for e, err := range dir.all {
 		if err != nil {
-			if ferr := flush(); ferr != nil {
-				return false, ferr
-			}
-			if x.interrupted(err) {
-				return false, x.ctx.Err()
-			}
-			item := "directory"
-			var pe *gamedata.PageError
-			if errors.As(err, &pe) {
-				item = fmt.Sprintf("page %d", pe.Page)
-			}
-			return false, x.fail(StageDirectory, item, err)
+			return false, x.walkFailed(ctx, batch, err)
 		}
 		if err := servedKind(x.o.Kind, e); err != nil {
-			if err := x.fail(StageDirectory, entryName(e), err); err != nil {
+			if err := x.fail(ctx, StageDirectory, entryName(e), err); err != nil {
 				return false, err
 			}
 			continue
@@ -179,18 +151,60 @@ func (x *runner) walk(dir pulled) (bool, error) {
 		}
 		batch = append(batch, entryOf(e))
 		if len(batch) == pageSize {
-			if err := flush(); err != nil {
+			if err := x.saveEntries(ctx, batch); err != nil {
 				return false, err
 			}
+			batch = batch[:0]
 		}
 	}
-	if err := flush(); err != nil {
+	if err := x.saveEntries(ctx, batch); err != nil {
 		return false, err
 	}
 	// The walk reached the last page: the directory's length is known
 	// now, and the stage is done.
 	x.progress(StageDirectory, x.sum.Entries, x.sum.Entries)
 	return true, nil
+}
+
+// saveEntries writes a batch of the walk in one transaction, and records
+// as failed each entry the store refused.
+func (x *runner) saveEntries(ctx context.Context, batch []store.Entry) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	x.count()
+	c, err := x.db.SaveEntries(written(ctx), x.r, batch)
+	if err != nil {
+		return err
+	}
+	x.sum.Entries += len(batch)
+	x.sum.New += c.New
+	x.sum.Changed += c.Changed
+	for _, r := range c.Refused {
+		if err := x.fail(ctx, StageDirectory, keyName(r.Key), r.Err); err != nil {
+			return err
+		}
+	}
+	x.progress(StageDirectory, x.sum.Entries, -1)
+	return nil
+}
+
+// walkFailed ends a walk that failed with err: the entries read before it
+// (batch) are written, and the failure is the interrupt, or recorded
+// against the page that failed.
+func (x *runner) walkFailed(ctx context.Context, batch []store.Entry, err error) error {
+	if ferr := x.saveEntries(ctx, batch); ferr != nil {
+		return ferr
+	}
+	if interrupted(ctx, err) {
+		return ctx.Err()
+	}
+	item := "directory"
+	var pe *gamedata.PageError
+	if errors.As(err, &pe) {
+		item = fmt.Sprintf("page %d", pe.Page)
+	}
+	return x.fail(ctx, StageDirectory, item, err)
 }
 
 // nameable reports whether a request can name the entry: "." and ".."

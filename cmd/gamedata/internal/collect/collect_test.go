@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"database/sql"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -19,7 +20,8 @@ import (
 	"golang.org/x/time/rate"
 )
 
-func sqliteDB(t *testing.T) *store.DB {
+// sqliteDB is openDB of a new SQLite file.
+func sqliteDB(t *testing.T) (*store.DB, *sql.DB) {
 	return openDB(t, filepath.Join(t.TempDir(), "g.sqlite"))
 }
 
@@ -41,7 +43,7 @@ func TestFailedItemsAreRecordedAndSkipped(t *testing.T) {
 	}
 	twin.SetFaults(gamedatatest.Faults{Rate: 1, Kinds: []gamedatatest.Fault{gamedatatest.Fault500},
 		Match: func(r *http.Request) bool { return broken[r.URL.Path] }})
-	db := sqliteDB(t)
+	db, read := sqliteDB(t)
 	c := newClient(t, twin, "", fastRetries...)
 	s, err := Run(ctx, c, db, options("game", "24h", at(start)))
 	require.ErrorContains(t, err, "3 item(s) failed after their retries: see the failures table (run 1); the next run fetches them again")
@@ -51,10 +53,10 @@ func TestFailedItemsAreRecordedAndSkipped(t *testing.T) {
 	assert.Equal(t, len(games)-1, s.Reports)
 	assert.Positive(t, s.Points, "the run went on to the activity")
 	assert.Equal(t, []string{"details game/" + games[3].Ident, "details game/" + games[7].Ident, "reports game/" + games[5].Ident},
-		failures(t, db, s.Run))
-	assert.Equal(t, "failed", query[string](t, db, `SELECT outcome FROM runs WHERE run_id = ?`, s.Run))
-	assert.Equal(t, 3, query[int](t, db, `SELECT failures FROM runs WHERE run_id = ?`, s.Run))
-	stored := query[string](t, db, `SELECT error FROM failures WHERE item = ?`, "game/"+games[3].Ident)
+		failures(t, read, s.Run))
+	assert.Equal(t, "failed", query[string](t, read, `SELECT outcome FROM runs WHERE run_id = $1`, s.Run))
+	assert.Equal(t, 3, query[int](t, read, `SELECT failures FROM runs WHERE run_id = $1`, s.Run))
+	stored := query[string](t, read, `SELECT error FROM failures WHERE item = $1`, "game/"+games[3].Ident)
 	assert.Contains(t, stored, "500")
 	assert.NotContains(t, stored, "item ", "the item column names the item: an index within one batch says less")
 
@@ -66,9 +68,9 @@ func TestFailedItemsAreRecordedAndSkipped(t *testing.T) {
 	assert.Len(t, twin.Requests()[n:], 1+2+1+1)
 }
 
-func failures(t *testing.T, db *store.DB, run int64) []string {
+func failures(t *testing.T, read *sql.DB, run int64) []string {
 	t.Helper()
-	rows, err := db.SQL().Query(db.Rebind(`SELECT stage, item FROM failures WHERE run_id = ? ORDER BY stage, item`), run)
+	rows, err := read.Query(`SELECT stage, item FROM failures WHERE run_id = $1 ORDER BY stage, item`, run)
 	require.NoError(t, err)
 	defer rows.Close()
 	var out []string
@@ -87,7 +89,7 @@ func failures(t *testing.T, db *store.DB, run int64) []string {
 func TestInterruptKeepsWhatWasFetched(t *testing.T) {
 	t.Parallel()
 	twin := smallTwin(t)
-	db := sqliteDB(t)
+	db, read := sqliteDB(t)
 	c := newClient(t, twin, "")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -105,9 +107,9 @@ func TestInterruptKeepsWhatWasFetched(t *testing.T) {
 	assert.Equal(t, []int{games, games, 0}, []int{s.Entries, s.Details, s.Points})
 	assert.GreaterOrEqual(t, s.Reports, 5, "the five, and any other that arrived before the interrupt")
 	assert.Less(t, s.Reports, games)
-	assert.Equal(t, games, query[int](t, db, `SELECT COUNT(*) FROM packages`), "every record fetched is kept")
-	assert.Equal(t, s.Reports, query[int](t, db, `SELECT COUNT(DISTINCT ident) FROM history`))
-	assert.Equal(t, "interrupted", query[string](t, db, `SELECT outcome FROM runs WHERE finished_at IS NOT NULL`))
+	assert.Equal(t, games, query[int](t, read, `SELECT COUNT(*) FROM packages`), "every record fetched is kept")
+	assert.Equal(t, s.Reports, query[int](t, read, `SELECT COUNT(DISTINCT ident) FROM history`))
+	assert.Equal(t, "interrupted", query[string](t, read, `SELECT outcome FROM runs WHERE finished_at IS NOT NULL`))
 	assert.Zero(t, s.Failed, "an interrupt is not a failure")
 
 	n := len(twin.Requests())
@@ -115,7 +117,7 @@ func TestInterruptKeepsWhatWasFetched(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []int{0, games - s.Reports}, []int{s2.Details, s2.Reports}, "the rest, and nothing written before")
 	assert.Empty(t, paths(twin.Requests()[n:], "/api/packages/"), "no record fetched twice")
-	assert.Equal(t, games, query[int](t, db, `SELECT COUNT(DISTINCT ident) FROM history`))
+	assert.Equal(t, games, query[int](t, read, `SELECT COUNT(DISTINCT ident) FROM history`))
 }
 
 // An entry that leaves the directory is recorded as gone, and as new
@@ -124,7 +126,7 @@ func TestGoneAndBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	twin := smallTwin(t)
-	db := sqliteDB(t)
+	db, read := sqliteDB(t)
 	c := newClient(t, twin, "")
 	g := twin.Catalog().Entries(url.Values{"kind": {"game"}})[2]
 	_, err := Run(ctx, c, db, options("game", "24h", at(start)))
@@ -134,17 +136,17 @@ func TestGoneAndBack(t *testing.T) {
 	s2, err := Run(ctx, c, db, options("game", "24h", at(start.Add(time.Hour))))
 	require.NoError(t, err)
 	assert.Equal(t, 1, s2.Gone)
-	assert.Equal(t, start.Add(time.Hour).Unix(), query[int64](t, db, `SELECT gone_at FROM directory WHERE ident = ?`, g.Ident))
-	assert.Positive(t, query[int](t, db, `SELECT COUNT(*) FROM directory_values WHERE ident = ? AND listed = 0`, g.Ident))
-	assert.Zero(t, query[int](t, db, `SELECT COUNT(*) FROM directory_at_run WHERE run_id = ? AND ident = ?`, s2.Run, g.Ident))
+	assert.Equal(t, start.Add(time.Hour).Unix(), query[int64](t, read, `SELECT gone_at FROM directory WHERE ident = $1`, g.Ident))
+	assert.Positive(t, query[int](t, read, `SELECT COUNT(*) FROM directory_values WHERE ident = $1 AND listed = 0`, g.Ident))
+	assert.Zero(t, query[int](t, read, `SELECT COUNT(*) FROM directory_at_run WHERE run_id = $1 AND ident = $2`, s2.Run, g.Ident))
 	assert.Zero(t, s2.Details+s2.Reports, "nothing is fetched for an entry that left")
 
 	require.NoError(t, twin.AddPackage(g.Kind, g.Ident, "Back again"))
 	s3, err := Run(ctx, c, db, options("game", "24h", at(start.Add(2*time.Hour))))
 	require.NoError(t, err)
 	assert.Equal(t, []int{1, 0, 1}, []int{s3.New, s3.Gone, s3.Details}, "new again, and its record fetched: its updatedAt moved")
-	assert.Positive(t, query[int](t, db, `SELECT COUNT(*) FROM directory_at_run WHERE run_id = ? AND ident = ?`, s3.Run, g.Ident))
-	assert.Equal(t, "Back again", query[string](t, db, `SELECT title FROM packages WHERE ident = ?`, g.Ident))
+	assert.Positive(t, query[int](t, read, `SELECT COUNT(*) FROM directory_at_run WHERE run_id = $1 AND ident = $2`, s3.Run, g.Ident))
+	assert.Equal(t, "Back again", query[string](t, read, `SELECT title FROM packages WHERE ident = $1`, g.Ident))
 }
 
 // A walk cut by a page that fails records the failure and marks no one
@@ -154,7 +156,7 @@ func TestCutWalkMarksNoOneGone(t *testing.T) {
 	ctx := context.Background()
 	twin := gamedatatest.NewServer(gamedatatest.WithSize(1, 101, 1)) // two pages of servers
 	defer twin.Close()
-	db := sqliteDB(t)
+	db, read := sqliteDB(t)
 	c := newClient(t, twin, "", fastRetries...)
 	_, err := Run(ctx, c, db, options("server", "24h", at(start)))
 	require.NoError(t, err)
@@ -166,10 +168,10 @@ func TestCutWalkMarksNoOneGone(t *testing.T) {
 	assert.False(t, s.Complete)
 	assert.Equal(t, 100, s.Entries)
 	assert.Zero(t, s.Gone)
-	assert.Zero(t, query[int](t, db, `SELECT COUNT(*) FROM directory WHERE gone_at IS NOT NULL`))
-	assert.Equal(t, []string{"directory page 2"}, failures(t, db, s.Run))
+	assert.Zero(t, query[int](t, read, `SELECT COUNT(*) FROM directory WHERE gone_at IS NOT NULL`))
+	assert.Equal(t, []string{"directory page 2"}, failures(t, read, s.Run))
 	assert.Positive(t, s.Points, "the run went on")
-	assert.Equal(t, 0, query[int](t, db, `SELECT directory_complete FROM runs WHERE run_id = ?`, s.Run))
+	assert.Equal(t, 0, query[int](t, read, `SELECT directory_complete FROM runs WHERE run_id = $1`, s.Run))
 	assert.True(t, strings.HasSuffix(s.String(), "1 failed"), s.String())
 	assert.Contains(t, s.String(), "walk incomplete")
 }
@@ -178,13 +180,13 @@ func TestCutWalkMarksNoOneGone(t *testing.T) {
 func TestServers(t *testing.T) {
 	t.Parallel()
 	twin := smallTwin(t)
-	db := sqliteDB(t)
+	db, read := sqliteDB(t)
 	s, err := Run(context.Background(), newClient(t, twin, ""), db, options("server", "24h", at(start)))
 	require.NoError(t, err)
 	servers := len(twin.Catalog().Servers)
 	assert.Equal(t, []int{servers, servers, 0}, []int{s.Entries, s.Details, s.Reports})
-	assert.Equal(t, servers, query[int](t, db, `SELECT COUNT(*) FROM servers WHERE max_players IS NOT NULL`))
-	assert.Positive(t, query[int](t, db, `SELECT COUNT(*) FROM directory_values WHERE id <> '' AND member = 'maxPlayers'`))
+	assert.Equal(t, servers, query[int](t, read, `SELECT COUNT(*) FROM servers WHERE max_players IS NOT NULL`))
+	assert.Positive(t, query[int](t, read, `SELECT COUNT(*) FROM directory_values WHERE id <> '' AND member = 'maxPlayers'`))
 }
 
 // An interrupt in the middle of a batch of detail records keeps every
@@ -209,22 +211,22 @@ func TestInterruptMidBatch(t *testing.T) {
 	defer front.Close()
 	c, err := gamedata.NewClient(front.URL, gamedata.WithRateLimit(rate.Inf, 1), gamedata.WithCache(nil))
 	require.NoError(t, err)
-	db := sqliteDB(t)
+	db, read := sqliteDB(t)
 	o := options("game", "24h", at(start))
 	o.Concurrency = 1
 	s, err := Run(ctx, c, db, o)
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Equal(t, 9, s.Details)
-	assert.Equal(t, 9, query[int](t, db, `SELECT COUNT(*) FROM packages`), "every record that arrived is kept")
+	assert.Equal(t, 9, query[int](t, read, `SELECT COUNT(*) FROM packages`), "every record that arrived is kept")
 	assert.Zero(t, s.Failed)
-	assert.Empty(t, failures(t, db, s.Run))
+	assert.Empty(t, failures(t, read, s.Run))
 
 	games := len(twin.Catalog().Entries(url.Values{"kind": {"game"}}))
 	n := len(twin.Requests())
 	s2, err := Run(context.Background(), newClient(t, twin, ""), db, options("game", "24h", at(start.Add(time.Minute))))
 	require.NoError(t, err)
 	assert.Equal(t, games-9, s2.Details, "the rest, nothing twice")
-	assert.Equal(t, games, query[int](t, db, `SELECT COUNT(*) FROM packages`))
+	assert.Equal(t, games, query[int](t, read, `SELECT COUNT(*) FROM packages`))
 	assert.Len(t, paths(twin.Requests()[n:], "/api/packages/"), games-9)
 }
 
@@ -246,7 +248,8 @@ func TestProgressMovesAnItemAtATime(t *testing.T) {
 			last = p
 		}
 	}
-	_, err := Run(context.Background(), newClient(t, twin, ""), sqliteDB(t), o)
+	db, _ := sqliteDB(t)
+	_, err := Run(context.Background(), newClient(t, twin, ""), db, o)
 	require.NoError(t, err)
 	want := make([]int, games+1)
 	for i := range want {

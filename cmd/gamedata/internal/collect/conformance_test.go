@@ -39,17 +39,17 @@ func TestRerunIsIdempotent(t *testing.T) {
 		ctx := context.Background()
 		twin := smallTwin(t)
 		c := newClient(t, twin, "")
-		db := openDB(t, dsn)
+		db, read := openDB(t, dsn)
 		s1, err := Run(ctx, c, db, options("game", "24h", at(start)))
 		require.NoError(t, err)
-		first := normalForm(t, db)
+		first := normalForm(t, read)
 		require.NotEmpty(t, first["values"])
 		s2, err := Run(ctx, c, db, options("game", "24h", at(start.Add(time.Hour))))
 		require.NoError(t, err)
-		assert.Equal(t, first, normalForm(t, db))
+		assert.Equal(t, first, normalForm(t, read))
 		assert.Zero(t, s2.Added+s2.ChangedRows, "nothing added or changed")
 		assert.Equal(t, s1.Entries, s2.Entries)
-		assert.Equal(t, 2, query[int](t, db, `SELECT COUNT(*) FROM runs WHERE outcome = 'ok' AND finished_at IS NOT NULL`))
+		assert.Equal(t, 2, query[int](t, read, `SELECT COUNT(*) FROM runs WHERE outcome = 'ok' AND finished_at IS NOT NULL`))
 	})
 }
 
@@ -60,7 +60,7 @@ func TestNullsStayNull(t *testing.T) {
 	t.Parallel()
 	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		twin := smallTwin(t)
-		db := openDB(t, dsn)
+		db, read := openDB(t, dsn)
 		_, err := Run(context.Background(), newClient(t, twin, ""), db, options("game", "24h", at(start)))
 		require.NoError(t, err)
 		entries := twin.Catalog().Entries(url.Values{"kind": {"game"}})
@@ -89,19 +89,19 @@ func TestNullsStayNull(t *testing.T) {
 					} else {
 						textNulls++
 					}
-					assert.Equal(t, want, query[int](t, db, `SELECT COUNT(*) FROM directory_values WHERE ident = ? AND member = ? AND value IS NULL`, e.Ident, name), e.Ident+"."+name)
+					assert.Equal(t, want, query[int](t, read, `SELECT COUNT(*) FROM directory_values WHERE ident = $1 AND member = $2 AND value IS NULL`, e.Ident, name), e.Ident+"."+name)
 				case float64:
-					assert.Equal(t, v, query[float64](t, db, `SELECT value FROM directory_values WHERE ident = ? AND member = ?`, e.Ident, name), e.Ident+"."+name)
+					assert.Equal(t, v, query[float64](t, read, `SELECT value FROM directory_values WHERE ident = $1 AND member = $2`, e.Ident, name), e.Ident+"."+name)
 				}
 			}
 			if !e.Players.Valid {
-				assert.Equal(t, 1, query[int](t, db, `SELECT COUNT(*) FROM directory WHERE ident = ? AND players IS NULL`, e.Ident))
+				assert.Equal(t, 1, query[int](t, read, `SELECT COUNT(*) FROM directory WHERE ident = $1 AND players IS NULL`, e.Ident))
 			}
 		}
 		require.Positive(t, nulls, "the twin sends nulls")
 		require.Positive(t, textNulls, "the twin sends text members as null")
-		assert.Positive(t, query[int](t, db, `SELECT COUNT(*) FROM history WHERE players IS NULL`))
-		assert.Positive(t, query[int](t, db, `SELECT COUNT(*) FROM activity_points WHERE players IS NULL`))
+		assert.Positive(t, query[int](t, read, `SELECT COUNT(*) FROM history WHERE players IS NULL`))
+		assert.Positive(t, query[int](t, read, `SELECT COUNT(*) FROM activity_points WHERE players IS NULL`))
 	})
 }
 
@@ -114,11 +114,11 @@ func TestKillAndRerun(t *testing.T) {
 	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		twin := smallTwin(t)
-		ref := openDB(t, dsn)
+		ref, refRead := openDB(t, dsn)
 		before := len(twin.Requests())
 		_, err := Run(ctx, newClient(t, twin, ""), ref, options("game", "24h", time.Now))
 		require.NoError(t, err)
-		want := normalForm(t, ref)
+		want := normalForm(t, refRead)
 		total := len(twin.Requests()) - before
 
 		seed := time.Now().UnixNano()
@@ -139,11 +139,11 @@ func TestKillAndRerun(t *testing.T) {
 			cmd.Wait()
 			require.NoError(t, err, "the helper never made request %d", k)
 
-			db := openDB(t, dsn)
+			db, read := openDB(t, dsn)
 			_, err = Run(ctx, newClient(t, twin, ""), db, options("game", "24h", time.Now))
 			require.NoError(t, err, "trial %d, killed at request %d", trial, k)
-			assert.Equal(t, want, normalForm(t, db), "trial %d, killed at request %d", trial, k)
-			assert.Equal(t, 1, query[int](t, db, `SELECT COUNT(*) FROM runs WHERE outcome = 'ok'`))
+			assert.Equal(t, want, normalForm(t, read), "trial %d, killed at request %d", trial, k)
+			assert.Equal(t, 1, query[int](t, read, `SELECT COUNT(*) FROM runs WHERE outcome = 'ok'`))
 		}
 	})
 }
@@ -155,7 +155,7 @@ func TestConcurrentFirstRuns(t *testing.T) {
 	pgtest.EachDB(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		twin := smallTwin(t)
-		ref := openDB(t, pgtest.NewLike(t, dsn))
+		ref, refRead := openDB(t, pgtest.NewLike(t, dsn))
 		_, err := Run(ctx, newClient(t, twin, ""), ref, options("game", "24h", time.Now))
 		require.NoError(t, err)
 
@@ -180,9 +180,9 @@ func TestConcurrentFirstRuns(t *testing.T) {
 		for range n {
 			assert.NoError(t, <-errs)
 		}
-		db := openDB(t, dsn)
-		assert.Equal(t, normalForm(t, ref), normalForm(t, db))
-		assert.Equal(t, n, query[int](t, db, `SELECT COUNT(*) FROM runs WHERE outcome = 'ok'`))
+		_, read := openDB(t, dsn)
+		assert.Equal(t, normalForm(t, refRead), normalForm(t, read))
+		assert.Equal(t, n, query[int](t, read, `SELECT COUNT(*) FROM runs WHERE outcome = 'ok'`))
 	})
 }
 
@@ -208,13 +208,13 @@ func TestKilledRunIsAbandoned(t *testing.T) {
 		require.NoError(t, err, "the helper never made its second request")
 		endSessions(t, dsn)
 
-		db := openDB(t, dsn)
-		require.Equal(t, "running", query[string](t, db, `SELECT outcome FROM runs`))
+		db, read := openDB(t, dsn)
+		require.Equal(t, "running", query[string](t, read, `SELECT outcome FROM runs`))
 		s, err := Run(ctx, newClient(t, twin, ""), db, options("game", "24h", time.Now))
 		require.NoError(t, err)
-		assert.Equal(t, "abandoned 0", query[string](t, db, `SELECT outcome || ' ' || COALESCE(CAST(finished_at - (SELECT started_at FROM runs WHERE run_id = ?) AS TEXT), 'no end')
-			FROM runs WHERE run_id <> ?`, s.Run, s.Run), "ended by the next run's start")
-		assert.Equal(t, "ok", query[string](t, db, `SELECT outcome FROM runs WHERE run_id = ?`, s.Run))
+		assert.Equal(t, "abandoned 0", query[string](t, read, `SELECT outcome || ' ' || COALESCE(CAST(finished_at - (SELECT started_at FROM runs WHERE run_id = $1) AS TEXT), 'no end')
+			FROM runs WHERE run_id <> $2`, s.Run, s.Run), "ended by the next run's start")
+		assert.Equal(t, "ok", query[string](t, read, `SELECT outcome FROM runs WHERE run_id = $1`, s.Run))
 	})
 }
 

@@ -47,7 +47,7 @@ func TestRunCost(t *testing.T) {
 	twin := gamedatatest.NewServer()
 	defer twin.Close()
 	c := newClient(t, twin, filepath.Join(t.TempDir(), "http"))
-	db := openDB(t, filepath.Join(t.TempDir(), "g.sqlite"))
+	db, read := openDB(t, filepath.Join(t.TempDir(), "g.sqlite"))
 	games := twin.Catalog().Entries(url.Values{"kind": {"game"}})
 	pages := (len(games) + 99) / 100
 	run := func(now time.Time) (Summary, []gamedatatest.Request) {
@@ -94,9 +94,9 @@ func TestRunCost(t *testing.T) {
 	at3 := start.Add(2 * time.Hour).Unix()
 	for i := range 5 {
 		g := games[17+40*i]
-		v := query[float64](t, db, `SELECT value FROM directory_values WHERE kind = ? AND ident = ? AND member = 'players' AND at = ?`, g.Kind, g.Ident, at3)
+		v := query[float64](t, read, `SELECT value FROM directory_values WHERE kind = $1 AND ident = $2 AND member = 'players' AND at = $3`, g.Kind, g.Ident, at3)
 		assert.Equal(t, 1000.0+float64(i), v, g.Ident)
 	}
-	assert.Equal(t, 5, query[int](t, db, `SELECT COUNT(DISTINCT ident) FROM directory_values WHERE at = ?`, at3), "the series gains the five, nothing else")
-	assert.Equal(t, 1000.0, query[float64](t, db, `SELECT value FROM directory_at_run WHERE run_id = ? AND ident = ? AND member = 'players'`, s3.Run, games[17].Ident))
+	assert.Equal(t, 5, query[int](t, read, `SELECT COUNT(DISTINCT ident) FROM directory_values WHERE at = $1`, at3), "the series gains the five, nothing else")
+	assert.Equal(t, 1000.0, query[float64](t, read, `SELECT value FROM directory_at_run WHERE run_id = $1 AND ident = $2 AND member = 'players'`, s3.Run, games[17].Ident))
 }

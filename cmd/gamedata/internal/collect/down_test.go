@@ -89,15 +89,15 @@ func TestServiceGoneMidRun(t *testing.T) {
 	}})
 	c, err := gamedata.NewClient(proxy.url(), append([]gamedata.Option{gamedata.WithCache(nil)}, fastRetries...)...)
 	require.NoError(t, err)
-	db := sqliteDB(t)
+	db, read := sqliteDB(t)
 	s, err := Run(context.Background(), c, db, options("game", "24h", at(start)))
 	var op *net.OpError
 	require.True(t, errors.As(err, &op), "the service's own error, for the command to say: %v", err)
 	assert.Equal(t, "dial", op.Op)
 	assert.Equal(t, 1, s.Failed, "one failure says it; the rest are due next run")
-	assert.Len(t, failures(t, db, s.Run), 1)
+	assert.Len(t, failures(t, read, s.Run), 1)
 	assert.Positive(t, s.Details, "what was fetched before is kept")
-	assert.Equal(t, s.Details, query[int](t, db, `SELECT COUNT(*) FROM packages`))
+	assert.Equal(t, s.Details, query[int](t, read, `SELECT COUNT(*) FROM packages`))
 	assert.Zero(t, s.Reports)
 	assert.Zero(t, s.Points)
 }

@@ -13,10 +13,10 @@ import (
 // details fetches the detail records that are due, a batch of up to a
 // page at a time, o.Concurrency at once, and writes each batch in one
 // transaction, the records fetched before an interrupt included.
-func (x *runner) details(now time.Time) error {
-	total, _, err := x.db.DueCounts(x.ctx, x.r, now, x.o.DetailsEvery, x.o.HistoryEvery)
+func (x *runner) details(ctx context.Context, now time.Time) error {
+	total, _, err := x.db.DueCounts(ctx, x.r, now, x.o.DetailsEvery, x.o.HistoryEvery)
 	if err != nil {
-		return x.readErr(err)
+		return readErr(ctx, err)
 	}
 	x.progress(StageDetails, 0, total)
 	// Each item fetched or failed moves the bar at once: a batch's
@@ -26,25 +26,25 @@ func (x *runner) details(now time.Time) error {
 	tick := func() { done++; x.progress(StageDetails, done, total) }
 	var after store.Key
 	for {
-		due, err := x.db.DueDetails(x.ctx, x.r, after, pageSize, now, x.o.DetailsEvery)
+		due, err := x.db.DueDetails(ctx, x.r, after, pageSize, now, x.o.DetailsEvery)
 		if err != nil {
-			return x.readErr(err)
+			return readErr(ctx, err)
 		}
 		if len(due) == 0 {
 			return nil
 		}
 		after = due[len(due)-1].Key
-		recs, err := x.fetchDetails(due, tick)
+		recs, err := x.fetchDetails(ctx, due, tick)
 		if err != nil {
 			return err
 		}
 		x.count()
-		if err := x.db.SaveDetails(x.wctx, x.r, recs, x.o.Now()); err != nil {
+		if err := x.db.SaveDetails(written(ctx), x.r, recs, x.o.Now()); err != nil {
 			return err
 		}
 		x.sum.Details += len(recs)
-		if x.ctx.Err() != nil {
-			return x.ctx.Err()
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if x.down != nil {
 			return nil
@@ -57,8 +57,8 @@ func (x *runner) details(now time.Time) error {
 // recorded; an interrupt, or a failure that says the service cannot be
 // reached, leaves the rest unfetched (and unrecorded: they are due next
 // run) and the records read so far to be written.
-func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, error) {
-	ctx, cancel := context.WithCancel(x.ctx)
+func (x *runner) fetchDetails(ctx context.Context, due []store.Due, tick func()) ([]store.Detail, error) {
+	fetches, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var pkgs, srvs []store.Due
 	var refs []gamedata.PackageRef
@@ -77,10 +77,10 @@ func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, err
 		switch {
 		case err == nil:
 			recs = append(recs, detail())
-		case x.interrupted(err), x.down != nil:
+		case interrupted(ctx, err), x.down != nil:
 			return nil
 		default:
-			if err := x.fail(StageDetails, d.Key.String(), err); err != nil {
+			if err := x.fail(ctx, StageDetails, d.Key.String(), err); err != nil {
 				return err
 			}
 			if x.down != nil {
@@ -91,7 +91,7 @@ func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, err
 		return nil
 	}
 	i := 0
-	for p, err := range x.c.Packages.GetMany(ctx, refs, x.o.Concurrency) {
+	for p, err := range x.c.Packages.GetMany(fetches, refs, x.o.Concurrency) {
 		d := pkgs[i]
 		i++
 		if err := keep(d, err, func() store.Detail { return packageDetail(d, p) }); err != nil {
@@ -99,7 +99,7 @@ func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, err
 		}
 	}
 	i = 0
-	for s, err := range x.c.Servers.GetMany(ctx, ids, x.o.Concurrency) {
+	for s, err := range x.c.Servers.GetMany(fetches, ids, x.o.Concurrency) {
 		d := srvs[i]
 		i++
 		if err := keep(d, err, func() store.Detail { return serverDetail(d, s) }); err != nil {
@@ -112,28 +112,28 @@ func (x *runner) fetchDetails(due []store.Due, tick func()) ([]store.Detail, err
 // reports fetches the analytics reports that are due, a batch of up to
 // a page at a time, o.Concurrency at once, and writes each in a
 // transaction of its own, in order, as it arrives.
-func (x *runner) reports(now time.Time) error {
-	_, total, err := x.db.DueCounts(x.ctx, x.r, now, x.o.DetailsEvery, x.o.HistoryEvery)
+func (x *runner) reports(ctx context.Context, now time.Time) error {
+	_, total, err := x.db.DueCounts(ctx, x.r, now, x.o.DetailsEvery, x.o.HistoryEvery)
 	if err != nil {
-		return x.readErr(err)
+		return readErr(ctx, err)
 	}
 	x.progress(StageReports, 0, total)
 	done := 0
 	var after store.Key
 	for {
-		keys, err := x.db.DueReports(x.ctx, x.r, after, pageSize, now, x.o.HistoryEvery)
+		keys, err := x.db.DueReports(ctx, x.r, after, pageSize, now, x.o.HistoryEvery)
 		if err != nil {
-			return x.readErr(err)
+			return readErr(ctx, err)
 		}
 		if len(keys) == 0 {
 			return nil
 		}
 		after = keys[len(keys)-1]
-		if err := x.saveReports(keys, func() { done++; x.progress(StageReports, done, total) }); err != nil {
+		if err := x.saveReports(ctx, keys, func() { done++; x.progress(StageReports, done, total) }); err != nil {
 			return err
 		}
-		if x.ctx.Err() != nil {
-			return x.ctx.Err()
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if x.down != nil {
 			return nil
@@ -144,26 +144,26 @@ func (x *runner) reports(now time.Time) error {
 // saveReports fetches a batch of reports and writes each as it arrives,
 // calling step after each one written or recorded as failed. It returns
 // once every fetch it started has ended.
-func (x *runner) saveReports(keys []store.Key, step func()) error {
-	ctx, cancel := context.WithCancel(x.ctx)
-	results, wait := x.fetchReports(ctx, keys)
+func (x *runner) saveReports(ctx context.Context, keys []store.Key, step func()) error {
+	fetches, cancel := context.WithCancel(ctx)
+	results, wait := x.fetchReports(fetches, keys)
 	defer wait()
 	defer cancel() // a write that fails ends the batch's fetches
 	for i, ch := range results {
 		r := <-ch
-		if x.interrupted(r.err) || (r.err != nil && x.down != nil) {
+		if interrupted(ctx, r.err) || (r.err != nil && x.down != nil) {
 			continue // the rest of the batch ends the same way, or arrived before
 		}
 		err := r.err
 		if err == nil {
 			x.count()
-			err = x.db.SaveReport(x.wctx, x.r, keys[i], historyRows(r.rep), x.o.Now())
+			err = x.db.SaveReport(written(ctx), x.r, keys[i], historyRows(r.rep), x.o.Now())
 			if err != nil && !errors.Is(err, store.ErrRepeatedTime) {
 				return err
 			}
 		}
 		if err != nil {
-			if err := x.fail(StageReports, keys[i].String(), err); err != nil {
+			if err := x.fail(ctx, StageReports, keys[i].String(), err); err != nil {
 				return err
 			}
 			if x.down != nil {
@@ -212,32 +212,32 @@ func (x *runner) fetchReports(ctx context.Context, keys []store.Key) (results []
 }
 
 // activity fetches the platform's activity history and writes it.
-func (x *runner) activity() error {
+func (x *runner) activity(ctx context.Context) error {
 	x.progress(StageActivity, 0, 1)
-	h, err := x.c.Activity.History(x.ctx, &gamedata.ActivityOptions{Range: x.o.Range})
-	if x.interrupted(err) {
-		return x.ctx.Err()
+	h, err := x.c.Activity.History(ctx, &gamedata.ActivityOptions{Range: x.o.Range})
+	if interrupted(ctx, err) {
+		return ctx.Err()
 	}
 	if err == nil {
 		x.count()
-		err = x.db.SaveActivity(x.wctx, x.r, points(h), x.o.Now())
+		err = x.db.SaveActivity(written(ctx), x.r, points(h), x.o.Now())
 		if err != nil && !errors.Is(err, store.ErrRepeatedTime) {
 			return err
 		}
 	}
 	if err != nil {
-		return x.fail(StageActivity, "range "+x.o.Range, err)
+		return x.fail(ctx, StageActivity, "range "+x.o.Range, err)
 	}
 	x.sum.Points = len(h.Points)
 	x.progress(StageActivity, 1, 1)
 	return nil
 }
 
-// readErr is a failed read of the database: the interrupt when there was
-// one.
-func (x *runner) readErr(err error) error {
-	if x.ctx.Err() != nil {
-		return x.ctx.Err()
+// readErr is a failed read of the database under ctx, the run's: the
+// interrupt when there was one.
+func readErr(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -64,12 +65,15 @@ func options(kind, rng string, now func() time.Time) Options {
 	return Options{Kind: kind, Range: rng, DetailsEvery: 24 * time.Hour, HistoryEvery: 24 * time.Hour, Concurrency: 4, Now: now}
 }
 
-func openDB(t testing.TB, dsn string) *store.DB {
+// openDB opens dsn for a run until the test ends, and returns it and the
+// test's own connection to it (pgtest.Open), which reads what a run
+// wrote as a user's query would.
+func openDB(t testing.TB, dsn string) (*store.DB, *sql.DB) {
 	t.Helper()
 	db, err := store.Open(context.Background(), dsn)
 	require.NoError(t, err)
 	t.Cleanup(func() { db.Close() })
-	return db
+	return db, pgtest.Open(t, dsn)
 }
 
 // newClient is a client of twin without a rate limit, caching on disk in
@@ -98,7 +102,7 @@ var start = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 // runs over the same data (the runs, the times of the runs): two
 // databases that went through different runs of the same data compare
 // equal.
-func normalForm(t *testing.T, db *store.DB) map[string][]string {
+func normalForm(t *testing.T, read *sql.DB) map[string][]string {
 	t.Helper()
 	queries := map[string]string{
 		"directory": `SELECT kind, ident, id, title, players, raw, listing, gone_at IS NULL, change_key, series,
@@ -114,7 +118,7 @@ func normalForm(t *testing.T, db *store.DB) map[string][]string {
 	}
 	out := map[string][]string{}
 	for name, q := range queries {
-		rows, err := db.SQL().Query(q)
+		rows, err := read.Query(q)
 		require.NoError(t, err, name)
 		cols, err := rows.Columns()
 		require.NoError(t, err)
@@ -148,10 +152,10 @@ func normalForm(t *testing.T, db *store.DB) map[string][]string {
 	return out
 }
 
-// query is a one-value query.
-func query[T any](t *testing.T, db *store.DB, q string, args ...any) T {
+// query is a one-value query, read through read.
+func query[T any](t *testing.T, read *sql.DB, q string, args ...any) T {
 	t.Helper()
 	var v T
-	require.NoError(t, db.SQL().QueryRow(db.Rebind(q), args...).Scan(&v))
+	require.NoError(t, read.QueryRow(q, args...).Scan(&v))
 	return v
 }

@@ -14,11 +14,10 @@ const pageSize = 100
 
 // runner is one run: what its stages (collect.go's walk, fetch.go's
 // details, reports and activity) share, and how each records an item
-// fetched or failed.
+// fetched or failed. Each stage takes the run's context, which ends its
+// requests; it writes under written(ctx), which an interrupt does not
+// end, so that the run writes what it fetched before it stops.
 type runner struct {
-	// ctx ends the run's requests; wctx, which an interrupt does not
-	// end, lets the run write what it fetched before it stops.
-	ctx, wctx context.Context
 	c         *gamedata.Client
 	db        *store.DB
 	o         Options
@@ -47,7 +46,7 @@ func (x *runner) count() {
 // has written what it fetched. The error is kept without its
 // *gamedata.ItemError: the failures table names the item, and the
 // error's index, within one batch of requests, says less.
-func (x *runner) fail(stage, item string, err error) error {
+func (x *runner) fail(ctx context.Context, stage, item string, err error) error {
 	if x.down == nil && unreachable(err) {
 		x.down = err
 	}
@@ -57,13 +56,17 @@ func (x *runner) fail(stage, item string, err error) error {
 	if errors.As(err, &ie) {
 		err = ie.Err
 	}
-	return x.db.RecordFailure(x.wctx, x.r, stage, item, err.Error(), x.o.Now())
+	return x.db.RecordFailure(written(ctx), x.r, stage, item, err.Error(), x.o.Now())
 }
 
-// interrupted reports whether the run was interrupted: err is then the
-// interrupt, not a failure of the item.
-func (x *runner) interrupted(err error) bool {
-	return x.ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, x.ctx.Err()))
+// written is the context of the run's writes: ctx's values, without its
+// end.
+func written(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }
+
+// interrupted reports whether ctx, the run's, was interrupted: err is
+// then the interrupt, not a failure of the item.
+func interrupted(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && (err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, ctx.Err()))
 }
 
 func (x *runner) progress(stage string, done, total int) {

@@ -46,22 +46,7 @@ func TestBackfillIntoPrometheus(t *testing.T) {
 		t.Fatal(err)
 	}
 	target := ln.Addr().String()
-	var om bytes.Buffer
-	n, err := Backfill(ctx, c, &om, BackfillConfig{Kind: "game", Top: 3, Job: "gamedata", Instance: target})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n.Points == 0 || n.Packages != 3 || n.Entries == 0 {
-		t.Fatalf("backfill wrote %+v", n)
-	}
-	dir := t.TempDir()
-	file, data := filepath.Join(dir, "backfill.om"), filepath.Join(dir, "data")
-	if err := os.WriteFile(file, om.Bytes(), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", file, data).CombinedOutput(); err != nil {
-		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, out)
-	}
+	data, wrote := backfillBlocks(t, c, promtool, target)
 
 	// Then the exporter, and Prometheus on the blocks, scraping it.
 	e, _, _ := newExporter(t, newClient(t, twin.URL), Config{Kinds: []string{"game"}, Top: 3, Every: time.Hour})
@@ -83,34 +68,10 @@ func TestBackfillIntoPrometheus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[int64]float64{}
-	var first, last time.Time
-	for _, p := range h.Points {
-		if v, ok := p.Players.Get(); ok {
-			want[p.Time.UnixMilli()] = v
-			if first.IsZero() || p.Time.Before(first) {
-				first = p.Time
-			}
-			if p.Time.After(last) {
-				last = p.Time
-			}
-		}
-	}
+	want, first, last := activityPoints(h)
 	step := h.Points[1].Time.Sub(h.Points[0].Time)
-	got := queryRange(t, promAddr, "gamedata_platform_players", first, last, step)
-	if len(got) != 1 {
-		t.Fatalf("query_range: %d series, want 1: %v", len(got), got)
-	}
-	matched := 0
-	for _, s := range got[0].samples {
-		if v, ok := want[s.ms]; ok {
-			matched++
-			if v != s.v {
-				t.Errorf("platform players at %s: %v, the twin served %v", time.UnixMilli(s.ms).UTC(), s.v, v)
-			}
-		}
-	}
-	t.Logf("backfill wrote %+v (%d bytes); query_range stepped %v met %d of the twin's %d points", n, om.Len(), step, matched, len(want))
+	matched := checkRange(t, promAddr, "gamedata_platform_players", want, first, last, step)
+	t.Logf("backfill wrote %s; query_range stepped %v met %d of the twin's %d points", wrote, step, matched, len(want))
 	if matched < len(want)/2 {
 		t.Errorf("query_range over the week stepped %v met %d of the twin's %d points", step, matched, len(want))
 	}
@@ -131,6 +92,72 @@ func TestBackfillIntoPrometheus(t *testing.T) {
 		}
 		checkRaw(t, promAddr, fmt.Sprintf(`gamedata_package_players{kind=%q, ident=%q}`, g.Kind, g.Ident), history, now, target)
 	}
+}
+
+// backfillBlocks writes the backfill of c's service for the exporter at
+// target, the top 3 games, and turns it into blocks with the real
+// promtool: it returns their directory, and what the backfill wrote.
+func backfillBlocks(t *testing.T, c *gamedata.Client, promtool, target string) (string, string) {
+	t.Helper()
+	var om bytes.Buffer
+	n, err := Backfill(context.Background(), c, &om, BackfillConfig{Kind: "game", Top: 3, Job: "gamedata", Instance: target})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Points == 0 || n.Packages != 3 || n.Entries == 0 {
+		t.Fatalf("backfill wrote %+v", n)
+	}
+	dir := t.TempDir()
+	file, data := filepath.Join(dir, "backfill.om"), filepath.Join(dir, "data")
+	if err := os.WriteFile(file, om.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(promtool, "tsdb", "create-blocks-from", "openmetrics", file, data).CombinedOutput(); err != nil {
+		t.Fatalf("promtool tsdb create-blocks-from openmetrics: %v\n%s", err, out)
+	}
+	return data, fmt.Sprintf("%+v (%d bytes)", n, om.Len())
+}
+
+// activityPoints are the players of h's points by their times in
+// milliseconds, and the first and last of those times: a null point has
+// no sample.
+func activityPoints(h *gamedata.ActivityHistory) (want map[int64]float64, first, last time.Time) {
+	want = map[int64]float64{}
+	for _, p := range h.Points {
+		v, ok := p.Players.Get()
+		if !ok {
+			continue
+		}
+		want[p.Time.UnixMilli()] = v
+		if first.IsZero() || p.Time.Before(first) {
+			first = p.Time
+		}
+		if p.Time.After(last) {
+			last = p.Time
+		}
+	}
+	return want, first, last
+}
+
+// checkRange runs a query_range of q from first to last, stepped at step,
+// and checks that the one series it gives holds want's value at every
+// time of want it steps on; it returns how many it stepped on.
+func checkRange(t *testing.T, addr, q string, want map[int64]float64, first, last time.Time, step time.Duration) int {
+	t.Helper()
+	got := queryRange(t, addr, q, first, last, step)
+	if len(got) != 1 {
+		t.Fatalf("query_range: %d series, want 1: %v", len(got), got)
+	}
+	matched := 0
+	for _, s := range got[0].samples {
+		if v, ok := want[s.ms]; ok {
+			matched++
+			if v != s.v {
+				t.Errorf("platform players at %s: %v, the twin served %v", time.UnixMilli(s.ms).UTC(), s.v, v)
+			}
+		}
+	}
+	return matched
 }
 
 // checkRaw reads every raw sample of the series q names, up to now: one

@@ -48,6 +48,35 @@ func TestDashboardQueries(t *testing.T) {
 	// $__rate_interval here), all after the poll.
 	at := scrapedInFull(t, promAddr, scrapes, exited, 4, 2*time.Second)
 
+	want := dashboardAnswers(t, e, twin, game, at)
+	vars := map[string]string{"kind": game.Kind, "ident": game.Ident}
+	r := grafana.Range{From: at.Add(-time.Hour), To: at}
+	for _, p := range dash.Panels {
+		for _, target := range p.Targets {
+			q, err := grafana.Expand(target.Expr, grafana.Prometheus, r, vars)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := queryAt(t, promAddr, q, at)
+			if slices.Contains([]string{"Top ${kind}s by players"}, p.Title) {
+				checkTop(t, twin, game.Kind, got)
+				continue
+			}
+			checkAnswer(t, p.Title, q, got, want, target.Expr)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("queries expected but not in the dashboard: %v", want)
+	}
+	checkVariables(t, dash, promAddr, twin, game.Kind, r, vars, at)
+}
+
+// dashboardAnswers is the answer to each query of the dashboard at at,
+// by its expression: its values, in any order, as the twin served them
+// (game is the one the dashboard's variables name) and e exposes them;
+// the top games are checked on their own (checkTop).
+func dashboardAnswers(t *testing.T, e *Exporter, twin *gamedatatest.Server, game gamedatatest.Entry, at time.Time) map[string][]float64 {
+	t.Helper()
 	one := func(name string) float64 {
 		t.Helper()
 		s := samples(t, e, name)
@@ -69,10 +98,7 @@ func TestDashboardQueries(t *testing.T) {
 	if latest.PartialCoverage {
 		lowerBound = []float64{platform}
 	}
-
-	// want is each query's answer: its values, in any order, or, for the
-	// top games, checked on its own below.
-	want := map[string][]float64{
+	return map[string][]float64{
 		`gamedata_platform_players`: {platform},
 		`gamedata_platform_players and on (job, instance) gamedata_platform_players_partial == 1`: lowerBound,
 		`gamedata_package_players{kind="$kind", ident="$ident"}`:                                  {game.Players.Value},
@@ -87,44 +113,37 @@ func TestDashboardQueries(t *testing.T) {
 		`rate(gamedata_client_cache_revalidations_total[$__rate_interval])`: {0},
 		`gamedata_client_rate_limit`:                                        {one("gamedata_client_rate_limit")},
 	}
-	vars := map[string]string{"kind": game.Kind, "ident": game.Ident}
-	r := grafana.Range{From: at.Add(-time.Hour), To: at}
-	for _, p := range dash.Panels {
-		for _, target := range p.Targets {
-			q, err := grafana.Expand(target.Expr, grafana.Prometheus, r, vars)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := queryAt(t, promAddr, q, at)
-			if slices.Contains([]string{"Top ${kind}s by players"}, p.Title) {
-				checkTop(t, twin, game.Kind, got)
-				continue
-			}
-			w, ok := want[target.Expr]
-			if !ok {
-				t.Errorf("panel %q: no expected answer for %s", p.Title, target.Expr)
-				continue
-			}
-			var values []float64
-			for _, s := range got {
-				values = append(values, s.value)
-			}
-			slices.Sort(values)
-			if len(values) != len(w) || !allClose(values, w) {
-				t.Errorf("panel %q: %s = %v, want %v", p.Title, q, values, w)
-			}
-			delete(want, target.Expr)
-		}
-	}
-	if len(want) > 0 {
-		t.Errorf("queries expected but not in the dashboard: %v", want)
-	}
+}
 
-	// The variables: label_values(metric, label) lists the label's
-	// values among the metric's series.
+// checkAnswer compares got, the answer to q (expr expanded) of the panel
+// titled title, with want's for expr, which it then takes out of want.
+func checkAnswer(t *testing.T, title, q string, got []sample, want map[string][]float64, expr string) {
+	t.Helper()
+	w, ok := want[expr]
+	if !ok {
+		t.Errorf("panel %q: no expected answer for %s", title, expr)
+		return
+	}
+	var values []float64
+	for _, s := range got {
+		values = append(values, s.value)
+	}
+	slices.Sort(values)
+	if len(values) != len(w) || !allClose(values, w) {
+		t.Errorf("panel %q: %s = %v, want %v", title, q, values, w)
+	}
+	delete(want, expr)
+}
+
+// checkVariables checks the dashboard's variables, each a
+// label_values(metric, label), which lists the label's values among the
+// metric's series: the kind polled, and the idents of its games that
+// have players.
+func checkVariables(t *testing.T, dash *grafana.Dashboard, addr string, twin *gamedatatest.Server, kind string, r grafana.Range, vars map[string]string, at time.Time) {
+	t.Helper()
 	labelValues := regexp.MustCompile(`^label_values\((.+), (\w+)\)$`)
-	wantVars := map[string][]string{"kind": {game.Kind}}
-	for _, g := range twin.Catalog().Entries(url.Values{"kind": {game.Kind}}) {
+	wantVars := map[string][]string{"kind": {kind}}
+	for _, g := range twin.Catalog().Entries(url.Values{"kind": {kind}}) {
 		if g.Players.Valid {
 			wantVars["ident"] = append(wantVars["ident"], g.Ident)
 		}
@@ -136,7 +155,7 @@ func TestDashboardQueries(t *testing.T) {
 		}
 		q, _ := grafana.Expand(fmt.Sprintf("group by (%s) (%s)", m[2], m[1]), grafana.Prometheus, r, vars)
 		var got []string
-		for _, s := range queryAt(t, promAddr, q, at) {
+		for _, s := range queryAt(t, addr, q, at) {
 			got = append(got, s.labels[m[2]])
 		}
 		slices.Sort(got)

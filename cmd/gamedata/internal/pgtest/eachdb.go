@@ -2,7 +2,6 @@ package pgtest
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -25,7 +24,7 @@ func EachDB(t *testing.T, f func(t *testing.T, dsn string)) {
 // the package's server for one of its URLs, a new SQLite file otherwise.
 func NewLike(t testing.TB, dsn string) string {
 	t.Helper()
-	if strings.HasPrefix(dsn, "postgres://") {
+	if IsPostgres(dsn) {
 		return NewDatabase(t)
 	}
 	return filepath.Join(t.TempDir(), "g.sqlite")

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 )
 
 // The columns of a CSV file or a table, when --fields does not name them,
@@ -117,7 +117,7 @@ func CheckFields(fields, known []string, records []gamedata.Fields) error {
 	}
 	slices.Sort(others)
 	names = append(names, others...)
-	return usage.Errorf("--fields %s: no such member; the members are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
+	return message.Usagef("--fields %s: no such member; the members are %s", strings.Join(unknown, ", "), strings.Join(names, ", "))
 }
 
 // WithIdentity is columns with every identity column first, those it

@@ -9,7 +9,6 @@ package printer
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"slices"
 
@@ -31,8 +30,6 @@ const Page = 100
 
 // Options say where records go and how.
 type Options struct {
-	// Ctx bounds --jq and --template: the command's.
-	Ctx context.Context
 	// Format is json, ndjson, csv or table.
 	Format string
 	Out    io.Writer
@@ -60,9 +57,10 @@ type Options struct {
 	Width int
 	// Indent, for json, writes each record indented, for a person.
 	Indent bool
-	// Apply, when set, is --jq or --template: the records are printed
-	// through it, as the JSON array -o json would print, under Ctx.
-	Apply func(ctx context.Context, doc []byte) error
+	// Apply, when set, is --jq or --template, under the command's
+	// context: the records are printed through it, as the JSON array -o
+	// json would print.
+	Apply func(doc []byte) error
 	// Notice says a line on stderr; nil says nothing.
 	Notice func(format string, args ...any)
 }
@@ -72,7 +70,7 @@ func New(o Options) Writer {
 	o.Batch = max(o.Batch, 1)
 	switch {
 	case o.Apply != nil:
-		return &transformWriter{ctx: o.Ctx, apply: o.Apply}
+		return &transformWriter{apply: o.Apply}
 	case o.Format == "json" && o.Columns != nil:
 		return &selectedMembers{w: &jsonWriter{w: o.Out, indent: o.Indent}, fields: o.Columns, known: o.Known}
 	case o.Format == "json":
@@ -215,8 +213,7 @@ func (s *selectedMembers) Close() error {
 // through --jq or --template as one JSON array, as -o json would: a jq
 // expression sees the whole list, as in gh.
 type transformWriter struct {
-	ctx     context.Context
-	apply   func(ctx context.Context, doc []byte) error
+	apply   func(doc []byte) error
 	records bytes.Buffer
 	n       int
 }
@@ -234,8 +231,8 @@ func (w *transformWriter) Write(f gamedata.Fields) error {
 
 func (w *transformWriter) Close() error {
 	if w.n == 0 {
-		return w.apply(w.ctx, []byte("[]"))
+		return w.apply([]byte("[]"))
 	}
 	w.records.WriteByte(']')
-	return w.apply(w.ctx, w.records.Bytes())
+	return w.apply(w.records.Bytes())
 }

@@ -18,8 +18,8 @@ import (
 	"strings"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 )
 
 // File is what an export writes, which a resume must find in the
@@ -59,9 +59,9 @@ func Open(ef File, resume bool) (*os.File, Written, error) {
 	r.size = size
 	if err != nil {
 		f.Close()
-		var ue usage.Error
+		var ue message.UsageError
 		if errors.As(err, &ue) {
-			return nil, Written{}, usage.Errorf("export --resume %s: %v", ef.Path, ue.Err)
+			return nil, Written{}, message.Usagef("export --resume %s: %v", ef.Path, ue.Err)
 		}
 		return nil, Written{}, fmt.Errorf("export --resume %s: %w", ef.Path, err)
 	}
@@ -111,20 +111,20 @@ func (ef File) check(r Written) error {
 		}
 	}
 	if len(missing) > 0 {
-		return usage.Errorf("it has no %s column, by which a row it holds is told from those to come; a resume must not write a row twice; %s",
+		return message.Usagef("it has no %s column, by which a row it holds is told from those to come; a resume must not write a row twice; %s",
 			strings.Join(missing, " or "), startOver)
 	}
 	own := strings.Join(r.Columns, ",")
 	if ef.Fields != nil {
 		if want := printer.WithIdentity(ef.Identity, ef.Fields); !slices.Equal(want, r.Columns) {
-			return usage.Errorf("its columns are %s, not %s as --fields asks; resume with --fields %s, %s",
+			return message.Usagef("its columns are %s, not %s as --fields asks; resume with --fields %s, %s",
 				own, strings.Join(want, ","), own, startOver)
 		}
 		return nil
 	}
 	for _, c := range ef.Known {
 		if !slices.Contains(r.Columns, c) {
-			return usage.Errorf("its columns are %s, which --fields chose, not the default ones; resume with --fields %s, %s", own, own, startOver)
+			return message.Usagef("its columns are %s, which --fields chose, not the default ones; resume with --fields %s, %s", own, own, startOver)
 		}
 	}
 	return nil
@@ -139,7 +139,7 @@ func CheckKinds(path string, r Written, served string) error {
 	}
 	for k := range r.kinds {
 		if k != served {
-			return usage.Errorf("export --resume %s: it holds packages of kind %q, and this export is of kind %q; resume with --kind %s, %s",
+			return message.Usagef("export --resume %s: it holds packages of kind %q, and this export is of kind %q; resume with --kind %s, %s",
 				path, k, served, k, startOver)
 		}
 	}
@@ -191,14 +191,14 @@ func (w *writtenLines) ndjsonLine(n int, line []byte) error {
 	var f gamedata.Fields
 	if err := json.Unmarshal(line, &f); err != nil {
 		if !looksJSON(line) {
-			return usage.Errorf("line %d is not a JSON object: this is not NDJSON; if it is CSV, resume with -o csv, %s", n, startOver)
+			return message.Usagef("line %d is not a JSON object: this is not NDJSON; if it is CSV, resume with -o csv, %s", n, startOver)
 		}
 		return fmt.Errorf("line %d: %w", n, err)
 	}
 	// The ident (a server's id) names a record; a detail record may leave
 	// its kind out.
 	if c := w.ef.Identity[len(w.ef.Identity)-1]; printer.IDText(f, c) == "" {
-		return usage.Errorf("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
+		return message.Usagef("line %d has no %s, by which a record is told from those to come; is it an export of another --kind? %s", n, c, startOver)
 	}
 	w.res.Done[IdentityOf(f)] = true
 	w.addKind(printer.IDText(f, "kind"))
@@ -208,7 +208,7 @@ func (w *writtenLines) ndjsonLine(n int, line []byte) error {
 // csvHeader reads back the header of a CSV export.
 func (w *writtenLines) csvHeader(line []byte) error {
 	if looksJSON(line) {
-		return usage.Errorf("it holds NDJSON, not CSV; resume with -o ndjson, %s", startOver)
+		return message.Usagef("it holds NDJSON, not CSV; resume with -o ndjson, %s", startOver)
 	}
 	columns, err := readExactCells(line, nil)
 	if err != nil {

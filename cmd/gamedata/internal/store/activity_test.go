@@ -36,14 +36,14 @@ func TestActivityIntervalBackwards(t *testing.T) {
 		var average int
 		var start, end *int64
 		var raw string
-		require.NoError(t, db.SQL().QueryRow(db.q(`SELECT average, interval_start, interval_end, raw FROM activity_points WHERE time = ?`), unix(*at(2))).
+		require.NoError(t, db.db.QueryRow(db.q(`SELECT average, interval_start, interval_end, raw FROM activity_points WHERE time = ?`), unix(*at(2))).
 			Scan(&average, &start, &end, &raw))
 		assert.Equal(t, 0, average, "a snapshot at its time")
 		assert.Nil(t, start)
 		assert.Nil(t, end)
 		assert.Equal(t, `[2]`, raw, "raw as sent")
 		var covered int64
-		require.NoError(t, db.SQL().QueryRow(`SELECT covered_seconds FROM platform_daily`).Scan(&covered))
+		require.NoError(t, db.db.QueryRow(`SELECT covered_seconds FROM platform_daily`).Scan(&covered))
 		assert.Equal(t, int64(4*3600), covered, "1h to 2h and 2h to 4h as snapshots (each holds until the next point), 3h to 4h the average")
 	})
 }

@@ -50,7 +50,7 @@ func run(t *testing.T, db *DB, at time.Time, entries ...Entry) (*Run, EntryCount
 // as text, "null" for NULL.
 func valuesAt(t *testing.T, db *DB, run int64) map[string]string {
 	t.Helper()
-	rows, err := db.SQL().Query(db.q(`SELECT ident, member, value, partial_coverage FROM directory_at_run WHERE run_id = ?`), run)
+	rows, err := db.db.Query(db.q(`SELECT ident, member, value, partial_coverage FROM directory_at_run WHERE run_id = ?`), run)
 	require.NoError(t, err)
 	defer rows.Close()
 	out := map[string]string{}
@@ -75,7 +75,7 @@ func valuesAt(t *testing.T, db *DB, run int64) map[string]string {
 func count(t *testing.T, db *DB, query string, args ...any) int {
 	t.Helper()
 	var n int
-	require.NoError(t, db.SQL().QueryRow(db.q(query), args...).Scan(&n))
+	require.NoError(t, db.db.QueryRow(db.q(query), args...).Scan(&n))
 	return n
 }
 
@@ -163,12 +163,12 @@ func TestRunsTable(t *testing.T) {
 			started, finished                                   int64
 			entries, complete, requests, added, changed, failed int64
 		)
-		require.NoError(t, db.SQL().QueryRow(db.q(`SELECT kind, started_at, finished_at, outcome, entries, directory_complete, requests, rows_added, rows_changed, failures FROM runs WHERE run_id = ?`), r.ID).
+		require.NoError(t, db.db.QueryRow(db.q(`SELECT kind, started_at, finished_at, outcome, entries, directory_complete, requests, rows_added, rows_changed, failures FROM runs WHERE run_id = ?`), r.ID).
 			Scan(&kind, &started, &finished, &outcome, &entries, &complete, &requests, &added, &changed, &failed))
 		assert.Equal(t, []any{"game", day0.Add(time.Hour).Unix(), day0.Add(time.Hour + time.Minute).Unix(), "failed"}, []any{kind, started, finished, outcome})
 		assert.Equal(t, []int64{1, 0, 3, 1, 1, 1}, []int64{entries, complete, requests, added, changed, failed})
 		var stage, item, msg string
-		require.NoError(t, db.SQL().QueryRow(db.q(`SELECT stage, item, error FROM failures WHERE run_id = ?`), r.ID).Scan(&stage, &item, &msg))
+		require.NoError(t, db.db.QueryRow(db.q(`SELECT stage, item, error FROM failures WHERE run_id = ?`), r.ID).Scan(&stage, &item, &msg))
 		assert.Equal(t, []string{"directory", "page 2", "gamedata: GET …: 503"}, []string{stage, item, msg})
 	})
 }

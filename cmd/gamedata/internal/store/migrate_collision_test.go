@@ -37,13 +37,13 @@ func TestMigrateVersion1SameSecond(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, Version, v)
 		var raw string
-		require.NoError(t, db.SQL().QueryRow(`SELECT raw FROM history WHERE ident = 'a'`).Scan(&raw))
+		require.NoError(t, db.db.QueryRow(`SELECT raw FROM history WHERE ident = 'a'`).Scan(&raw))
 		assert.Equal(t, `{"later":true}`, raw, "the later entry of the second stays")
 		assert.Equal(t, 1, count(t, db, `SELECT COUNT(*) FROM history WHERE ident = 'b'`))
-		require.NoError(t, db.SQL().QueryRow(`SELECT raw FROM activity_points`).Scan(&raw))
+		require.NoError(t, db.db.QueryRow(`SELECT raw FROM activity_points`).Scan(&raw))
 		assert.Equal(t, `[2]`, raw)
 
-		rows, err := db.SQL().Query(`SELECT from_table, kind, ident, at, raw, synced_at FROM migration_set_aside ORDER BY from_table`)
+		rows, err := db.db.Query(`SELECT from_table, kind, ident, at, raw, synced_at FROM migration_set_aside ORDER BY from_table`)
 		require.NoError(t, err)
 		var aside [][6]string
 		for rows.Next() {

@@ -23,12 +23,12 @@ func TestOpenNew(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, Version, v)
 		for _, view := range []string{"directory_at_run", "directory_segments", "directory_daily", "platform_segments", "platform_daily"} {
-			rows, err := db.SQL().Query("SELECT * FROM " + view)
+			rows, err := db.db.Query("SELECT * FROM " + view)
 			require.NoError(t, err, view)
 			rows.Close()
 		}
 		var days int
-		require.NoError(t, db.SQL().QueryRow(`SELECT COUNT(*) FROM calendar_days`).Scan(&days))
+		require.NoError(t, db.db.QueryRow(`SELECT COUNT(*) FROM calendar_days`).Scan(&days))
 		assert.Zero(t, days, "no data, no day")
 	})
 }
@@ -68,7 +68,7 @@ func TestMigrateFromVersion1(t *testing.T) {
 			players          float64
 			details, reports sql.NullInt64
 		)
-		require.NoError(t, db.SQL().QueryRow(`SELECT listing, first_seen, last_seen, synced_at, title, players, details_at, report_at FROM directory WHERE ident = 'a'`).
+		require.NoError(t, db.db.QueryRow(`SELECT listing, first_seen, last_seen, synced_at, title, players, details_at, report_at FROM directory WHERE ident = 'a'`).
 			Scan(&listing, &first, &last, &synced, &title, &players, &details, &reports))
 		assert.Equal(t, "game", listing)
 		assert.Equal(t, []int64{at, at, at}, []int64{first, last, synced})
@@ -76,18 +76,18 @@ func TestMigrateFromVersion1(t *testing.T) {
 		assert.Equal(t, 12.0, players)
 		assert.False(t, details.Valid, "details are due again: their change key was never recorded")
 		assert.False(t, reports.Valid)
-		require.NoError(t, db.SQL().QueryRow(`SELECT listing FROM directory WHERE id = '192.0.2.1:1'`).Scan(&listing))
+		require.NoError(t, db.db.QueryRow(`SELECT listing FROM directory WHERE id = '192.0.2.1:1'`).Scan(&listing))
 		assert.Equal(t, "server", listing)
 
-		require.NoError(t, db.SQL().QueryRow(`SELECT synced_at FROM packages`).Scan(&synced))
+		require.NoError(t, db.db.QueryRow(`SELECT synced_at FROM packages`).Scan(&synced))
 		assert.Equal(t, int64(at+1), synced)
 		var maxPlayers float64
 		var serverPlayers sql.NullFloat64
-		require.NoError(t, db.SQL().QueryRow(`SELECT players, max_players, synced_at FROM servers`).Scan(&serverPlayers, &maxPlayers, &synced))
+		require.NoError(t, db.db.QueryRow(`SELECT players, max_players, synced_at FROM servers`).Scan(&serverPlayers, &maxPlayers, &synced))
 		assert.False(t, serverPlayers.Valid, "NULL stays NULL")
 		assert.Equal(t, []any{64.0, int64(at + 2)}, []any{maxPlayers, synced})
 
-		rows, err := db.SQL().Query(`SELECT captured_at, players, partial_coverage, raw FROM history ORDER BY captured_at`)
+		rows, err := db.db.Query(`SELECT captured_at, players, partial_coverage, raw FROM history ORDER BY captured_at`)
 		require.NoError(t, err)
 		var got []string
 		for rows.Next() {
@@ -102,13 +102,13 @@ func TestMigrateFromVersion1(t *testing.T) {
 		assert.Equal(t, []string{"1787561040 true 60.5 1 {\"p\":1}", "1787649849 false 0 0 {\"p\":2}"}, got, "times to the second, rows as they were")
 
 		var tm, start, end sql.NullInt64
-		require.NoError(t, db.SQL().QueryRow(`SELECT time, interval_start, interval_end FROM activity_points WHERE average = 1`).Scan(&tm, &start, &end))
+		require.NoError(t, db.db.QueryRow(`SELECT time, interval_start, interval_end FROM activity_points WHERE average = 1`).Scan(&tm, &start, &end))
 		assert.Equal(t, []int64{at - 300, at - 300, at}, []int64{tm.Int64, start.Int64, end.Int64})
-		require.NoError(t, db.SQL().QueryRow(`SELECT time, interval_start, interval_end FROM activity_points WHERE average = 0`).Scan(&tm, &start, &end))
+		require.NoError(t, db.db.QueryRow(`SELECT time, interval_start, interval_end FROM activity_points WHERE average = 0`).Scan(&tm, &start, &end))
 		assert.Equal(t, int64(at), tm.Int64)
 		assert.False(t, start.Valid || end.Valid, "NULL stays NULL")
 		var days int
-		require.NoError(t, db.SQL().QueryRow(`SELECT COUNT(*) FROM calendar_days WHERE day = 1795132800`).Scan(&days))
+		require.NoError(t, db.db.QueryRow(`SELECT COUNT(*) FROM calendar_days WHERE day = 1795132800`).Scan(&days))
 		assert.Equal(t, 1, days, "the day of the activity points kept, for platform_daily")
 	})
 }
@@ -121,10 +121,10 @@ func TestNewerVersionRefused(t *testing.T) {
 		ctx := context.Background()
 		db, err := Open(ctx, dsn)
 		require.NoError(t, err)
-		_, err = db.SQL().Exec(db.q(`INSERT INTO schema_version (version) VALUES (?)`), Version+1)
+		_, err = db.db.Exec(db.q(`INSERT INTO schema_version (version) VALUES (?)`), Version+1)
 		require.NoError(t, err)
 		if !isPostgres(dsn) { // as a program that does not use WAL would leave it
-			_, err = db.SQL().Exec(`PRAGMA journal_mode=DELETE`)
+			_, err = db.db.Exec(`PRAGMA journal_mode=DELETE`)
 			require.NoError(t, err)
 		}
 		require.NoError(t, db.Close())
@@ -186,7 +186,7 @@ func TestConcurrentOpen(t *testing.T) {
 			}
 			db := open(t, dsn)
 			var versions int
-			require.NoError(t, db.SQL().QueryRow(`SELECT COUNT(*) FROM schema_version`).Scan(&versions))
+			require.NoError(t, db.db.QueryRow(`SELECT COUNT(*) FROM schema_version`).Scan(&versions))
 			assert.Equal(t, Version, versions, "each migration applied once")
 		}
 	})

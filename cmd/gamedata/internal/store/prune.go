@@ -21,10 +21,6 @@ type PruneCounts struct {
 	Hourly    int64
 }
 
-// pruneHook, when set, runs inside a prune's transaction after its
-// deletes: the kill -9 test's point to kill it at.
-var pruneHook func()
-
 // Prune deletes the raw rows older than cut and, unless hourly is zero,
 // the hourly rollups of entries older than hourly, in one transaction,
 // so that a prune killed at any moment leaves the database as before or
@@ -41,6 +37,12 @@ var pruneHook func()
 // after a prune, read the days before the cut from directory_rollups and
 // platform_rollups.
 func (s *DB) Prune(ctx context.Context, cut, hourly time.Time) (PruneCounts, error) {
+	return s.prune(ctx, cut, hourly, func() {})
+}
+
+// prune is Prune, calling deleted inside the transaction once its
+// deletes are done: the point at which the kill -9 test kills it.
+func (s *DB) prune(ctx context.Context, cut, hourly time.Time, deleted func()) (PruneCounts, error) {
 	var n PruneCounts
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		n = PruneCounts{}
@@ -83,9 +85,7 @@ func (s *DB) Prune(ctx context.Context, cut, hourly time.Time) (PruneCounts, err
 			n.Hourly, _ = res.RowsAffected()
 			n.HourlyCut = time.Unix(h, 0).UTC()
 		}
-		if pruneHook != nil {
-			pruneHook()
-		}
+		deleted()
 		return s.setState(ctx, tx, "pruned", max(c, state["pruned"]))
 	})
 	return n, err

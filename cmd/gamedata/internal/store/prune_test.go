@@ -168,13 +168,14 @@ func pruneHelper(spec string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	deleted := func() {}
 	if s.Hold == "inside" {
-		pruneHook = func() {
+		deleted = func() {
 			fmt.Println("inside")
 			select {} // until killed
 		}
 	}
-	if _, err := db.Prune(context.Background(), s.Cut, s.Hourly); err != nil {
+	if _, err := db.prune(context.Background(), s.Cut, s.Hourly, deleted); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

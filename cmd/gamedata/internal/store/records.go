@@ -183,12 +183,7 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 	if r == nil {
 		return errNoRun
 	}
-	points = slices.Clone(points)
-	for i, p := range points {
-		if p.IntervalStart != nil && p.IntervalEnd != nil && p.IntervalEnd.Before(*p.IntervalStart) {
-			points[i].Average, points[i].IntervalStart, points[i].IntervalEnd = false, nil, nil
-		}
-	}
+	points = weighable(points)
 	if t, ok := repeatedSecond(points, func(p Point) time.Time { return p.Time }); ok {
 		return fmt.Errorf("two activity points in the second %s: %w", t, ErrRepeatedTime)
 	}
@@ -199,36 +194,57 @@ func (s *DB) SaveActivity(ctx context.Context, r *Run, points []Point, at time.T
 				return err
 			}
 		}
-		p, err := s.putter(ctx, tx, "activity_points", []string{"time"},
-			[]string{"players", "average", "partial_coverage", "current", "interval_start", "interval_end"})
-		if err != nil {
+		dirty, err := s.putPoints(ctx, tx, c, points, at)
+		if err != nil || dirty < 0 {
 			return err
-		}
-		pruned, err := s.pruned(ctx, tx)
-		if err != nil {
-			return err
-		}
-		dirty := int64(-1) // the earliest point that changed, for the platform's rollups
-		for _, pt := range points {
-			if unix(pt.Time) < pruned {
-				continue
-			}
-			ins, chg, err := p.put(ctx, []any{unix(pt.Time)},
-				[]any{pt.Players, b2i(pt.Average), b2i(pt.Partial), b2i(pt.Current), unixPtr(pt.IntervalStart), unixPtr(pt.IntervalEnd)},
-				clean(string(pt.Raw)), unix(at))
-			if err != nil {
-				return err
-			}
-			c.count(ins, chg)
-			if first, _ := span([]Point{pt}); (ins || chg) && (dirty < 0 || first < dirty) {
-				dirty = first
-			}
-		}
-		if dirty < 0 {
-			return nil
 		}
 		return s.markPlatformDirty(ctx, tx, dirty)
 	})
+}
+
+// weighable is points, each whose interval ends before it starts made a
+// snapshot at its time (average 0, no interval).
+func weighable(points []Point) []Point {
+	points = slices.Clone(points)
+	for i, p := range points {
+		if p.IntervalStart != nil && p.IntervalEnd != nil && p.IntervalEnd.Before(*p.IntervalStart) {
+			points[i].Average, points[i].IntervalStart, points[i].IntervalEnd = false, nil, nil
+		}
+	}
+	return points
+}
+
+// putPoints writes the points not before the prune watermark in tx,
+// counting them in c, and returns the earliest second a point that
+// changed covers, which the platform's rollups roll again; -1 when none
+// changed.
+func (s *DB) putPoints(ctx context.Context, tx *sql.Tx, c *rowCounts, points []Point, at time.Time) (int64, error) {
+	p, err := s.putter(ctx, tx, "activity_points", []string{"time"},
+		[]string{"players", "average", "partial_coverage", "current", "interval_start", "interval_end"})
+	if err != nil {
+		return 0, err
+	}
+	pruned, err := s.pruned(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
+	dirty := int64(-1)
+	for _, pt := range points {
+		if unix(pt.Time) < pruned {
+			continue
+		}
+		ins, chg, err := p.put(ctx, []any{unix(pt.Time)},
+			[]any{pt.Players, b2i(pt.Average), b2i(pt.Partial), b2i(pt.Current), unixPtr(pt.IntervalStart), unixPtr(pt.IntervalEnd)},
+			clean(string(pt.Raw)), unix(at))
+		if err != nil {
+			return 0, err
+		}
+		c.count(ins, chg)
+		if first, _ := span([]Point{pt}); (ins || chg) && (dirty < 0 || first < dirty) {
+			dirty = first
+		}
+	}
+	return dirty, nil
 }
 
 // span is the first and last second the points cover.

@@ -15,7 +15,7 @@ import (
 // daily reads a rollup view as "day+N min max avg covered partial".
 func daily(t *testing.T, db *DB, query string, args ...any) []string {
 	t.Helper()
-	rows, err := db.SQL().Query(db.q(query), args...)
+	rows, err := db.db.Query(db.q(query), args...)
 	require.NoError(t, err)
 	defer rows.Close()
 	var out []string
@@ -88,10 +88,10 @@ func TestRollups(t *testing.T) {
 			"day+1 min 50 max 80 avg 50 covered 21600s partial 0", // 50 for 6 h; null for 6 h; 80 at the last point
 		}, daily(t, db, `SELECT day, min_value, max_value, avg_value, covered_seconds, partial_coverage FROM platform_daily ORDER BY day`))
 		var nulls int
-		require.NoError(t, db.SQL().QueryRow(`SELECT COUNT(*) FROM activity_points WHERE players IS NULL`).Scan(&nulls))
+		require.NoError(t, db.db.QueryRow(`SELECT COUNT(*) FROM activity_points WHERE players IS NULL`).Scan(&nulls))
 		assert.Equal(t, 1, nulls)
 		var v sql.NullFloat64
-		require.NoError(t, db.SQL().QueryRow(db.q(`SELECT players FROM activity_points WHERE time = ?`), at(30).Unix()).Scan(&v))
+		require.NoError(t, db.db.QueryRow(db.q(`SELECT players FROM activity_points WHERE time = ?`), at(30).Unix()).Scan(&v))
 		assert.False(t, v.Valid, "null is NULL, never 0")
 	})
 }

@@ -204,20 +204,8 @@ func (s *DB) chunkSegments(ctx context.Context, tx *sql.Tx, keys []seriesKey, pe
 		if n < 0 || n >= len(keys) {
 			continue
 		}
-		k := &out[n]
 		seen[n] = last
-		if m := len(k.segs); m > 0 {
-			k.segs[m-1].end = at
-		}
-		sg := segment{start: at, end: at, partial: partial == 1}
-		if v.Valid && listed == 1 {
-			f := v.Float64
-			sg.value = &f
-		}
-		k.segs = append(k.segs, sg)
-		if p := at - at%period; at >= from && at < end && (len(k.starts) == 0 || k.starts[len(k.starts)-1] != p) {
-			k.starts = append(k.starts, p)
-		}
+		out[n].add(rowSegment(at, v, partial, listed), period, from, end)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -228,6 +216,30 @@ func (s *DB) chunkSegments(ctx context.Context, tx *sql.Tx, keys []seriesKey, pe
 		}
 	}
 	return out, nil
+}
+
+// rowSegment is the segment a row of directory_values at at begins: its
+// value, unless it is null or the entry was not listed.
+func rowSegment(at int64, v sql.NullFloat64, partial, listed int) segment {
+	sg := segment{start: at, end: at, partial: partial == 1}
+	if v.Valid && listed == 1 {
+		f := v.Float64
+		sg.value = &f
+	}
+	return sg
+}
+
+// add appends sg, which ends the segment before it, and notes the start
+// of its period when it begins in [from, end).
+func (k *keyRows) add(sg segment, period, from, end int64) {
+	at := sg.start
+	if m := len(k.segs); m > 0 {
+		k.segs[m-1].end = at
+	}
+	k.segs = append(k.segs, sg)
+	if p := at - at%period; at >= from && at < end && (len(k.starts) == 0 || k.starts[len(k.starts)-1] != p) {
+		k.starts = append(k.starts, p)
+	}
 }
 
 // segmentsQuery is chunkSegments's query for n members: their numbers

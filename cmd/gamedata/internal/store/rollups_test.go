@@ -16,7 +16,7 @@ import (
 // table reads a query's rows as text, NULL as "null".
 func table(t *testing.T, db *DB, query string, args ...any) []string {
 	t.Helper()
-	rows, err := db.SQL().Query(db.q(query), args...)
+	rows, err := db.db.Query(db.q(query), args...)
 	require.NoError(t, err)
 	defer rows.Close()
 	cols, err := rows.Columns()
@@ -170,7 +170,7 @@ func TestSegmentsQueryReadsByKey(t *testing.T) {
 		ctx := context.Background()
 		db := open(t, dsn)
 		fillScale(t, db, dsn, 1000, 3)
-		_, err := db.SQL().ExecContext(ctx, `ANALYZE`)
+		_, err := db.db.ExecContext(ctx, `ANALYZE`)
 		require.NoError(t, err)
 		hour := scaleStart.Add(3 * time.Hour)
 		r, err := db.BeginRun(ctx, "game", hour)
@@ -190,12 +190,12 @@ func TestSegmentsQueryReadsByKey(t *testing.T) {
 		from, end := hour.Add(-time.Hour).Unix(), hour.Unix()
 		args = append(args, from, from, end, end)
 		explain := "EXPLAIN QUERY PLAN "
-		if db.Dialect() == "postgres" {
+		if db.d.name() == "postgres" {
 			explain = "EXPLAIN "
 		}
 		plan := strings.Join(table(t, db, explain+db.segmentsQuery(n), args...), "\n")
 		assert.NotContains(t, plan, "directory_values_at")
-		if db.Dialect() == "sqlite" {
+		if db.d.name() == "sqlite" {
 			assert.Contains(t, plan, "SEARCH p USING PRIMARY KEY (kind=? AND ident=? AND id=? AND member=? AND at<?)")
 			assert.Contains(t, plan, "SEARCH a USING PRIMARY KEY (kind=? AND ident=? AND id=? AND member=? AND at>?)")
 		}

@@ -79,7 +79,7 @@ func (s *DB) RecordFailure(ctx context.Context, r *Run, stage, item, message str
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO failures (run_id, stage, item, error, at) VALUES (?, ?, ?, ?, ?)
 			ON CONFLICT (run_id, stage, item) DO UPDATE SET error = excluded.error, at = excluded.at`),
-			r.ID, clean(stage), clean(Clip(item)), clean(message), unix(at)); err != nil {
+			r.ID, clean(stage), clean(clip(item)), clean(message), unix(at)); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET failures = failures + 1, requests = ?, bytes_read = ? WHERE run_id = ?`), r.Requests, r.BytesRead, r.ID)

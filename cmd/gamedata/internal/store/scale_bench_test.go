@@ -39,12 +39,12 @@ func BenchmarkScale(b *testing.B) {
 			fillScale(b, db, dsn, games, hours)
 			fill := time.Since(start)
 			if dialect == "sqlite" {
-				db.SQL().Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+				db.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 			}
 			size := dbSize(b, db, dsn)
 			var values, rollups int64
-			db.SQL().QueryRow(`SELECT COUNT(*) FROM directory_values`).Scan(&values)
-			db.SQL().QueryRow(`SELECT COUNT(*) FROM directory_rollups`).Scan(&rollups)
+			db.db.QueryRow(`SELECT COUNT(*) FROM directory_values`).Scan(&values)
+			db.db.QueryRow(`SELECT COUNT(*) FROM directory_rollups`).Scan(&rollups)
 			b.Logf("%s: %d games x %d hourly runs in %v: %d bytes, %d directory_values rows, %d directory_rollups rows",
 				dialect, games, hours, fill.Round(time.Second), size, values, rollups)
 			entryHours := float64(games * hours)
@@ -57,7 +57,7 @@ func BenchmarkScale(b *testing.B) {
 			game := "g" + strconv.Itoa(games/2)
 			b.Run("game-30d", func(b *testing.B) {
 				for b.Loop() {
-					rows, err := db.SQL().Query(db.q(heldQuery), from, from, game, from, last.Unix())
+					rows, err := db.db.Query(db.q(heldQuery), from, from, game, from, last.Unix())
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -68,7 +68,7 @@ func BenchmarkScale(b *testing.B) {
 			})
 			b.Run("platform-year", func(b *testing.B) {
 				for b.Loop() {
-					rows, err := db.SQL().Query(db.q(`SELECT start_at, avg_value, max_value, partial_coverage FROM platform_rollups
+					rows, err := db.db.Query(db.q(`SELECT start_at, avg_value, max_value, partial_coverage FROM platform_rollups
 						WHERE period = 86400 AND start_at > ? ORDER BY start_at`), last.Add(-365*24*time.Hour).Unix())
 					if err != nil {
 						b.Fatal(err)
@@ -87,7 +87,6 @@ var scaleStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // fillScale writes hours hourly runs over games games.
 func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
-	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
 	players := make([]float64, games)
 	for i := range players {
@@ -105,57 +104,85 @@ func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
 	for h := range hours {
 		start := time.Now()
 		at := scaleStart.Add(time.Duration(h) * time.Hour)
-		r, err := db.BeginRun(ctx, "game", at)
-		if err != nil {
-			b.Fatal(err)
+		if h > 0 {
+			changePlayers(rng, players)
 		}
-		for i := range players {
-			if h > 0 && rng.IntN(5) == 0 {
-				players[i] = float64(rng.IntN(5000))
-			}
-		}
-		saving := time.Now()
-		for lo := 0; lo < games; lo += 100 {
-			batch := make([]Entry, 0, 100)
-			for i := lo; i < min(lo+100, games); i++ {
-				p, peak, rating := players[i], 5000.0, float64(i%50)/10
-				batch = append(batch, Entry{Key: Key{Kind: "game", Ident: "g" + strconv.Itoa(i)}, Players: &p,
-					Raw: []byte(`{}`), ChangeKey: "k", Values: map[string]*float64{"players": &p, "playersPeak": &peak, "rating": &rating}})
-			}
-			if _, err := db.SaveEntries(ctx, r, batch); err != nil {
-				b.Fatal(err)
-			}
-		}
-		saved := time.Since(saving)
-		if _, err := db.EndWalk(ctx, r); err != nil {
-			b.Fatal(err)
-		}
-		var pts []Point
-		for m := 0; m < 60; m += 5 {
-			v := float64(100000 + rng.IntN(10000))
-			pts = append(pts, Point{Time: at.Add(time.Duration(m-60) * time.Minute), Players: &v, Raw: []byte(`[]`)})
-		}
-		if err := db.SaveActivity(ctx, r, pts, at); err != nil {
-			b.Fatal(err)
-		}
-		finishing := time.Now()
-		if err := db.FinishRun(ctx, r, OutcomeOK, at); err != nil {
-			b.Fatal(err)
-		}
+		saved, finished := scaleRun(b, db, rng, players, at)
 		took := time.Since(start)
 		if h > 0 {
 			later += took
 			entries += saved
-			finish += time.Since(finishing)
+			finish += finished
 		}
 		if testing.Verbose() && h%24 == 23 {
 			// A month of 100,000 games takes hours: say how far it got,
 			// and the size, so that a fill stopped early still measured
 			// something. Outside the run's time: the size is a query.
 			fmt.Fprintf(os.Stderr, "BenchmarkScale: %s, %d games: %d of %d runs, the last in %v; %d bytes\n",
-				db.Dialect(), games, h+1, hours, took.Round(time.Millisecond), dbSize(b, db, dsn))
+				db.d.name(), games, h+1, hours, took.Round(time.Millisecond), dbSize(b, db, dsn))
 		}
 	}
+}
+
+// changePlayers changes the players of a fifth of the games, drawn at
+// random.
+func changePlayers(rng *rand.Rand, players []float64) {
+	for i := range players {
+		if rng.IntN(5) == 0 {
+			players[i] = float64(rng.IntN(5000))
+		}
+	}
+}
+
+// scaleRun is one hourly run at at over players, through the store's
+// write path; it returns how long its SaveEntries and its FinishRun took.
+func scaleRun(b testing.TB, db *DB, rng *rand.Rand, players []float64, at time.Time) (saved, finished time.Duration) {
+	ctx := context.Background()
+	r, err := db.BeginRun(ctx, "game", at)
+	if err != nil {
+		b.Fatal(err)
+	}
+	saving := time.Now()
+	for lo := 0; lo < len(players); lo += 100 {
+		if _, err := db.SaveEntries(ctx, r, scaleBatch(players, lo)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	saved = time.Since(saving)
+	if _, err := db.EndWalk(ctx, r); err != nil {
+		b.Fatal(err)
+	}
+	if err := db.SaveActivity(ctx, r, scalePoints(rng, at), at); err != nil {
+		b.Fatal(err)
+	}
+	finishing := time.Now()
+	if err := db.FinishRun(ctx, r, OutcomeOK, at); err != nil {
+		b.Fatal(err)
+	}
+	return saved, time.Since(finishing)
+}
+
+// scaleBatch is the entries of the games from lo on, a page of 100 at
+// most.
+func scaleBatch(players []float64, lo int) []Entry {
+	batch := make([]Entry, 0, 100)
+	for i := lo; i < min(lo+100, len(players)); i++ {
+		p, peak, rating := players[i], 5000.0, float64(i%50)/10
+		batch = append(batch, Entry{Key: Key{Kind: "game", Ident: "g" + strconv.Itoa(i)}, Players: &p,
+			Raw: []byte(`{}`), ChangeKey: "k", Values: map[string]*float64{"players": &p, "playersPeak": &peak, "rating": &rating}})
+	}
+	return batch
+}
+
+// scalePoints is the platform's activity over the hour before at, a
+// point every five minutes.
+func scalePoints(rng *rand.Rand, at time.Time) []Point {
+	var pts []Point
+	for m := 0; m < 60; m += 5 {
+		v := float64(100000 + rng.IntN(10000))
+		pts = append(pts, Point{Time: at.Add(time.Duration(m-60) * time.Minute), Players: &v, Raw: []byte(`[]`)})
+	}
+	return pts
 }
 
 func envInt(name string, def int) int {
@@ -168,9 +195,9 @@ func envInt(name string, def int) int {
 // dbSize is the database's size on disk: the SQLite file, or what
 // PostgreSQL says of the database.
 func dbSize(b testing.TB, db *DB, dsn string) int64 {
-	if db.Dialect() == "postgres" {
+	if db.d.name() == "postgres" {
 		var n int64
-		if err := db.SQL().QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n); err != nil {
+		if err := db.db.QueryRow(`SELECT pg_database_size(current_database())`).Scan(&n); err != nil {
 			b.Fatal(err)
 		}
 		return n

@@ -38,9 +38,9 @@ func storable(e Entry) error {
 	for name := range e.Values {
 		switch {
 		case len(name) > maxKeyBytes:
-			return fmt.Errorf("its member %s is %d bytes long, more than the %d the database's indexes hold; not stored", Clip(strconv.Quote(name)), len(name), maxKeyBytes)
+			return fmt.Errorf("its member %s is %d bytes long, more than the %d the database's indexes hold; not stored", clip(strconv.Quote(name)), len(name), maxKeyBytes)
 		case !isText(name):
-			return fmt.Errorf("its member %s holds a NUL byte or invalid UTF-8, which the database cannot keep apart from other names; not stored", Clip(strconv.Quote(name)))
+			return fmt.Errorf("its member %s holds a NUL byte or invalid UTF-8, which the database cannot keep apart from other names; not stored", clip(strconv.Quote(name)))
 		}
 	}
 	return nil
@@ -52,9 +52,9 @@ func isText(s string) bool { return utf8.ValidString(s) && !strings.ContainsRune
 // clipBytes is how much of a long name a message or a failure keeps.
 const clipBytes = 200
 
-// Clip is s, or, when s is longer than a message should quote, its
+// clip is s, or, when s is longer than a message should quote, its
 // beginning, its length and a digest that tells it from any other.
-func Clip(s string) string {
+func clip(s string) string {
 	if len(s) <= clipBytes {
 		return s
 	}

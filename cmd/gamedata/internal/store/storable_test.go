@@ -36,12 +36,12 @@ func TestOddKeysAreStoredOrRefused(t *testing.T) {
 		assert.Equal(t, 2, c.New)
 		var refused []string
 		for _, f := range c.Refused {
-			refused = append(refused, Clip(f.Ident)+": "+f.Err.Error())
+			refused = append(refused, clip(f.Ident)+": "+f.Err.Error())
 		}
 		assert.Equal(t, []string{
 			"x\x00y: its ident holds a NUL byte or invalid UTF-8, which the database cannot keep apart from other text; not stored",
-			Clip(long) + ": its key is 3004 bytes, more than the 1000 the database's indexes hold; not stored",
-			"long-member: its member " + Clip(strconv.Quote(long)) + " is 3000 bytes long, more than the 1000 the database's indexes hold; not stored",
+			clip(long) + ": its key is 3004 bytes, more than the 1000 the database's indexes hold; not stored",
+			"long-member: its member " + clip(strconv.Quote(long)) + " is 3000 bytes long, more than the 1000 the database's indexes hold; not stored",
 			`bad-member: its member "a\x00" holds a NUL byte or invalid UTF-8, which the database cannot keep apart from other names; not stored`,
 		}, refused)
 		assert.Equal(t, map[string]string{"x\ufffdy.players": "2", "plain.players": "6"}, valuesAt(t, db, r.ID))

@@ -191,12 +191,6 @@ func (s *DB) Close() error {
 	return s.db.Close()
 }
 
-// SQL returns the database for reading, as a user's query would.
-func (s *DB) SQL() *sql.DB { return s.db }
-
-// Dialect names the database: "sqlite" or "postgres".
-func (s *DB) Dialect() string { return s.d.name() }
-
 // write runs f in a write transaction, which waits for any other writer
 // to finish (BEGIN IMMEDIATE in SQLite, an advisory lock in PostgreSQL),
 // so runs that overlap take turns per write and never interleave inside
@@ -226,10 +220,6 @@ func (s *DB) transact(ctx context.Context, f func(tx *sql.Tx) error) error {
 
 // q adapts a query written with ? placeholders to the dialect.
 func (s *DB) q(query string) string { return s.d.rebind(query) }
-
-// Rebind adapts a query written with ? placeholders to the database, for
-// reading it through SQL.
-func (s *DB) Rebind(query string) string { return s.q(query) }
 
 // errNoRun is a write for a run that BeginRun did not return.
 var errNoRun = errors.New("store: a write needs a run from BeginRun")

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
@@ -101,15 +101,15 @@ func ago(d time.Duration) string {
 	case d < time.Minute:
 		return "just now"
 	case d < time.Hour:
-		return say.Plural(int(d.Minutes()), "minute") + " ago"
+		return message.Plural(int(d.Minutes()), "minute") + " ago"
 	case d < 24*time.Hour:
-		return say.Plural(int(d.Hours()), "hour") + " ago"
+		return message.Plural(int(d.Hours()), "hour") + " ago"
 	case d < 30*24*time.Hour:
-		return say.Plural(int(d.Hours()/24), "day") + " ago"
+		return message.Plural(int(d.Hours()/24), "day") + " ago"
 	case d < 365*24*time.Hour:
-		return say.Plural(int(d.Hours()/24/30), "month") + " ago"
+		return message.Plural(int(d.Hours()/24/30), "month") + " ago"
 	}
-	return say.Plural(int(d.Hours()/24/365), "year") + " ago"
+	return message.Plural(int(d.Hours()/24/365), "year") + " ago"
 }
 
 // timefmt writes an ISO 8601 time in a Go layout, in UTC.

@@ -2,7 +2,6 @@ package transform
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"strings"
 	"sync"
@@ -17,24 +16,21 @@ const maxHeldLine = 64 << 10
 
 // templateOut is where a template writes: each whole line goes to w
 // through the sanitizer as it comes, so a template that prints without
-// end holds a line at most; a write once ctx has ended, or once the
-// template is abandoned, fails, which ends the template.
+// end holds a line at most; a write once the template is abandoned (its
+// context ended) fails, which ends the template.
 type templateOut struct {
-	ctx       context.Context
-	w         io.Writer
-	mu        sync.Mutex
-	partial   []byte
-	abandoned bool
+	w       io.Writer
+	mu      sync.Mutex
+	partial []byte
+	// abandoned is why every later write fails, nil until then.
+	abandoned error
 }
 
 func (o *templateOut) Write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.abandoned {
-		return 0, context.Canceled
-	}
-	if err := o.ctx.Err(); err != nil {
-		return 0, err
+	if o.abandoned != nil {
+		return 0, o.abandoned
 	}
 	o.partial = append(o.partial, p...)
 	// Only p can hold a new line end: what was held before has none.
@@ -62,16 +58,19 @@ func (o *templateOut) write(n int) error {
 func (o *templateOut) flush() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.abandoned || len(o.partial) == 0 {
+	if o.abandoned != nil || len(o.partial) == 0 {
 		return nil
 	}
 	return o.write(len(o.partial))
 }
 
-// abandon makes every later write fail: the command has ended.
-func (o *templateOut) abandon() {
+// abandon makes every later write fail with err, the end of the
+// command's context, once and for all.
+func (o *templateOut) abandon(err error) {
 	o.mu.Lock()
-	o.abandoned = true
+	if o.abandoned == nil {
+		o.abandoned = err
+	}
 	o.mu.Unlock()
 }
 

@@ -15,8 +15,8 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/usage"
 	"github.com/itchyny/gojq"
 	"github.com/spf13/cobra"
 )
@@ -38,51 +38,52 @@ type Transform struct {
 	indent bool
 }
 
-// Flags adds --jq and --template to cmd, a command that prints records.
-func Flags(cmd *cobra.Command) {
-	cmd.Flags().String("jq", "", "print what -o json would, filtered by this jq expression (gojq; strings are printed raw)")
-	cmd.Flags().String("template", "", "print what -o json would through this Go template (with tablerow, tablerender, timeago, timefmt, join, pluck, truncate)")
+// Flags are --jq and --template as given: a command that prints records
+// binds them into its options (Register), as gh's AddJSONFlags does, so
+// that what it would run with is known once its flags are parsed.
+type Flags struct {
+	JQ, Template string
 }
 
-// New reads cmd's --jq and --template, when it has them, and returns the
-// Transform they ask for, or nil. output is the -o format; what the
-// Transform prints goes to out, a JSON result indented when indent is
-// set (a terminal), a template's table fitted to width cells (0: no
-// limit); timeago reads now. A bad expression or template, both flags,
-// or an output format that is not JSON is bad usage (usage.Error),
-// refused before anything is sent.
-func New(cmd *cobra.Command, output string, out io.Writer, indent bool, width int, now func() time.Time) (*Transform, error) {
-	flag := func(name string) string {
-		if fl := cmd.Flags().Lookup(name); fl != nil {
-			return fl.Value.String()
-		}
-		return ""
-	}
-	expr, text := flag("jq"), flag("template")
+// Register adds --jq and --template to cmd, bound to fl.
+func (fl *Flags) Register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&fl.JQ, "jq", "", "print what -o json would, filtered by this jq expression (gojq; strings are printed raw)")
+	cmd.Flags().StringVar(&fl.Template, "template", "", "print what -o json would through this Go template (with tablerow, tablerender, timeago, timefmt, join, pluck, truncate)")
+}
+
+// New returns the Transform fl asks for, or nil when it asks for none.
+// output is the -o format; what the Transform prints goes to out, a JSON
+// result indented when indent is set (a terminal), a template's table
+// fitted to width cells (0: no limit); timeago reads now. A bad
+// expression or template, both flags, or an output format that is not
+// JSON is bad usage (message.UsageError), refused before anything is
+// sent.
+func New(fl Flags, output string, out io.Writer, indent bool, width int, now func() time.Time) (*Transform, error) {
+	expr, text := fl.JQ, fl.Template
 	if expr == "" && text == "" {
 		return nil, nil
 	}
 	if expr != "" && text != "" {
-		return nil, usage.Errorf("--jq and --template: give one of them")
+		return nil, message.Usagef("--jq and --template: give one of them")
 	}
 	if output == "csv" || output == "table" {
-		return nil, usage.Errorf("-o %s with --jq or --template: they work on the JSON form; leave -o out", output)
+		return nil, message.Usagef("-o %s with --jq or --template: they work on the JSON form; leave -o out", output)
 	}
 	t := &Transform{out: out, indent: indent}
 	if expr != "" {
 		q, err := gojq.Parse(expr)
 		if err != nil {
-			return nil, usage.Errorf("--jq %q: %v", expr, err)
+			return nil, message.Usagef("--jq %q: %v", expr, err)
 		}
 		if t.jq, err = gojq.Compile(q); err != nil {
-			return nil, usage.Errorf("--jq %q: %v", expr, err)
+			return nil, message.Usagef("--jq %q: %v", expr, err)
 		}
 		return t, nil
 	}
 	t.run = &templateRun{now: now, width: width}
 	tmpl, err := template.New("--template").Funcs(t.run.funcs()).Parse(text)
 	if err != nil {
-		return nil, usage.Errorf("--template: %v", err)
+		return nil, message.Usagef("--template: %v", err)
 	}
 	t.tmpl = tmpl
 	return t, nil
@@ -157,7 +158,14 @@ func jqLine(r any, indent bool) (string, error) {
 // command ends at once, and the template's next write fails, which stops
 // it (one that loops without writing is left to the process's exit).
 func (t *Transform) applyTemplate(ctx context.Context, v any) error {
-	out := &templateOut{ctx: ctx, w: t.out}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("--template: %w", err)
+	}
+	out := &templateOut{w: t.out}
+	// A write fails from the moment ctx ends, before the select below
+	// sees it.
+	stop := context.AfterFunc(ctx, func() { out.abandon(ctx.Err()) })
+	defer stop()
 	done := make(chan error, 1)
 	go func() {
 		err := t.tmpl.Execute(out, v)
@@ -176,7 +184,7 @@ func (t *Transform) applyTemplate(ctx context.Context, v any) error {
 		}
 		return nil
 	case <-ctx.Done():
-		out.abandon()
+		out.abandon(ctx.Err())
 		return fmt.Errorf("--template: %w", ctx.Err())
 	}
 }

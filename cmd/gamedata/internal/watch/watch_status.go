@@ -15,8 +15,7 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/failure"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 )
 
 // A watch prints changes only, so a package that does not exist, or a
@@ -125,7 +124,7 @@ func (s *Status) answered(status int) bool {
 // so; s.mu is held.
 func (s *Status) recovered(w *watched) {
 	if w.failures > 0 {
-		s.say("watch: polls of %s succeed again, after %s", w.name, say.Plural(w.failures, "failed poll"))
+		s.say("watch: polls of %s succeed again, after %s", w.name, message.Plural(w.failures, "failed poll"))
 		w.failures, w.failedPage, w.delay = 0, 0, 0
 	}
 }
@@ -185,7 +184,7 @@ func (s *Status) Changed(i int) {
 }
 
 // say writes a line on stderr; s.mu is held.
-func (s *Status) say(format string, args ...any) { say.Line(s.errOut, format, args...) }
+func (s *Status) say(format string, args ...any) { message.Line(s.errOut, format, args...) }
 
 // Transport is an HTTP transport that tells s the status of every
 // attempt it carries.
@@ -280,5 +279,5 @@ func pageOf(req *http.Request) int {
 // watched (the name says which), and without the blank that ends the
 // service's body.
 func pollFailure(err error) string {
-	return strings.TrimSpace(failure.ItemCause(err).Error())
+	return strings.TrimSpace(message.ItemCause(err).Error())
 }

@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/explain"
+	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/printer"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/say"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/textwidth"
 )
 
@@ -24,13 +23,13 @@ func Header(kind string, refs []gamedata.PackageRef, every time.Duration) string
 	if len(refs) > 0 {
 		names := make([]string, len(refs))
 		for i, r := range refs {
-			names[i] = explain.Safe(r.Kind + "/" + r.Ident)
+			names[i] = message.Safe(r.Kind + "/" + r.Ident)
 		}
-		return fmt.Sprintf("watch: watching %s every %s, a line a change; Ctrl-C to stop", say.Plural(len(names), "package")+" ("+strings.Join(names, ", ")+")", every)
+		return fmt.Sprintf("watch: watching %s every %s, a line a change; Ctrl-C to stop", message.Plural(len(names), "package")+" ("+strings.Join(names, ", ")+")", every)
 	}
 	what := "the directory"
 	if kind != "" {
-		what = "the " + explain.Safe(kind) + " directory"
+		what = "the " + message.Safe(kind) + " directory"
 	}
 	return fmt.Sprintf("watch: watching %s every %s, a line a change (the first poll lists every entry as added); Ctrl-C to stop", what, every)
 }
@@ -105,7 +104,7 @@ func changedMembers(old, new gamedata.Fields) string {
 			more++
 			continue
 		}
-		parts = append(parts, explain.Safe(n)+" "+shownValue(a, aok)+" → "+shownValue(b, bok))
+		parts = append(parts, message.Safe(n)+" "+shownValue(a, aok)+" → "+shownValue(b, bok))
 	}
 	if more > 0 {
 		parts = append(parts, fmt.Sprintf("and %d more", more))
@@ -123,5 +122,5 @@ func shownValue(raw []byte, ok bool) string {
 	if json.Unmarshal(raw, &s) != nil {
 		s = string(raw) // not a string: as sent
 	}
-	return textwidth.Truncate(explain.Safe(s), 24)
+	return textwidth.Truncate(message.Safe(s), 24)
 }

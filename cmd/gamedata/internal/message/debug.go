@@ -1,4 +1,4 @@
-package say
+package message
 
 import (
 	"context"
@@ -9,13 +9,12 @@ import (
 	"sync"
 
 	"github.com/gamedata-go/gamedata"
-	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/redact"
 )
 
 // NewDebugHandler returns a slog.Handler that writes each record as one
 // line on w, as Line does: its message, then each attribute as
 // key=value. Every value goes through the sanitizer, and loses what a
-// URL in it may carry of a secret (redact.URLs), whoever logged it: the
+// URL in it may carry of a secret (RedactURLs), whoever logged it: the
 // library's attempt lines and anything a package under it logs. Lines
 // written at once from several goroutines (a fan-out's attempts) do not
 // mix.
@@ -86,7 +85,7 @@ func appendAttr(fields []string, prefix string, a slog.Attr) []string {
 // debugValue is v as a line shows it: sanitized, a URL's secrets
 // redacted, and quoted when it would not read as one word.
 func debugValue(v slog.Value) string {
-	s := gamedata.NewUntrusted(redact.URLs(v.String())).String()
+	s := gamedata.NewUntrusted(RedactURLs(v.String())).String()
 	if s == "" || strings.ContainsAny(s, " =\"") {
 		return strconv.Quote(s)
 	}

@@ -1,8 +1,4 @@
-// Package explain turns the failures a person meets first into one line
-// that says what to do: a record the service does not have, a base URL
-// that is not the service's, a service that cannot be reached. It also
-// quotes the service's text safely in those lines.
-package explain
+package message
 
 import (
 	"errors"
@@ -16,33 +12,34 @@ import (
 	"github.com/gamedata-go/gamedata"
 )
 
-// Error is an error said in words that tell what to do, in place of
+// Explained is an error said in words that tell what to do, in place of
 // the request's own text; the error it explains stays in the chain.
-type Error struct {
+type Explained struct {
 	Msg string
 	Err error
 }
 
-func (e *Error) Error() string { return e.Msg }
+func (e *Explained) Error() string { return e.Msg }
 
-func (e *Error) Unwrap() error { return e.Err }
+func (e *Explained) Unwrap() error { return e.Err }
 
-// Failure turns the failures a person meets first into what to do: a
-// record the service does not have (404), and a service that cannot be
-// reached at base (connection refused, a name that does not resolve).
-// Any other error is returned as it is. Every command's error passes
-// here, once, on its way to stderr.
-func Failure(err error, base string) error {
+// Explain turns the failures a person meets first into one line that
+// says what to do: a record the service does not have (404), a base URL
+// that is not the service's, and a service that cannot be reached at
+// base (connection refused, a name that does not resolve). Any other
+// error is returned as it is. Every command's error passes here, once,
+// on its way to stderr.
+func Explain(err error, base string) error {
 	if err == nil {
 		return nil
 	}
 	var apiErr *gamedata.APIError
 	if errors.As(err, &apiErr) && errors.Is(err, gamedata.ErrNotFound) {
 		if msg, ok := wrongBase(apiErr.URL, base); ok {
-			return &Error{Msg: msg, Err: err}
+			return &Explained{Msg: msg, Err: err}
 		}
-		if msg, ok := NotFound(apiErr.URL); ok {
-			return &Error{Msg: msg, Err: err}
+		if msg, ok := notFound(apiErr.URL); ok {
+			return &Explained{Msg: msg, Err: err}
 		}
 	}
 	var dns *net.DNSError
@@ -52,7 +49,7 @@ func Failure(err error, base string) error {
 		if dns == nil {
 			cause = op
 		}
-		return &Error{Msg: "could not reach the service at " + serviceURL(err, base) + ": " + cause.Error() +
+		return &Explained{Msg: "could not reach the service at " + serviceURL(err, base) + ": " + cause.Error() +
 			"; check --base-url and the network", Err: err}
 	}
 	return err
@@ -120,10 +117,10 @@ func isRecord(seg []string) bool {
 	return false
 }
 
-// NotFound says that the record the request for rawURL reads is not on
+// notFound says that the record the request for rawURL reads is not on
 // the service, and how to find it; false for a request that reads no one
 // record.
-func NotFound(rawURL string) (string, bool) {
+func notFound(rawURL string) (string, bool) {
 	seg, ok := apiSegments(rawURL)
 	if !ok {
 		return "", false
@@ -175,9 +172,6 @@ func serviceURL(err error, base string) string {
 	}
 	return "its base URL"
 }
-
-// Safe is text from the service or the command line, sanitized.
-func Safe(s string) string { return gamedata.NewUntrusted(s).String() }
 
 // plainWord is a word a shell reads as it is.
 var plainWord = regexp.MustCompile(`^[A-Za-z0-9._/:@%+=,-]+$`)

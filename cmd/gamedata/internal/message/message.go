@@ -1,9 +1,21 @@
-// Package say writes the command's lines on stderr: errors, notices and
-// summaries, each one line beginning "gamedata: ", through the sanitizer,
-// so that whatever a line quotes of the service cannot steer the
-// terminal. It also spells counts for those lines, and writes the debug
-// lines GAMEDATA_DEBUG asks for (NewDebugHandler) the same way.
-package say
+// Package message is what the command says on stderr, and how:
+//
+//   - a line (Line): errors, notices and summaries, each one line
+//     beginning "gamedata: ", through the sanitizer, so that whatever a
+//     line quotes of the service cannot steer the terminal; Plural spells
+//     counts for it, and Safe sanitizes what a message quotes;
+//   - bad usage (UsageError, Usagef, ExactArgs), which exits with status
+//     2, told apart by IsUsage and never by the words of a message;
+//   - a failure (status 1) in words that say what to do (Explain,
+//     Explained), what a command cut short kept (WithKept, Interrupted,
+//     ExitInterrupted) and an item's own cause (ItemCause);
+//   - what a message must not carry: a URL's secrets (RedactURLs);
+//   - the debug lines GAMEDATA_DEBUG asks for (NewDebugHandler), written
+//     as Line writes.
+//
+// The secrets of a database's connection string have their own reader,
+// internal/dsn, which knows its forms.
+package message
 
 import (
 	"fmt"
@@ -19,9 +31,12 @@ import (
 // line on stderr goes through here: whatever it quotes cannot steer the
 // terminal.
 func Line(w io.Writer, format string, args ...any) {
-	msg := gamedata.NewUntrusted(fmt.Sprintf(format, args...)).String()
+	msg := Safe(fmt.Sprintf(format, args...))
 	fmt.Fprintln(w, "gamedata: "+unprefixed(strings.Join(strings.Fields(msg), " ")))
 }
+
+// Safe is text from the service or the command line, sanitized.
+func Safe(s string) string { return gamedata.NewUntrusted(s).String() }
 
 // unprefixed is msg without the "gamedata: " that the library's errors
 // begin with, where msg begins with one or quotes an error after a

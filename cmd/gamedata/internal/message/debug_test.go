@@ -1,4 +1,4 @@
-package say
+package message
 
 import (
 	"bytes"

@@ -1,8 +1,8 @@
-package redact
+package message
 
 import "testing"
 
-func TestURLs(t *testing.T) {
+func TestRedactURLs(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`base URL "http://gd:KvSecret7@127.0.0.1:1/api" carries credentials`, `base URL "http://xxxxx@127.0.0.1:1/api" carries credentials`},
 		{`base URL "http://127.0.0.1:1/?password=KvSecret7&user=gd" has a query`, `base URL "http://127.0.0.1:1/?password=xxxxx&user=xxxxx" has a query`},
@@ -14,8 +14,8 @@ func TestURLs(t *testing.T) {
 		{`GET http://127.0.0.1:9/api/dashboard: refused`, `GET http://127.0.0.1:9/api/dashboard: refused`},
 		{``, ``},
 	} {
-		if got := URLs(tc.in); got != tc.want {
-			t.Errorf("URLs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		if got := RedactURLs(tc.in); got != tc.want {
+			t.Errorf("RedactURLs(%q)\n got %q\nwant %q", tc.in, got, tc.want)
 		}
 	}
 }

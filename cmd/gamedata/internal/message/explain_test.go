@@ -1,4 +1,4 @@
-package explain
+package message
 
 import (
 	"testing"
@@ -11,6 +11,6 @@ import (
 func TestExplainLeavesOtherErrors(t *testing.T) {
 	t.Parallel()
 	err := &gamedata.APIError{StatusCode: 404, Method: "GET", URL: "http://h/api/dashboard?page=9"}
-	assert.Same(t, error(err), Failure(err, "http://h"))
-	assert.NoError(t, Failure(nil, "http://h"))
+	assert.Same(t, error(err), Explain(err, "http://h"))
+	assert.NoError(t, Explain(nil, "http://h"))
 }

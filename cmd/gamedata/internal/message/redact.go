@@ -1,9 +1,4 @@
-// Package redact takes secrets out of text the command shows: every URL
-// a message quotes loses its user information, its query values and its
-// fragment, wherever the URL came from (a flag, the environment, an
-// error of the library or of net/http). Connection strings of a database
-// have their own reader, internal/dsn, which knows their forms.
-package redact
+package message
 
 import (
 	"regexp"
@@ -15,15 +10,16 @@ import (
 // it parses (a URL that does not parse is the one a message quotes raw).
 var urlInText = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]*`)
 
-// redacted stands for what URLs removes.
+// redacted stands for what RedactURLs removes.
 const redacted = "xxxxx"
 
-// URLs returns s with the userinfo of every URL in it, the value of
-// every query parameter and the fragment replaced by xxxxx: a message that
-// quotes a URL the user gave never carries a password or a token that
-// came in it. It errs on the side of removing: an "@" anywhere before the
-// query ends the userinfo.
-func URLs(s string) string {
+// RedactURLs returns s with the userinfo of every URL in it, the value
+// of every query parameter and the fragment replaced by xxxxx, wherever
+// the URL came from (a flag, the environment, an error of the library or
+// of net/http): a message that quotes a URL the user gave never carries
+// a password or a token that came in it. It errs on the side of
+// removing: an "@" anywhere before the query ends the userinfo.
+func RedactURLs(s string) string {
 	return urlInText.ReplaceAllStringFunc(s, redactURL)
 }
 

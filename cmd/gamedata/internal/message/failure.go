@@ -1,8 +1,4 @@
-// Package failure says how a command failed: what it kept when it was
-// cut short (an interrupt ends it with status ExitInterrupted and a line
-// saying what was kept), and an item's own cause without the index a
-// batch call gave it.
-package failure
+package message
 
 import (
 	"errors"
