@@ -261,11 +261,10 @@ type call struct {
 	resp   Response
 	served *httpcache.Entry // the stored response the call served, if any
 
-	// The retry engine and the http.Client under it, whose hooks are the
-	// call's methods: go-retryablehttp around an http.Client whose
-	// transport is the call itself.
-	retry retryablehttp.Client
-	http  http.Client
+	// retry is the call's retry engine, made by its first request (a
+	// fresh cache hit needs none): go-retryablehttp around an http.Client
+	// whose transport is the call itself, the hooks the call's methods.
+	retry *retryablehttp.Client
 }
 
 // newCall starts a call of route with cfg, its resolved options.
@@ -287,9 +286,22 @@ func (c *Client) newCall(ctx context.Context, route string, cfg callConfig) *cal
 	if len(cfg.middleware) > 0 {
 		cl.chain.middleware = append(slices.Clip(c.middleware), cfg.middleware...)
 	}
-	cl.http = http.Client{Transport: cl, CheckRedirect: c.checkRedirect, Jar: c.jar}
-	cl.retry = retryablehttp.Client{
-		HTTPClient: &cl.http,
+	return cl
+}
+
+// engine returns the call's retry engine, making it at the call's first
+// request.
+func (cl *call) engine() *retryablehttp.Client {
+	if cl.retry != nil {
+		return cl.retry
+	}
+	e := &struct {
+		retry retryablehttp.Client
+		http  http.Client
+	}{}
+	e.http = http.Client{Transport: cl, CheckRedirect: cl.c.checkRedirect, Jar: cl.c.jar}
+	e.retry = retryablehttp.Client{
+		HTTPClient: &e.http,
 		RetryMax:   cl.cfg.retries,
 		CheckRetry: cl.checkRetry,
 		// checkRetry waits, on the client's clock, before the retry it
@@ -301,7 +313,8 @@ func (c *Client) newCall(ctx context.Context, route string, cfg callConfig) *cal
 		// attempt that is then retried; logAttempt writes the one line an
 		// attempt has.
 	}
-	return cl
+	cl.retry = &e.retry
+	return cl.retry
 }
 
 // end records how the call ended: in the caller's Response, in the
@@ -468,7 +481,7 @@ func (cl *call) send(u *url.URL, header http.Header) (*response, error) {
 		req.Header[name] = values
 	}
 
-	resp, err := cl.retry.Do(req)
+	resp, err := cl.engine().Do(req)
 	if err != nil {
 		return nil, requestError(req.Method, u, cl.chain.attempt, err)
 	}

@@ -141,13 +141,13 @@ func TestUsesTheGivenHTTPClientTransport(t *testing.T) {
 func TestLoggerIsSilentUnlessGiven(t *testing.T) {
 	t.Parallel()
 	silent := newTestClient(t, "https://example.com")
-	assert.Nil(t, silent.newCall(context.Background(), "/", callConfig{}).retry.Logger, "retryablehttp logs nothing only when its Logger is nil")
+	assert.Nil(t, silent.newCall(context.Background(), "/", callConfig{}).engine().Logger, "retryablehttp logs nothing only when its Logger is nil")
 
 	twin, id := newTwin(t, faults(gamedatatest.Fault502, 1))
 	var buf bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	logged := newTestClient(t, twin.URL, WithLogger(logger))
-	assert.Nil(t, logged.newCall(context.Background(), "/", callConfig{}).retry.Logger, "the retry engine's own lines never reach the caller's logger")
+	assert.Nil(t, logged.newCall(context.Background(), "/", callConfig{}).engine().Logger, "the retry engine's own lines never reach the caller's logger")
 	_, err := logged.Servers.Get(context.Background(), id)
 	require.NoError(t, err)
 	assert.Equal(t, 2, strings.Count(buf.String(), `msg="gamedata: attempt"`), "a line an attempt")
