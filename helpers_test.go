@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/metrics"
@@ -120,13 +119,6 @@ func timeField(t *testing.T, f Fields, name string) time.Time {
 	v, ok := f.Time(name)
 	require.True(t, ok, "member %q is a time", name)
 	return v
-}
-
-func mustURL(t *testing.T, raw string) *url.URL {
-	t.Helper()
-	u, err := url.Parse(raw)
-	require.NoError(t, err)
-	return u
 }
 
 // flaky is a small twin that answers the first failures requests of each
