@@ -39,6 +39,7 @@ func TestEachCommandShowsTheFlagsItUses(t *testing.T) {
 		{"exporter", true, "", false},
 		{"backfill", true, "", false},
 		{"prune", false, "", false},
+		{"api", true, "", true},
 	}
 	f := newFactory(io.Discard, io.Discard)
 	require.Len(t, cases, len(commands(f)), "every command is here")

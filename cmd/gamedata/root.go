@@ -46,7 +46,7 @@ func commands(f *factory) []*cobra.Command {
 		newCmdList(f, nil), newCmdOrgs(f, nil), newCmdGet(f, nil), newCmdSearch(f, nil),
 		newCmdActivity(f, nil), newCmdAnalytics(f, nil), newCmdExport(f, nil),
 		newCmdChart(f, nil), newCmdSync(f, nil), newCmdWatch(f, nil), newCmdExporter(f, nil),
-		newCmdBackfill(f, nil), newCmdPrune(f, nil),
+		newCmdBackfill(f, nil), newCmdPrune(f, nil), newCmdAPI(f, nil),
 	}
 }
 
