@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -115,8 +114,8 @@ func failure(c common, r apiRequest, err error) error {
 	switch {
 	case errors.As(err, &apiErr):
 		return statusFailure(c, r, err, apiErr)
-	case false && errors.Is(err, gamedata.ErrPageOutOfRange):
-		return &message.Explained{Msg: fmt.Sprintf("api %s: page %s is past the directory's end; give a smaller page", r.Path, cmp.Or(r.Query.Get("page"), "1")), Err: err}
+	case errors.Is(err, gamedata.ErrPageOutOfRange) && r.Query.Get("page") != "":
+		return &message.Explained{Msg: fmt.Sprintf("api %s: page %s is past the directory's end; give a smaller page", r.Path, r.Query.Get("page")), Err: err}
 	}
 	return err
 }
