@@ -31,6 +31,7 @@ type config struct {
 	caching                          map[Family]CachePolicy
 	clock                            clock
 	now                              time.Time
+	recording                        *Recording
 }
 
 // WithSeed sets the seed the catalogue (and, unless Faults.Seed is set, the
@@ -99,6 +100,15 @@ func WithCachePolicy(f Family, p CachePolicy) Option {
 // before the reference time keeps the reference time: the twin's clock
 // never runs back.
 func WithNow(t time.Time) Option { return func(c *config) { c.now = t } }
+
+// WithRecording makes the twin serve rec in place of its catalogue, for
+// replay offline: every request is answered from the recording as
+// Recording.Transport replays it, whatever rec's mode (the twin sends
+// nothing on), and a miss is a 404 that rec.Unmatched lists. Latency,
+// faults, the rate limit and Requests work as on any twin, so a test
+// replays a recording under faults; the twin's caching policies,
+// Catalog and data changes do not touch the answers.
+func WithRecording(rec *Recording) Option { return func(c *config) { c.recording = rec } }
 
 // started is s, as generated, moved on to WithNow's time.
 func (c *config) started(s *catalog.Snapshot) *catalog.Snapshot {

@@ -35,7 +35,9 @@ func (rep reply) write(w http.ResponseWriter) {
 		w.WriteHeader(rep.status)
 		return
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	if w.Header().Get("Content-Type") == "" { // a recorded answer says its own
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	}
 	w.Header().Set("Content-Length", strconv.Itoa(len(rep.body)))
 	w.WriteHeader(rep.status)
 	w.Write(rep.body)

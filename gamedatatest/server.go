@@ -134,15 +134,16 @@ type handler struct {
 	dirCount     int
 	reorderStep  uint64
 
-	faults  *FaultInjector
-	limit   limiter
-	caching cachePolicies
+	faults    *FaultInjector
+	limit     limiter
+	caching   cachePolicies
+	recording *Recording // served in place of the catalogue, when set
 
 	closeOnce sync.Once
 }
 
 func newHandler(cfg *config) *handler {
-	h := &handler{latency: cfg.latency, clock: cfg.clock, done: make(chan struct{})}
+	h := &handler{latency: cfg.latency, clock: cfg.clock, done: make(chan struct{}), recording: cfg.recording}
 	h.snap.Store(cfg.started(catalog.Generate(catalog.Config{
 		Seed: cfg.seed, Packages: cfg.packages, Servers: cfg.servers, Organizations: cfg.organizations,
 		HistoryPoints: cfg.historyPoints, Awkward: cfg.awkward,
@@ -195,6 +196,8 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 		rep = errorReply(http.StatusTooManyRequests, "rate limit exceeded")
 		secs := max(int(math.Ceil(wait.Seconds())), 1)
 		rep.header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
+	case h.recording != nil:
+		rep = h.recording.answer(r)
 	default:
 		rep = h.caching.conditional(r, h.route(r))
 	}

@@ -9,12 +9,15 @@ import (
 	"time"
 )
 
-// Directory defaults and limits.
+// Directory defaults.
 const (
 	defaultPageSize = 20
-	maxPageSize     = 100
 	defaultSort     = "ident"
 )
+
+// MaxPageSize is the largest page of a directory: a larger pageSize is
+// served as this one, as the service does.
+const MaxPageSize = 100
 
 // Package kinds the dashboard accepts; "server" lists dedicated servers.
 var (
@@ -53,7 +56,7 @@ func parseDirQuery(q url.Values, sorts []string, filterOK func(string) bool, kin
 		d.page = p
 	}
 	if n, err := strconv.Atoi(q.Get("pageSize")); err == nil && n >= 1 {
-		d.pageSize = min(n, maxPageSize)
+		d.pageSize = min(n, MaxPageSize)
 	}
 	return d
 }

@@ -1,0 +1,51 @@
+package gamedatatest
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCredentialLike(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string]bool{
+		"Authorization": true, "X-Api-Key": true, "api_key": true, "access_token": true, "X-Amz-Security-Token": true,
+		"sessionid": true, "PHPSESSID": true, "sid": true, "sig": true, "X-Client-Secret": true, "password": true,
+		"key": true, "Private-Key": true, "Cookie": true,
+		"Accept": false, "ETag": false, "Cache-Control": false, "kind": false, "pageSize": false, "q": false,
+		"monkey": false, "Keep-Alive": false, "X-Request-Id": false, "Content-Type": false,
+	} {
+		assert.Equal(t, want, credentialLike(name), name)
+	}
+}
+
+func TestScrubRules(t *testing.T) {
+	t.Parallel()
+	s, err := newScrubRules([]RecordingOption{ScrubHeaders("X-Trace-*", "x-secret-header"), ScrubQuery("Nonce")})
+	require.NoError(t, err)
+	h := s.header(http.Header{
+		"Authorization": {"Bearer a"}, "User-Agent": {"u"}, "X-Forwarded-For": {"10.0.0.1"}, "X-Trace-Id": {"1"},
+		"X-Secret-Header": {"s"}, "Accept": {"application/json"}, "If-None-Match": {`"x"`},
+	})
+	assert.Equal(t, http.Header{"Accept": {"application/json"}, "If-None-Match": {`"x"`}}, h)
+	assert.Equal(t, "kind=game&page=2&filter=a&filter=b", s.rawQuery("kind=game&TOKEN=t&page=2&&api_key=k&filter=a&nonce=1&filter=b"))
+	assert.Equal(t, "", s.rawQuery("access_token=x"))
+}
+
+func TestSecretsAreRedactedWhereverEchoed(t *testing.T) {
+	t.Parallel()
+	s, err := newScrubRules(nil)
+	require.NoError(t, err)
+	secrets := s.secrets(
+		http.Header{"Authorization": {"Bearer tok/en+1"}, "Cookie": {`a=cookie1; b="cookie2"`}, "User-Agent": {"agent007"}},
+		"token=qs%2F1&kind=game",
+		http.Header{"Set-Cookie": {"sid=setcookie3; HttpOnly"}},
+	)
+	body := []byte(`{"echo":["Bearer tok/en+1","tok%2Fen%2B1","cookie1","cookie2","qs/1","qs%2F1","setcookie3","agent007","abc"]}`)
+	assert.Equal(t, `{"echo":["REDACTED","REDACTED","REDACTED","REDACTED","REDACTED","REDACTED","REDACTED","agent007","abc"]}`, string(redact(body, secrets)))
+	h := http.Header{"Location": {"/x?next=tok%2Fen%2B1"}}
+	redactHeader(h, secrets)
+	assert.Equal(t, "/x?next=REDACTED", h.Get("Location"))
+}
