@@ -19,7 +19,7 @@ import (
 func TestEachCommandShowsTheFlagsItUses(t *testing.T) {
 	t.Parallel()
 	const records = "json, ndjson, csv or table"
-	service := []string{"--base-url", "--twin", "--rate", "--cache-dir"}
+	service := []string{"--base-url", "--twin", "--rate", "--cache-dir", "--record", "--record-mode", "--replay"}
 	cases := []struct {
 		command string
 		service bool
