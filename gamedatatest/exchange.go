@@ -42,6 +42,13 @@ func (x *exchange) transient() bool {
 	return x.status == http.StatusTooManyRequests || x.status >= 500
 }
 
+// at names x in an error: its method and path, without the query, whose
+// values a caller may not want repeated.
+func (x *exchange) at() string {
+	path, _, _ := strings.Cut(x.target, "?")
+	return x.method + " " + path
+}
+
 // recordedOrigin is the origin of every stored URL. A recording keeps no
 // host: it does not depend on where it was made (a twin's port, a proxy),
 // and names no private address.
@@ -153,7 +160,7 @@ func (s *scrubRules) exchangeOf(e har.Entry) (*exchange, error) {
 		x.target += "?" + u.RawQuery
 	}
 	if where, name := x.leftover(s); name != "" {
-		return nil, leftoverError(x.method+" "+u.EscapedPath(), where, name, true)
+		return nil, leftoverError(x.at(), where, name, true)
 	}
 	x.request, x.header = s.header(x.request), s.header(x.header)
 	x.target = u.EscapedPath()

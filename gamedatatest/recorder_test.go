@@ -2,7 +2,9 @@ package gamedatatest_test
 
 import (
 	"context"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -110,4 +112,64 @@ func TestRecordingRefreshesA200WithA304(t *testing.T) {
 	assert.Equal(t, []int{0, 1}, []int{entries[0].Sequence, entries[1].Sequence})
 	assert.Equal(t, "no-cache, private", entries[0].header("Cache-Control"), "the 304's headers refresh the 200's")
 	assert.NotEmpty(t, entries[0].Response.Content.Text)
+}
+
+// An attempt that met a transport error or a body cut short is never
+// kept, whatever the fault: the recording holds the answer of the retry
+// that recovered, whole.
+func TestRecordingLeavesOutBrokenAttempts(t *testing.T) {
+	t.Parallel()
+	for _, fault := range []gamedatatest.Fault{
+		gamedatatest.FaultReset, gamedatatest.FaultTruncate, gamedatatest.FaultChunkedCut, gamedatatest.FaultGzipCut,
+	} {
+		t.Run(fault.String(), func(t *testing.T) {
+			t.Parallel()
+			twin := gamedatatest.NewServer(gamedatatest.WithSize(5, 0, 0),
+				gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Attempts: 1, Kinds: []gamedatatest.Fault{fault}}))
+			defer twin.Close()
+			ref := packagesOf(twin, 1)[0]
+			path := harPath(t)
+			record(t, twin, path, func(c *gamedata.Client) []string {
+				_, err := c.Packages.Get(context.Background(), ref.Kind, ref.Ident)
+				require.NoError(t, err)
+				return nil
+			})
+			require.Equal(t, fault, twin.Requests()[0].Fault, "the first attempt met the fault")
+			entries := readEntries(t, path)
+			require.Len(t, entries, 1)
+			assert.Equal(t, http.StatusOK, entries[0].Response.Status)
+			assert.Equal(t, string(twin.Catalog().Package(ref.Kind, ref.Ident)), entries[0].Response.Content.Text)
+		})
+	}
+}
+
+// An answer a recording cannot keep decoded stops Save, whose error names
+// the request and what to do; nothing is written.
+func TestRecordingRefusesABodyItCannotDecode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, encoding, body, want string
+	}{
+		{"brotli", "br", "\x0b\x02\x80", `GET /api/search: the response is "br"-encoded, which a recording cannot decode: do not ask for that Accept-Encoding`},
+		{"broken gzip", "gzip", "not gzip", "GET /api/search: a gzip body that does not decode"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Encoding", tc.encoding)
+				io.WriteString(w, tc.body)
+			}))
+			defer front.Close()
+			path := harPath(t)
+			rec := openRecording(t, path, gamedatatest.ModeOnce)
+			status, _, body := getRaw(t, rec.Transport(nil), front.URL, "/api/search?q=secret-query", http.Header{"Accept-Encoding": {tc.encoding}})
+			assert.Equal(t, http.StatusOK, status)
+			assert.Equal(t, tc.body, string(body), "the caller gets the answer as it came")
+			err := rec.Save()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), "secret-query", "the query is not repeated")
+			assert.NoFileExists(t, path)
+		})
+	}
 }

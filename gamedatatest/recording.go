@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/gamedata-go/gamedata/internal/har"
@@ -74,11 +73,12 @@ const formatVersion = 1
 // the Authorization, Proxy-Authorization, Cookie, Set-Cookie, User-Agent,
 // Date, Via, X-Forwarded-*, Content-Length and Content-Encoding headers,
 // the hop-by-hop ones and the key, token, api_key and access_token query
-// parameters, and replaces the values of the credentials among them,
-// wherever the service echoes one, by REDACTED; ScrubHeaders and
-// ScrubQuery add to these rules. Save refuses a recording that still holds
-// a header or parameter whose name looks like a credential's, unless
-// AllowHeaders or AllowQuery names it; OpenRecording refuses such a file.
+// parameters, and replaces the values of the credentials among them and
+// of the User-Agent, wherever the service echoes one, by REDACTED;
+// ScrubHeaders and ScrubQuery add to these rules. Save refuses a
+// recording that still holds a header or parameter whose name looks like
+// a credential's, unless AllowHeaders or AllowQuery names it;
+// OpenRecording refuses such a file.
 // Bodies are stored decoded (gzip undone), as text, or base64 when they
 // are not UTF-8; hosts are not stored.
 //
@@ -236,7 +236,7 @@ func (r *Recording) Save() error {
 	}
 	for _, x := range xs {
 		if x.failure != nil {
-			return fmt.Errorf("gamedatatest: save recording %s: %s %s: %w", r.path, x.method, x.route, x.failure)
+			return fmt.Errorf("gamedatatest: save recording %s: %s: %w", r.path, x.at(), x.failure)
 		}
 	}
 	xs = kept(xs)
@@ -250,8 +250,7 @@ func (r *Recording) Save() error {
 	}
 	for i, x := range xs {
 		if where, name := x.leftover(&r.rules); name != "" {
-			path, _, _ := strings.Cut(x.target, "?")
-			return fmt.Errorf("gamedatatest: save recording %s: %w", r.path, leftoverError(x.method+" "+path, where, name, false))
+			return fmt.Errorf("gamedatatest: save recording %s: %w", r.path, leftoverError(x.at(), where, name, false))
 		}
 		log.Entries[i] = x.entry(i)
 	}

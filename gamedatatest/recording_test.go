@@ -146,14 +146,17 @@ func TestOpenRecordingRefuses(t *testing.T) {
 
 // The secrets of a run (an Authorization, a Cookie, a Set-Cookie, a
 // User-Agent, a token parameter, echoed by the service in a redirect's
-// body and Location) reach no file; the file states the rules.
+// body and Location, and the User-Agent in a header) reach no file; the
+// file states the rules.
 func TestRecordingScrubsCredentials(t *testing.T) {
 	t.Parallel()
 	twin := gamedatatest.NewServer(gamedatatest.WithSize(20, 0, 0))
 	defer twin.Close()
-	// The service sets a cookie: a proxy in front of the twin adds one.
+	// The service sets a cookie and echoes the User-Agent: a proxy in
+	// front of the twin adds them.
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Set-Cookie", "sid=SetCookieSecret1; HttpOnly")
+		w.Header().Set("X-Seen-Agent", r.UserAgent())
 		twin.Handler().ServeHTTP(w, r)
 	}))
 	defer front.Close()
@@ -188,6 +191,7 @@ func TestRecordingScrubsCredentials(t *testing.T) {
 	}
 	assert.Contains(t, entries[0].Response.Content.Text, `"location":"/api/dashboard?page=1&token=REDACTED"`, "the echoed secret is replaced")
 	assert.Equal(t, "/api/dashboard?page=1", entries[0].header("Location"), "the scrubbed parameter is gone from the Location")
+	assert.Equal(t, "REDACTED", entries[0].header("X-Seen-Agent"), "the echoed User-Agent is replaced")
 
 	var f struct {
 		Log struct {

@@ -3,6 +3,7 @@ package gamedatatest_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -202,7 +203,7 @@ type fakeT struct{ errors []string }
 func (*fakeT) Helper() {}
 
 func (f *fakeT) Errorf(format string, args ...any) {
-	f.errors = append(f.errors, format)
+	f.errors = append(f.errors, fmt.Sprintf(format, args...))
 }
 
 // A request the recording holds no answer for is a 404 that names its
@@ -245,5 +246,6 @@ func TestReplayMissNamesTheKeyAndTheNearest(t *testing.T) {
 	assert.Equal(t, []string{miss.MatchKey}, rec.Unmatched())
 	var failed fakeT
 	rec.CheckMatched(&failed)
-	assert.Len(t, failed.errors, 1)
+	assert.Equal(t, []string{"gamedatatest: recording " + path + " holds no answer for " + miss.MatchKey + ": record it in mode new_episodes"},
+		failed.errors, "CheckMatched fails the test once for each request missed")
 }

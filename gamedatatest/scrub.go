@@ -117,7 +117,7 @@ var (
 		"Content-Length", "Content-Encoding",
 		"Connection", "Keep-Alive", "Proxy-Connection", "Te", "Trailer", "Transfer-Encoding", "Upgrade",
 	}
-	defaultSecretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"}
+	defaultSecretHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie", "User-Agent"}
 	defaultScrubQuery    = []string{"key", "token", "api_key", "access_token"}
 )
 
@@ -199,7 +199,8 @@ func (s *scrubRules) rawQuery(rawQuery string) string {
 }
 
 // secrets are the values an exchange must not store anywhere: those of
-// the removed request and response headers that carry credentials and of
+// the removed request and response headers that carry credentials or
+// name the caller (User-Agent), and of
 // the removed query parameters, whole, after an authentication scheme,
 // and each cookie's; each as sent and escaped as in a URL.
 func (s *scrubRules) secrets(reqHeader http.Header, rawQuery string, respHeader http.Header) [][]byte {
