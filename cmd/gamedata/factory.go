@@ -225,6 +225,16 @@ func twinNotice(s serviceFlags, url string) string {
 	return "no --base-url given; using " + twin + url
 }
 
+// replayNotice says that the twin at url answers from the recording s
+// names, offline: over $GAMEDATA_BASE_URL when it is set.
+func replayNotice(s serviceFlags, url string) string {
+	notice := "--replay given: answering from " + s.Replay + ", offline, through the in-process twin of the service (gamedatatest) at " + url
+	if s.BaseURL != "" {
+		notice += ", not $GAMEDATA_BASE_URL (" + s.BaseURL + ")"
+	}
+	return notice
+}
+
 func (f *factory) close() {
 	if f.twin != nil {
 		f.twin.Close()

@@ -124,13 +124,32 @@ func (s *serviceFlags) register(cmd *cobra.Command, baseURL string) {
 	s.recordFlags.register(fl)
 }
 
-// check refuses a bad --rate, and --record or --replay with what they
-// cannot go with.
+// check refuses a bad --rate, and bad --record and --replay flags.
 func (s *serviceFlags) check(command string) error {
 	if s.Rate < 0 || math.IsNaN(s.Rate) || math.IsInf(s.Rate, 0) {
 		return message.Usagef("%s --rate %v: want a number of requests a second, or 0 for no limit", command, s.Rate)
 	}
-	return s.checkRecording(command)
+	if err := s.recordFlags.check(command); err != nil {
+		return err
+	}
+	return s.checkRecordingWith(command)
+}
+
+// checkRecordingWith refuses --replay with a flag that would take its
+// answers elsewhere (--base-url, --twin, --cache-dir), and --record with
+// --cache-dir, whose cached answers are never sent and so never
+// recorded.
+func (s *serviceFlags) checkRecordingWith(command string) error {
+	r := s.recordFlags
+	switch {
+	case r.Replay != "" && s.baseURLGiven:
+		return message.Usagef("%s --replay and --base-url: a replay is offline and sends nothing to the service; leave --base-url out", command)
+	case r.Replay != "" && s.Twin:
+		return message.Usagef("%s --replay and --twin: a replay answers through the twin already; leave --twin out", command)
+	case (r.Record != "" || r.Replay != "") && s.cacheDirGiven:
+		return message.Usagef("%s --cache-dir with --%s: a cached answer is never sent, so it is never recorded; leave --cache-dir out", command, r.verb())
+	}
+	return nil
 }
 
 // parseDebug reads $GAMEDATA_DEBUG: whether a line is written on stderr

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -34,13 +35,10 @@ func (r *recordFlags) register(fl *pflag.FlagSet) {
 	fl.Var(givenString{&r.Replay, &r.replayGiven}, "replay", "answer from this HAR file, made by --record, offline: nothing is sent to the service")
 }
 
-// checkRecording refuses, before anything starts, --record and --replay
-// with an empty name, together, or with a flag that would take their
-// answers elsewhere: --base-url, --twin or --cache-dir for --replay, and
-// --cache-dir for --record, whose cached answers are never sent and so
-// never recorded.
-func (s *serviceFlags) checkRecording(command string) error {
-	r := s.recordFlags
+// check refuses, before anything starts, --record and --replay with an
+// empty name or together, --record-mode without --record, and a mode
+// that is none of the four.
+func (r recordFlags) check(command string) error {
 	switch {
 	case r.recordGiven && r.Record == "":
 		return message.Usagef("%s --record: give the file to record into", command)
@@ -50,12 +48,6 @@ func (s *serviceFlags) checkRecording(command string) error {
 		return message.Usagef("%s --record and --replay: give one; --record writes the file, --replay reads it", command)
 	case r.modeGiven && r.Record == "":
 		return message.Usagef("%s --record-mode: it says what --record does; give --record FILE too", command)
-	case r.Replay != "" && s.baseURLGiven:
-		return message.Usagef("%s --replay and --base-url: a replay is offline and sends nothing to the service; leave --base-url out", command)
-	case r.Replay != "" && s.Twin:
-		return message.Usagef("%s --replay and --twin: a replay answers through the twin already; leave --twin out", command)
-	case (r.Record != "" || r.Replay != "") && s.cacheDirGiven:
-		return message.Usagef("%s --cache-dir with --%s: a cached answer is never sent, so it is never recorded; leave --cache-dir out", command, r.verb())
 	}
 	if _, err := gamedatatest.ParseMode(r.RecordMode); err != nil || r.RecordMode == "" {
 		return message.Usagef("%s --record-mode %q: want new_episodes, once, all or none", command, r.RecordMode)
@@ -128,24 +120,14 @@ func (rc *recording) transport(next http.RoundTripper) http.RoundTripper {
 // serves offline.
 func (rc *recording) replays() bool { return rc != nil && strings.HasPrefix(rc.flag, "--replay ") }
 
-// replayNotice says that the twin at url answers from the recording s
-// names, offline: over $GAMEDATA_BASE_URL when it is set.
-func replayNotice(s serviceFlags, url string) string {
-	notice := "--replay given: answering from " + s.Replay + ", offline, through the in-process twin of the service (gamedatatest) at " + url
-	if s.BaseURL != "" {
-		notice += ", not $GAMEDATA_BASE_URL (" + s.BaseURL + ")"
-	}
-	return notice
-}
-
-// endRecording ends the command whose error is err: a request the
-// recording held no answer for is its failure, whatever the command made
-// of the 404 that answered it, and what --record recorded is saved, even
-// when the command failed or was interrupted (whole exchanges only). A
-// save that fails is the command's failure, or said on its own line
-// before the command's.
-func (f *factory) endRecording(err error) error {
-	rc := f.recording
+// end ends the command whose error is err, and returns its error: a
+// request the recording held no answer for is its failure, whatever the
+// command made of the 404 that answered it, and what --record recorded is
+// saved, even when the command failed or was interrupted (whole exchanges
+// only). A save that fails is the command's failure, or is said on
+// errOut, on its own line, before the command's. A nil recording, of a
+// command run without --record and --replay, returns err.
+func (rc *recording) end(err error, errOut io.Writer) error {
 	if rc == nil {
 		return err
 	}
@@ -162,7 +144,7 @@ func (f *factory) endRecording(err error) error {
 	case err == nil:
 		return rc.saveFailure(serr)
 	}
-	message.Line(f.io.errOut, "%s", rc.saveFailure(serr))
+	message.Line(errOut, "%s", rc.saveFailure(serr))
 	return err
 }
 

@@ -37,7 +37,7 @@ func runWith(ctx context.Context, f *factory, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(f.io.out)
 	root.SetErr(f.io.errOut)
-	return exitStatus(ctx, f.io.errOut, message.Explain(f.endRecording(root.ExecuteContext(ctx)), f.reached()))
+	return exitStatus(ctx, f.io.errOut, message.Explain(f.recording.end(root.ExecuteContext(ctx), f.io.errOut), f.reached()))
 }
 
 // commands are the program's commands, each running for real.
