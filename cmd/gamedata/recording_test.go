@@ -293,7 +293,7 @@ func TestRecordUsageErrors(t *testing.T) {
 		{[]string{"--record", file, "--cache-dir", dir}, "get --cache-dir with --record: a cached answer is never sent, so it is never recorded; leave --cache-dir out"},
 		{[]string{"--replay", file, "--cache-dir", dir}, "get --cache-dir with --replay: a cached answer is never sent, so it is never recorded; leave --cache-dir out"},
 	} {
-		code, out, errOut := runEnv(t, nil, append([]string{"get", "package", "game/x"}, tt.args...)...)
+		code, out, errOut := runEnv(t, map[string]string{"GAMEDATA_BASE_URL": twin.URL}, append([]string{"get", "package", "game/x"}, tt.args...)...)
 		assert.Equal(t, 2, code, "%v", tt.args)
 		assert.Empty(t, out, "%v", tt.args)
 		assert.Equal(t, "gamedata: "+tt.says+"\n", errOut, "%v", tt.args)
@@ -302,9 +302,9 @@ func TestRecordUsageErrors(t *testing.T) {
 	assert.NoFileExists(t, file)
 }
 
-// Every command that calls the service takes --record and --replay, and
-// a command that watches its attempts (watch's status, sync's count of
-// bytes) sees them over the recording: sync records, then replays.
+// A command that observes its attempts (sync counts the bytes of the
+// bodies) records and replays as any other: its observer sits over the
+// recording.
 func TestSyncRecordsAndReplays(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
