@@ -38,6 +38,15 @@
 // for requests that have arrived but not been answered, such as stalled
 // ones.
 //
+// # Recordings
+//
+// OpenRecording opens a HAR 1.2 file of what the real service answered:
+// its Transport, the http.RoundTripper of a client, records the answers
+// once and replays them offline afterwards, in the modes of vcrpy (none,
+// once, new_episodes, all), scrubbed of credentials before anything is
+// kept; NewServer(WithRecording(rec)) serves a recording as a twin, under
+// the twin's faults. See Recording.
+//
 // # Consistency
 //
 // The figures of one package, organization or of the platform are drawn

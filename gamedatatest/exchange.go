@@ -63,9 +63,7 @@ var startedAt = time.Date(2000, time.January, 1, 0, 0, 0, 0, time.UTC)
 // kept returns the exchanges of xs a recording stores, sorted by key and,
 // within a key, in the order they were sent, each numbered in its key:
 // those whose whole answer arrived, but a throttle or a server error that
-// a later exchange of the same key recovered from. A 304 refreshes the
-// headers of the 200 before it, as a cache does (RFC 9111, 4.3.4), and
-// stays, so that replay answers the requests of the key in their order.
+// a later exchange of the same key recovered from (see keptOfKey).
 func kept(xs []*exchange) []*exchange {
 	byKey := map[string][]*exchange{}
 	for _, x := range xs {
@@ -80,36 +78,43 @@ func kept(xs []*exchange) []*exchange {
 	slices.Sort(keys)
 	var out []*exchange
 	for _, k := range keys {
-		group := byKey[k]
-		slices.SortStableFunc(group, func(a, b *exchange) int { return cmp.Compare(a.seq, b.seq) })
-		var last *exchange // the 200 a 304 refreshes
-		recovered := false
-		var keep []*exchange
-		for i := len(group) - 1; i >= 0; i-- {
-			x := group[i]
-			if x.transient() && recovered {
-				continue
-			}
-			recovered = recovered || !x.transient()
-			keep = append(keep, x)
-		}
-		slices.Reverse(keep)
-		for i, x := range keep {
-			switch x.status {
-			case http.StatusOK:
-				last = x
-			case http.StatusNotModified:
-				if last != nil {
-					for name, values := range x.header {
-						last.header[name] = slices.Clone(values)
-					}
-				}
-			}
-			x.seq = i
-		}
-		out = append(out, keep...)
+		out = append(out, keptOfKey(byKey[k])...)
 	}
 	return out
+}
+
+// keptOfKey returns the exchanges of one key a recording stores, in the
+// order they were sent, numbered: a throttle or a server error is left
+// out when a later exchange recovered from it. A 304 refreshes the
+// headers of the 200 before it, as a cache does (RFC 9111, 4.3.4), and
+// stays, so that replay answers the requests of the key in their order.
+func keptOfKey(group []*exchange) []*exchange {
+	slices.SortStableFunc(group, func(a, b *exchange) int { return cmp.Compare(a.seq, b.seq) })
+	var keep []*exchange
+	recovered := false
+	for _, x := range slices.Backward(group) {
+		if x.transient() && recovered {
+			continue
+		}
+		recovered = recovered || !x.transient()
+		keep = append(keep, x)
+	}
+	slices.Reverse(keep)
+	var last *exchange // the 200 a 304 refreshes
+	for i, x := range keep {
+		switch x.status {
+		case http.StatusOK:
+			last = x
+		case http.StatusNotModified:
+			if last != nil {
+				for name, values := range x.header {
+					last.header[name] = slices.Clone(values)
+				}
+			}
+		}
+		x.seq = i
+	}
+	return keep
 }
 
 // entry is x as the i-th entry of a HAR log.

@@ -117,7 +117,8 @@ type Recording struct {
 // credential and that opts do not allow. A file that does not exist is
 // an error in ModeNone only. Nothing is written before Save.
 func OpenRecording(path string, m Mode, opts ...RecordingOption) (*Recording, error) {
-	if _, err := ParseMode(string(m)); err != nil {
+	m, err := ParseMode(string(m)) // the zero Mode is ModeNone
+	if err != nil {
 		return nil, err
 	}
 	if path == "" {

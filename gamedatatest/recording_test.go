@@ -81,6 +81,27 @@ func TestRecordingModes(t *testing.T) {
 	}
 }
 
+// The zero Mode is ModeNone, the default: it replays, sends nothing, and
+// needs the file.
+func TestRecordingZeroModeIsNone(t *testing.T) {
+	t.Parallel()
+	_, err := gamedatatest.OpenRecording(harPath(t), "")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "does not exist: record it first, in mode once")
+
+	live := gamedatatest.NewServer(gamedatatest.WithSize(5, 0, 0))
+	defer live.Close()
+	ref := packagesOf(live, 1)[0]
+	path := harPath(t)
+	require.NoError(t, openRecording(t, path, gamedatatest.ModeAll).Save()) // an empty recording
+	rec := openRecording(t, path, "")
+	assert.Equal(t, gamedatatest.ModeNone, rec.Mode())
+	_, err = clientThrough(t, live.URL, rec.Transport(live.Client().Transport)).Packages.Get(context.Background(), ref.Kind, ref.Ident)
+	require.ErrorIs(t, err, gamedata.ErrNotFound)
+	assert.Empty(t, live.Requests(), "nothing is sent")
+	assert.Len(t, rec.Unmatched(), 1)
+}
+
 // ModeAll drops what the file held: the file holds only what this run
 // sent.
 func TestRecordingModeAllRewritesTheFile(t *testing.T) {

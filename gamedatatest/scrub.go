@@ -22,31 +22,19 @@ type RecordingOption func(*scrubRules) error
 // service echoes one, in a body or another header, it is replaced by
 // REDACTED.
 func ScrubHeaders(names ...string) RecordingOption {
-	return func(s *scrubRules) error {
-		for _, n := range names {
-			if err := checkName("ScrubHeaders", strings.TrimSuffix(n, "*")); err != nil {
-				return err
-			}
-			s.headers = append(s.headers, canonicalPattern(n))
-			s.secretHeaders = append(s.secretHeaders, canonicalPattern(n))
-		}
-		return nil
-	}
+	return nameOption("ScrubHeaders", names, func(s *scrubRules, n string) {
+		s.headers = append(s.headers, canonicalPattern(n))
+		s.secretHeaders = append(s.secretHeaders, canonicalPattern(n))
+	})
 }
 
 // ScrubQuery removes the named query parameters (in any case), beside
 // the ones a recording removes by default, from the URLs it stores and
 // from match keys. Their values are secrets, as with ScrubHeaders.
 func ScrubQuery(names ...string) RecordingOption {
-	return func(s *scrubRules) error {
-		for _, n := range names {
-			if err := checkName("ScrubQuery", n); err != nil {
-				return err
-			}
-			s.query = append(s.query, strings.ToLower(n))
-		}
-		return nil
-	}
+	return nameOption("ScrubQuery", names, func(s *scrubRules, n string) {
+		s.query = append(s.query, strings.ToLower(n))
+	})
 }
 
 // AllowHeaders lets the named headers through although their names look
@@ -54,26 +42,28 @@ func ScrubQuery(names ...string) RecordingOption {
 // "session" and the like), for a header that is not one. Without it,
 // saving a recording that holds one fails.
 func AllowHeaders(names ...string) RecordingOption {
-	return func(s *scrubRules) error {
-		for _, n := range names {
-			if err := checkName("AllowHeaders", n); err != nil {
-				return err
-			}
-			s.allowHeaders = append(s.allowHeaders, http.CanonicalHeaderKey(n))
-		}
-		return nil
-	}
+	return nameOption("AllowHeaders", names, func(s *scrubRules, n string) {
+		s.allowHeaders = append(s.allowHeaders, http.CanonicalHeaderKey(n))
+	})
 }
 
 // AllowQuery lets the named query parameters through although their names
 // look like credentials, as AllowHeaders does for headers.
 func AllowQuery(names ...string) RecordingOption {
+	return nameOption("AllowQuery", names, func(s *scrubRules, n string) {
+		s.allowQuery = append(s.allowQuery, strings.ToLower(n))
+	})
+}
+
+// nameOption is the option named option that adds each of names to the
+// rules with add, once checkName accepts it.
+func nameOption(option string, names []string, add func(s *scrubRules, name string)) RecordingOption {
 	return func(s *scrubRules) error {
 		for _, n := range names {
-			if err := checkName("AllowQuery", n); err != nil {
+			if err := checkName(option, strings.TrimSuffix(n, "*")); err != nil {
 				return err
 			}
-			s.allowQuery = append(s.allowQuery, strings.ToLower(n))
+			add(s, n)
 		}
 		return nil
 	}

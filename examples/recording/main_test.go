@@ -84,7 +84,9 @@ func TestTopGamesReplayedUnderFaults(t *testing.T) {
 	require.Equal(t, 5, strings.Count(want, "\n"))
 
 	rec, err := gamedatatest.OpenRecording(path, gamedatatest.ModeNone)
-	require.NoError(t, err)
+	if err != nil {
+		t.Fatal(err)
+	}
 	twin := gamedatatest.NewServer(gamedatatest.WithRecording(rec),
 		gamedatatest.WithFaults(gamedatatest.Faults{Rate: 1, Attempts: 1}))
 	defer twin.Close()
