@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -24,6 +25,9 @@ type factory struct {
 	io     *iostreams
 	twin   *gamedatatest.Server // the in-process twin, once it serves
 	client *gamedata.Client
+	// recording is what --record writes or --replay reads, once the
+	// client is made.
+	recording *recording
 	// base is the base URL the client reached for, "" for the twin.
 	base string
 	// now is the wall clock: the twin the command starts is set to it.
@@ -42,7 +46,7 @@ func newFactory(stdout, stderr io.Writer) *factory {
 func (f *factory) addServiceFlags(cmd *cobra.Command, c *common) {
 	c.Service = &serviceFlags{}
 	c.Service.register(cmd, f.getenv("GAMEDATA_BASE_URL"))
-	c.Client = func(extra ...gamedata.Option) (*gamedata.Client, error) { return f.newClient(*c.Service, extra...) }
+	c.Client = func(observers ...observer) (*gamedata.Client, error) { return f.newClient(*c.Service, observers...) }
 }
 
 // addRecordFlags adds the flags of a command that reads the service and
@@ -103,22 +107,33 @@ func execute(ctx context.Context, c common, run func(context.Context) error) err
 	return err
 }
 
-// newClient returns the client, made on first use with extra options
-// after its own: the twin when no base URL is given (or --twin is), the
-// rate limit, the disk cache and the debug lines s asks for.
-func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata.Client, error) {
+// newClient returns the client, made on first use: the twin when no base
+// URL is given (or --twin is), the recording --record or --replay names,
+// the rate limit, the disk cache and the debug lines s asks for, and the
+// observers over the transport, outermost last.
+func (f *factory) newClient(s serviceFlags, observers ...observer) (*gamedata.Client, error) {
 	if f.client != nil {
 		return f.client, nil
+	}
+	rec, err := openRecording(s.recordFlags)
+	if err != nil {
+		return nil, err
+	}
+	f.recording = rec
+	transport := rec.transport(http.DefaultTransport)
+	for _, o := range observers {
+		transport = o(transport)
 	}
 	limit := rate.Limit(s.Rate)
 	if s.Rate == 0 {
 		limit = rate.Inf
 	}
-	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version)}
+	opts := []gamedata.Option{gamedata.WithRateLimit(limit, 1), gamedata.WithUserAgent("gamedata-cli/" + gamedata.Version),
+		gamedata.WithHTTPClient(&http.Client{Transport: transport})}
 	if s.Debug {
 		opts = append(opts, gamedata.WithLogger(slog.New(message.NewDebugHandler(f.io.errOut))))
 	}
-	if s.CacheDir != "" {
+	if s.CacheDir != "" && rec == nil { // a cached answer is never sent: a recording would miss it
 		cache, err := f.diskCache(s)
 		if err != nil {
 			return nil, err
@@ -128,17 +143,22 @@ func (f *factory) newClient(s serviceFlags, extra ...gamedata.Option) (*gamedata
 		}
 	}
 	base := s.BaseURL
-	if s.Twin || base == "" {
+	switch {
+	case rec.replays():
+		f.twin = gamedatatest.NewServer(gamedatatest.WithRecording(rec.rec))
+		base = f.twin.URL
+		message.Line(f.io.errOut, "%s", message.RedactURLs(replayNotice(s, base)))
+	case s.Twin || base == "":
 		// A person's twin starts now, not at the reference time tests
 		// keep: a sync stamps runs over data that reaches today, and a
 		// chart's last days are not a gap.
 		f.twin = gamedatatest.NewServer(gamedatatest.WithNow(f.now()))
 		base = f.twin.URL
 		message.Line(f.io.errOut, "%s", message.RedactURLs(twinNotice(s, base)))
-	} else {
+	default:
 		f.base = base
 	}
-	c, err := gamedata.NewClient(base, append(opts, extra...)...)
+	c, err := gamedata.NewClient(base, opts...)
 	if err != nil {
 		if errors.Is(err, gamedata.ErrInvalidArgument) {
 			return nil, message.UsageError{Err: err}
@@ -203,6 +223,16 @@ func twinNotice(s serviceFlags, url string) string {
 		return "--twin given: using " + twin + url
 	}
 	return "no --base-url given; using " + twin + url
+}
+
+// replayNotice says that the twin at url answers from the recording s
+// names, offline: over $GAMEDATA_BASE_URL when it is set.
+func replayNotice(s serviceFlags, url string) string {
+	notice := "--replay given: answering from " + s.Replay + ", offline, through the in-process twin of the service (gamedatatest) at " + url
+	if s.BaseURL != "" {
+		notice += ", not $GAMEDATA_BASE_URL (" + s.BaseURL + ")"
+	}
+	return notice
 }
 
 func (f *factory) close() {

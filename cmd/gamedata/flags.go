@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,11 +38,13 @@ var recordFormats = []string{"json", "ndjson", "csv", "table"}
 // after flag parsing and read everything it would have run with.
 type common struct {
 	IO *iostreams
-	// Client returns the client Service describes, made on first use with
-	// extra options (a command that watches the attempts gives its HTTP
-	// client): nothing is started until a command needs the service. It
-	// is nil for a command that does not call the service.
-	Client func(extra ...gamedata.Option) (*gamedata.Client, error)
+	// Client returns the client Service describes, made on first use:
+	// nothing is started until a command needs the service. A command
+	// that watches the attempts gives observers, each an HTTP transport
+	// over the one given, which carries the attempts as --record and
+	// --replay have them. It is nil for a command that does not call the
+	// service.
+	Client func(observers ...observer) (*gamedata.Client, error)
 	// Service is where the service is and how to ask it, for a command
 	// that calls it; nil for one that does not.
 	Service *serviceFlags
@@ -90,12 +93,17 @@ func (c *common) check(cmd *cobra.Command) error {
 	return nil
 }
 
+// observer is an HTTP transport that sees each attempt a client makes,
+// carried over next.
+type observer func(next http.RoundTripper) http.RoundTripper
+
 // serviceFlags are the flags of a command that calls the service.
 type serviceFlags struct {
 	BaseURL  string
 	Twin     bool
 	Rate     float64
 	CacheDir string
+	recordFlags
 	// Debug writes a line on stderr for each attempt: $GAMEDATA_DEBUG.
 	Debug bool
 	// baseURLGiven is true when --base-url, not $GAMEDATA_BASE_URL, gave
@@ -113,12 +121,33 @@ func (s *serviceFlags) register(cmd *cobra.Command, baseURL string) {
 	fl.BoolVar(&s.Twin, "twin", false, "use the in-process twin of the service, offline, even when a base URL is set")
 	fl.Float64Var(&s.Rate, "rate", 5, "requests a second at most; 0 for no client-side limit")
 	fl.Var(givenString{&s.CacheDir, &s.cacheDirGiven}, "cache-dir", "keep responses in this directory between runs and revalidate them (conditional requests); use a directory only you can write, such as "+suggestedCacheDir())
+	s.recordFlags.register(fl)
 }
 
-// check refuses a bad --rate.
+// check refuses a bad --rate, and bad --record and --replay flags.
 func (s *serviceFlags) check(command string) error {
 	if s.Rate < 0 || math.IsNaN(s.Rate) || math.IsInf(s.Rate, 0) {
 		return message.Usagef("%s --rate %v: want a number of requests a second, or 0 for no limit", command, s.Rate)
+	}
+	if err := s.recordFlags.check(command); err != nil {
+		return err
+	}
+	return s.checkRecordingWith(command)
+}
+
+// checkRecordingWith refuses --replay with a flag that would take its
+// answers elsewhere (--base-url, --twin, --cache-dir), and --record with
+// --cache-dir, whose cached answers are never sent and so never
+// recorded.
+func (s *serviceFlags) checkRecordingWith(command string) error {
+	r := s.recordFlags
+	switch {
+	case r.Replay != "" && s.baseURLGiven:
+		return message.Usagef("%s --replay and --base-url: a replay is offline and sends nothing to the service; leave --base-url out", command)
+	case r.Replay != "" && s.Twin:
+		return message.Usagef("%s --replay and --twin: a replay answers through the twin already; leave --twin out", command)
+	case (r.Record != "" || r.Replay != "") && s.cacheDirGiven:
+		return message.Usagef("%s --cache-dir with --%s: a cached answer is never sent, so it is never recorded; leave --cache-dir out", command, r.verb())
 	}
 	return nil
 }

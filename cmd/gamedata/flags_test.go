@@ -19,7 +19,7 @@ import (
 func TestEachCommandShowsTheFlagsItUses(t *testing.T) {
 	t.Parallel()
 	const records = "json, ndjson, csv or table"
-	service := []string{"--base-url", "--twin", "--rate", "--cache-dir"}
+	service := []string{"--base-url", "--twin", "--rate", "--cache-dir", "--record", "--record-mode", "--replay"}
 	cases := []struct {
 		command string
 		service bool
@@ -39,6 +39,7 @@ func TestEachCommandShowsTheFlagsItUses(t *testing.T) {
 		{"exporter", true, "", false},
 		{"backfill", true, "", false},
 		{"prune", false, "", false},
+		{"api", true, "", true},
 	}
 	f := newFactory(io.Discard, io.Discard)
 	require.Len(t, cases, len(commands(f)), "every command is here")

@@ -133,15 +133,7 @@ func printOne(ctx context.Context, c common, f gamedata.Fields, known, fields []
 				return err
 			}
 		}
-		line, err := printer.JSONLine(f)
-		if err != nil {
-			return err
-		}
-		if c.IO.outTTY {
-			line = printer.Indented(line, "")
-		}
-		_, err = fmt.Fprintf(c.IO.out, "%s\n", line)
-		return err
+		return c.printJSON(f.JSON())
 	case c.Format == "table":
 		if fields != nil {
 			if err := printer.CheckFields(fields, known, []gamedata.Fields{f}); err != nil {

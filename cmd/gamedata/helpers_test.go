@@ -220,6 +220,7 @@ func parseArgs(t *testing.T, args ...string) (parsed, error) {
 		newCmdExporter(f, func(ctx context.Context, o *exporterOptions) error { return keep(ctx, o.common, o) }),
 		newCmdBackfill(f, func(ctx context.Context, o *backfillOptions) error { return keep(ctx, o.common, o) }),
 		newCmdPrune(f, func(ctx context.Context, o *pruneOptions) error { return keep(ctx, o.common, o) }),
+		newCmdAPI(f, func(ctx context.Context, o *apiOptions) error { return keep(ctx, o.common, o) }),
 	)
 	runnable := 0
 	for _, c := range root.Commands() {

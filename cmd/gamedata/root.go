@@ -37,7 +37,7 @@ func runWith(ctx context.Context, f *factory, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(f.io.out)
 	root.SetErr(f.io.errOut)
-	return exitStatus(ctx, f.io.errOut, message.Explain(root.ExecuteContext(ctx), f.reached()))
+	return exitStatus(ctx, f.io.errOut, message.Explain(f.recording.end(root.ExecuteContext(ctx), f.io.errOut), f.reached()))
 }
 
 // commands are the program's commands, each running for real.
@@ -46,7 +46,7 @@ func commands(f *factory) []*cobra.Command {
 		newCmdList(f, nil), newCmdOrgs(f, nil), newCmdGet(f, nil), newCmdSearch(f, nil),
 		newCmdActivity(f, nil), newCmdAnalytics(f, nil), newCmdExport(f, nil),
 		newCmdChart(f, nil), newCmdSync(f, nil), newCmdWatch(f, nil), newCmdExporter(f, nil),
-		newCmdBackfill(f, nil), newCmdPrune(f, nil),
+		newCmdBackfill(f, nil), newCmdPrune(f, nil), newCmdAPI(f, nil),
 	}
 }
 

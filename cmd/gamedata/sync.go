@@ -121,8 +121,8 @@ func syncCacheDir(io *iostreams) string {
 
 // syncRun runs once and says how it went, on a terminal and in a pipe.
 func syncRun(ctx context.Context, opts *syncOptions) error {
-	counter := &bodyCounter{next: http.DefaultTransport}
-	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: counter}))
+	counter := &bodyCounter{}
+	c, err := opts.Client(counter.over)
 	if err != nil {
 		return err
 	}
@@ -156,6 +156,12 @@ func syncRun(ctx context.Context, opts *syncOptions) error {
 type bodyCounter struct {
 	next http.RoundTripper
 	n    atomic.Int64
+}
+
+// over is b counting over next, the command's transport.
+func (b *bodyCounter) over(next http.RoundTripper) http.RoundTripper {
+	b.next = next
+	return b
 }
 
 func (b *bodyCounter) RoundTrip(r *http.Request) (*http.Response, error) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/gamedata-go/gamedata"
@@ -117,7 +116,7 @@ func watchRun(ctx context.Context, opts *watchOptions) error {
 	if len(opts.Refs) > 0 {
 		status = watch.PackageStatus(opts.IO.errOut, opts.Refs)
 	}
-	c, err := opts.Client(gamedata.WithHTTPClient(&http.Client{Transport: status.Transport()}))
+	c, err := opts.Client(status.Transport)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/gamedata-go/gamedata"
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
@@ -36,6 +37,21 @@ func (c common) output(ctx context.Context, known, fields []string, batch int) p
 		o.Apply = func(doc []byte) error { return c.Transform.Apply(ctx, doc) }
 	}
 	return o
+}
+
+// printJSON writes doc, one JSON document, to c's stdout as sent and
+// safe to print (printer.SafeJSON): on one line, indented for a person
+// on a terminal.
+func (c common) printJSON(doc []byte) error {
+	line, err := printer.SafeJSON(doc)
+	if err != nil {
+		return err
+	}
+	if c.IO.outTTY {
+		line = printer.Indented(line, "")
+	}
+	_, err = fmt.Fprintf(c.IO.out, "%s\n", line)
+	return err
 }
 
 // noResults says so on stderr when nothing was printed to a terminal: an

@@ -46,9 +46,13 @@ type Flags struct {
 }
 
 // Register adds --jq and --template to cmd, bound to fl.
-func (fl *Flags) Register(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&fl.JQ, "jq", "", "print what -o json would, filtered by this jq expression (gojq; strings are printed raw)")
-	cmd.Flags().StringVar(&fl.Template, "template", "", "print what -o json would through this Go template (with tablerow, tablerender, timeago, timefmt, join, pluck, truncate)")
+func (fl *Flags) Register(cmd *cobra.Command) { fl.RegisterOn(cmd, "what -o json would") }
+
+// RegisterOn adds --jq and --template to cmd, bound to fl, for a command
+// whose help says what they read as input: one that has no -o.
+func (fl *Flags) RegisterOn(cmd *cobra.Command, input string) {
+	cmd.Flags().StringVar(&fl.JQ, "jq", "", "print "+input+", filtered by this jq expression (gojq; strings are printed raw)")
+	cmd.Flags().StringVar(&fl.Template, "template", "", "print "+input+" through this Go template (with tablerow, tablerender, timeago, timefmt, join, pluck, truncate)")
 }
 
 // New returns the Transform fl asks for, or nil when it asks for none.

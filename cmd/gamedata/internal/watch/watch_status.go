@@ -186,10 +186,10 @@ func (s *Status) Changed(i int) {
 // say writes a line on stderr; s.mu is held.
 func (s *Status) say(format string, args ...any) { message.Line(s.errOut, format, args...) }
 
-// Transport is an HTTP transport that tells s the status of every
-// attempt it carries.
-func (s *Status) Transport() http.RoundTripper {
-	return observed{next: http.DefaultTransport, seen: s.attempt}
+// Transport is an HTTP transport over next that tells s the status of
+// every attempt it carries.
+func (s *Status) Transport(next http.RoundTripper) http.RoundTripper {
+	return observed{next: next, seen: s.attempt}
 }
 
 // observed is a RoundTripper that reports each attempt's status.
