@@ -165,7 +165,7 @@ func (s *scrubRules) exchangeOf(e har.Entry) (*exchange, error) {
 		x.target += "?" + u.RawQuery
 	}
 	if where, name := x.leftover(s); name != "" {
-		return nil, leftoverError(x.at(), where, name, true)
+		return nil, &CredentialError{Request: x.at(), Where: where, Name: name, InFile: true}
 	}
 	x.request, x.header = s.header(x.request), s.header(x.header)
 	x.target = u.EscapedPath()

@@ -114,8 +114,9 @@ type Recording struct {
 // scrub rules and those opts add. It reads the file unless m is ModeAll,
 // refusing one that is not HAR 1.2, that a newer gamedatatest wrote, or
 // that holds a cookie or a header or parameter that looks like a
-// credential and that opts do not allow. A file that does not exist is
-// an error in ModeNone only. Nothing is written before Save.
+// credential and that opts do not allow (a *CredentialError). A file
+// that does not exist is an error in ModeNone only, one that errors.Is
+// takes for fs.ErrNotExist. Nothing is written before Save.
 func OpenRecording(path string, m Mode, opts ...RecordingOption) (*Recording, error) {
 	m, err := ParseMode(string(m)) // the zero Mode is ModeNone
 	if err != nil {
@@ -141,7 +142,7 @@ func OpenRecording(path string, m Mode, opts ...RecordingOption) (*Recording, er
 	case errors.Is(err, fs.ErrNotExist) && m != ModeNone:
 		return r, nil
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("gamedatatest: recording %s does not exist: record it first, in mode once", path)
+		return nil, fmt.Errorf("gamedatatest: recording %s: %w: record it first, in mode once", path, fs.ErrNotExist)
 	case err != nil:
 		return nil, fmt.Errorf("gamedatatest: recording %s: %w", path, err)
 	case f.Log.FormatVersion > formatVersion:
@@ -228,8 +229,9 @@ func (r *Recording) CheckMatched(t interface {
 // ModeOnce into the new file. It writes nothing when nothing was recorded
 // (in ModeNone, in ModeOnce once the file exists, or when no request was
 // sent), but in ModeAll. It refuses to write a header or query parameter
-// whose name looks like a credential unless the recording allows it, and
-// a response it could not decode; the error names it, never its value.
+// whose name looks like a credential unless the recording allows it (a
+// *CredentialError), and a response it could not decode; the error names
+// it, never its value.
 func (r *Recording) Save() error {
 	xs, write := r.toSave()
 	if !write {
@@ -251,7 +253,7 @@ func (r *Recording) Save() error {
 	}
 	for i, x := range xs {
 		if where, name := x.leftover(&r.rules); name != "" {
-			return fmt.Errorf("gamedatatest: save recording %s: %w", r.path, leftoverError(x.at(), where, name, false))
+			return fmt.Errorf("gamedatatest: save recording %s: %w", r.path, &CredentialError{Request: x.at(), Where: where, Name: name})
 		}
 		log.Entries[i] = x.entry(i)
 	}

@@ -3,6 +3,7 @@ package gamedatatest_test
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -86,8 +87,8 @@ func TestRecordingModes(t *testing.T) {
 func TestRecordingZeroModeIsNone(t *testing.T) {
 	t.Parallel()
 	_, err := gamedatatest.OpenRecording(harPath(t), "")
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "does not exist: record it first, in mode once")
+	require.ErrorIs(t, err, fs.ErrNotExist)
+	assert.Contains(t, err.Error(), ": file does not exist: record it first, in mode once")
 
 	live := gamedatatest.NewServer(gamedatatest.WithSize(5, 0, 0))
 	defer live.Close()
@@ -147,7 +148,7 @@ func TestOpenRecordingRefuses(t *testing.T) {
 		{"no path", "", gamedatatest.ModeOnce, nil, "empty path"},
 		{"bad rule", filepath.Join(dir, "x.har"), gamedatatest.ModeOnce, []gamedatatest.RecordingOption{gamedatatest.ScrubHeaders("X-A\nB")}, `ScrubHeaders: bad name "X-A B"`},
 		{"empty rule", filepath.Join(dir, "x.har"), gamedatatest.ModeOnce, []gamedatatest.RecordingOption{gamedatatest.AllowQuery("")}, `AllowQuery: bad name ""`},
-		{"no file to replay", filepath.Join(dir, "missing.har"), gamedatatest.ModeNone, nil, "does not exist: record it first, in mode once"},
+		{"no file to replay", filepath.Join(dir, "missing.har"), gamedatatest.ModeNone, nil, "missing.har: file does not exist: record it first, in mode once"},
 		{"not JSON", write("text.har", "hello"), gamedatatest.ModeNone, nil, "not a HAR file"},
 		{"HAR 1.1", write("old.har", `{"log":{"version":"1.1","entries":[]}}`), gamedatatest.ModeNone, nil, `HAR version "1.1", want "1.2"`},
 		{"newer format", write("new.har", `{"log":{"version":"1.2","entries":[],"_formatVersion":9,"_sdkVersion":"9.0.0"}}`), gamedatatest.ModeOnce, nil,
@@ -261,6 +262,9 @@ func TestRecordingRefusesLeftoverCredentials(t *testing.T) {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tc.err)
 				assert.NotContains(t, err.Error(), "KeySecret6")
+				var cred *gamedatatest.CredentialError
+				require.ErrorAs(t, err, &cred)
+				assert.False(t, cred.InFile)
 				assert.NoFileExists(t, path)
 				return
 			}
@@ -283,6 +287,9 @@ func TestRecordingRefusesLeftoverCredentials(t *testing.T) {
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), `entry 0: GET /api/packages/game/`+ref.Ident+`: the request header "Authorization" looks like a credential: remove it from the file, or keep it with gamedatatest.AllowHeaders("Authorization") if it is none`)
 		assert.NotContains(t, err.Error(), "Secret7")
+		var cred *gamedatatest.CredentialError
+		require.ErrorAs(t, err, &cred)
+		assert.Equal(t, gamedatatest.CredentialError{Request: "GET /api/packages/game/" + ref.Ident, Where: "request header", Name: "Authorization", InFile: true}, *cred)
 	})
 }
 

@@ -278,20 +278,36 @@ func credentialLike(name string) bool {
 		slices.ContainsFunc(words, func(w string) bool { return slices.Contains(credentialNames, w) })
 }
 
-// leftoverError is the error of a recording that holds name, where, in
-// the exchange at: it names the name, never its value, and says what to
-// do: scrub it or allow it when saving, remove it or allow it when the
-// file holds it.
-func leftoverError(at, where, name string, inFile bool) error {
+// CredentialError is the refusal of a recording that holds a header or a
+// query parameter whose name looks like a credential's and that its
+// options do not allow: Save's, before anything is written, and
+// OpenRecording's, of a file that holds one. It names the name, never its
+// value.
+type CredentialError struct {
+	// Request is the method and path of the exchange that holds it.
+	Request string
+	// Where is "request header", "response header" or "query parameter".
+	Where string
+	// Name is the name as the exchange holds it: text from the service or
+	// the file, to sanitize before it reaches a terminal (Error does).
+	Name string
+	// InFile is set when the file held it, rather than a request or an
+	// answer being recorded.
+	InFile bool
+}
+
+// Error says what holds the name and what to do: scrub it or allow it
+// when saving, remove it or allow it when the file holds it.
+func (e *CredentialError) Error() string {
 	option, allow := "ScrubHeaders", "AllowHeaders"
-	if where == "query parameter" {
+	if e.Where == "query parameter" {
 		option, allow = "ScrubQuery", "AllowQuery"
 	}
-	name = sanitize.String(name)
+	name := sanitize.String(e.Name)
 	fix := fmt.Sprintf("remove it with gamedatatest.%s(%q)", option, name)
-	if inFile {
+	if e.InFile {
 		fix = "remove it from the file"
 	}
-	return fmt.Errorf("%s: the %s %q looks like a credential: %s, or keep it with gamedatatest.%s(%q) if it is none",
-		sanitize.String(at), where, name, fix, allow, name)
+	return fmt.Sprintf("%s: the %s %q looks like a credential: %s, or keep it with gamedatatest.%s(%q) if it is none",
+		sanitize.String(e.Request), e.Where, name, fix, allow, name)
 }

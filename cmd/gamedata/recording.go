@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"strings"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/message"
@@ -83,14 +82,13 @@ func openRecording(r recordFlags) (*recording, error) {
 		return nil, nil
 	}
 	rc := &recording{flag: "--" + r.verb() + " " + path, path: path}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) && mode == gamedatatest.ModeNone {
-		if r.Replay != "" {
-			return nil, fmt.Errorf("%s: no such file; make it first with --record %s", rc.flag, path)
-		}
-		return nil, fmt.Errorf("%s --record-mode none: no such file; record it first, without --record-mode", rc.flag)
-	}
 	rec, err := gamedatatest.OpenRecording(path, mode)
-	if err != nil {
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && r.Replay != "":
+		return nil, fmt.Errorf("%s: no such file; make it first with --record %s", rc.flag, path)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s --record-mode none: no such file; record it first, without --record-mode", rc.flag)
+	case err != nil:
 		return nil, fmt.Errorf("%s: %s; give a file that --record made", rc.flag, rc.cause(err))
 	}
 	rc.rec = rec
@@ -169,9 +167,13 @@ func (rc *recording) saveFailure(err error) error {
 	if errors.As(err, &pathErr) {
 		return fmt.Errorf("%s: not saved: %v; give --record a file in a directory you can write", rc.flag, pathErr.Err)
 	}
-	cause := rc.cause(err)
-	if what, _, ok := strings.Cut(cause, ": remove it with gamedatatest."); ok {
-		cause = what + ": leave it out of the request, since a recording never keeps a credential"
+	var cred *gamedatatest.CredentialError
+	if errors.As(err, &cred) {
+		// The library's advice is an option of its own; a command's user
+		// can only leave the name out.
+		return fmt.Errorf("%s: not saved: %s: the %s %q looks like a credential: leave it out of the request, since a recording never keeps a credential",
+			rc.flag, cred.Request, cred.Where, cred.Name)
 	}
+	cause := rc.cause(err)
 	return fmt.Errorf("%s: not saved: %s", rc.flag, cause)
 }
