@@ -156,7 +156,6 @@ func freePort(t *testing.T) string {
 // receives its exit.
 func startPrometheus(t *testing.T, bin, target, addr string, flags ...string) <-chan error {
 	t.Helper()
-	dir := t.TempDir()
 	config := fmt.Sprintf(`global:
   scrape_interval: 250ms
   scrape_timeout: 200ms
@@ -165,6 +164,14 @@ scrape_configs:
     static_configs:
       - targets: [%q]
 `, target)
+	return startPrometheusWith(t, bin, config, addr, flags...)
+}
+
+// startPrometheusWith is startPrometheus with a configuration of the
+// test's own.
+func startPrometheusWith(t *testing.T, bin, config, addr string, flags ...string) <-chan error {
+	t.Helper()
+	dir := t.TempDir()
 	configFile := filepath.Join(dir, "prometheus.yml")
 	if err := os.WriteFile(configFile, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
