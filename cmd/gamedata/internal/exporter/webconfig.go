@@ -62,7 +62,7 @@ func webConfigProblem(path string, err error) string {
 	var pathErr *fs.PathError
 	switch {
 	case errors.As(err, &prefix), errors.As(err, &version), errors.As(err, &cost), errors.Is(err, bcrypt.ErrHashTooShort):
-		return `a password under basic_auth_users is not a bcrypt hash; write the hash, such as htpasswd -nBC 10 "" | tr -d ':\n' prints`
+		return `a password under basic_auth_users is not a bcrypt hash (htpasswd -nBC 10 "" | tr -d ':\n' makes one)`
 	case errors.As(err, &pathErr) && pathErr.Path == path:
 		return pathErr.Err.Error()
 	}

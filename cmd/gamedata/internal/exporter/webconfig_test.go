@@ -219,9 +219,6 @@ func TestWebConfigIsReadAgain(t *testing.T) {
 // quotes no password, in whole or in part.
 func TestWebConfigBadFile(t *testing.T) {
 	p := newPKI(t, "gamedata test CA")
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "gamedata.crt"), p.serverPEM[0])
-	writeFile(t, filepath.Join(dir, "gamedata.key"), p.serverPEM[1])
 	const secret = "hunter2-in-clear"
 	for _, tc := range []struct {
 		name, yaml, says string
@@ -237,9 +234,9 @@ func TestWebConfigBadFile(t *testing.T) {
 		{"client CA without a policy", "tls_server_config:\n  cert_file: gamedata.crt\n  key_file: gamedata.key\n  client_ca_file: gamedata.crt\n", "without a Client Auth Policy"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "-")+".yml")
+			path := filepath.Join(t.TempDir(), "missing.yml")
 			if tc.yaml != "" {
-				writeFile(t, path, []byte(tc.yaml))
+				path = webConfigFile(t, p, tc.yaml)
 			}
 			_, err := New(newClient(t, "http://127.0.0.1:1"), Config{Every: time.Minute, MaxSeries: 1, WebConfigFile: path})
 			if err == nil {
@@ -437,6 +434,19 @@ func webFile(t testing.TB, p *pki, password string, extra map[string]any) (path,
 	b, user := webYAML(t, p, filepath.Dir(path), password, extra)
 	writeFile(t, path, b)
 	return path, user
+}
+
+// webConfigFile writes yaml as a web configuration file, with p's server
+// certificate and key beside it as gamedata.crt and gamedata.key, and
+// returns its path.
+func webConfigFile(t *testing.T, p *pki, yaml string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "gamedata.crt"), p.serverPEM[0])
+	writeFile(t, filepath.Join(dir, "gamedata.key"), p.serverPEM[1])
+	path := filepath.Join(dir, "web.yml")
+	writeFile(t, path, []byte(yaml))
+	return path
 }
 
 // webYAML is docs/exporter.md's web configuration with p's server
