@@ -187,7 +187,7 @@ func TestWebConfigIsReadAgain(t *testing.T) {
 	addr, _ := serve(t, e)
 	url := "https://" + addr + "/metrics"
 
-	b, _ := webYAML(t, p, filepath.Dir(web), "second password", nil)
+	b, _, _ := webYAML(t, "second password", nil)
 	replaceFile(t, web, b)
 	kept := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: p.pool}}}
 	for _, tc := range []struct {
@@ -426,43 +426,34 @@ func hash(t testing.TB, password string) string {
 }
 
 // webFile writes docs/exporter.md's web configuration with the test's
-// own certificate and hash (webYAML) in a directory of its own and
-// returns its path and the documented user.
+// own hash (webYAML) in a directory of its own, with p's server
+// certificate and key beside it at the names it gives, and returns its
+// path and the documented user.
 func webFile(t testing.TB, p *pki, password string, extra map[string]any) (path, user string) {
 	t.Helper()
-	path = filepath.Join(t.TempDir(), "web.yml")
-	b, user := webYAML(t, p, filepath.Dir(path), password, extra)
+	dir := t.TempDir()
+	b, user, files := webYAML(t, password, extra)
+	for i, name := range files {
+		writeFile(t, filepath.Join(dir, name), p.serverPEM[i])
+	}
+	path = filepath.Join(dir, "web.yml")
 	writeFile(t, path, b)
 	return path, user
 }
 
-// webConfigFile writes yaml as a web configuration file, with p's server
-// certificate and key beside it as gamedata.crt and gamedata.key, and
-// returns its path.
-func webConfigFile(t *testing.T, p *pki, yaml string) string {
-	t.Helper()
-	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, "gamedata.crt"), p.serverPEM[0])
-	writeFile(t, filepath.Join(dir, "gamedata.key"), p.serverPEM[1])
-	path := filepath.Join(dir, "web.yml")
-	writeFile(t, path, []byte(yaml))
-	return path
-}
-
-// webYAML is docs/exporter.md's web configuration with p's server
-// certificate and key written in dir at the names it gives, and
-// basic_auth_users holding the documented user with a hash of password;
-// extra sets keys of tls_server_config.
-func webYAML(t testing.TB, p *pki, dir, password string, extra map[string]any) (b []byte, user string) {
+// webYAML is docs/exporter.md's web configuration with basic_auth_users
+// holding the documented user with a hash of password, and extra set in
+// tls_server_config; files are the names it gives the certificate and
+// the key, which are read beside it.
+func webYAML(t testing.TB, password string, extra map[string]any) (b []byte, user string, files [2]string) {
 	t.Helper()
 	cfg := docYAML(t, "# /etc/gamedata/web.yml")
 	server, _ := cfg["tls_server_config"].(map[string]any)
 	for i, key := range []string{"cert_file", "key_file"} {
-		name, _ := server[key].(string)
-		if name == "" || filepath.IsAbs(name) {
-			t.Fatalf("%s: the web configuration's %s is %q, not a path beside the file", exporterDoc, key, name)
+		files[i], _ = server[key].(string)
+		if files[i] == "" || filepath.IsAbs(files[i]) {
+			t.Fatalf("%s: the web configuration's %s is %q, not a path beside the file", exporterDoc, key, files[i])
 		}
-		writeFile(t, filepath.Join(dir, name), p.serverPEM[i])
 	}
 	for k, v := range extra {
 		server[k] = v
@@ -479,7 +470,20 @@ func webYAML(t testing.TB, p *pki, dir, password string, extra map[string]any) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b, user
+	return b, user, files
+}
+
+// webConfigFile writes yaml as a web configuration file, with p's server
+// certificate and key beside it as gamedata.crt and gamedata.key, and
+// returns its path.
+func webConfigFile(t *testing.T, p *pki, yaml string) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "gamedata.crt"), p.serverPEM[0])
+	writeFile(t, filepath.Join(dir, "gamedata.key"), p.serverPEM[1])
+	path := filepath.Join(dir, "web.yml")
+	writeFile(t, path, []byte(yaml))
+	return path
 }
 
 // httpsClient trusts p's CA only and presents certs; it keeps no
