@@ -9,7 +9,6 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
-	"fmt"
 	"log/slog"
 	"math/big"
 	"net"
@@ -52,10 +51,7 @@ func TestPrometheusScrapesOverTLSWithBasicAuth(t *testing.T) {
 	promAddr := freePort(t)
 	exited := startPrometheusWith(t, bin, config, promAddr)
 	at := scrapedInFull(t, promAddr, scrapes, exited, 1, e2eGuard)
-	got := queryAt(t, promAddr, fmt.Sprintf(`gamedata_package_players{kind=%q,ident=%q}`, game.Kind, game.Ident), at)
-	if len(got) != 1 || got[0].value != game.Players.Value {
-		t.Errorf("Prometheus has %s/%s at %v, the twin at %v players", game.Kind, game.Ident, got, game.Players.Value)
-	}
+	checkStoredPlayers(t, promAddr, game, at)
 	if err := stop(); err != nil {
 		t.Errorf("Serve: %v", err)
 	}

@@ -18,14 +18,7 @@ var deployDir = filepath.Join("..", "..", "..", "..", "deploy", "grafana")
 // would, and checks that each panel names a data source of a type the
 // provisioning file defines, has a query in every target and a unit for its values.
 func TestDashboardsAreComplete(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(deployDir, "dashboards", "*.json"))
-	if err != nil || len(files) < 3 {
-		t.Fatalf("dashboards: %v %v", files, err)
-	}
-	provisioning, err := os.ReadFile(filepath.Join(deployDir, "provisioning", "datasources", "gamedata.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	files, provisioning := shipped(t)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			d, err := Load(f)
@@ -36,7 +29,7 @@ func TestDashboardsAreComplete(t *testing.T) {
 				t.Fatalf("uid %q, title %q, %d panels", d.UID, d.Title, len(d.Panels))
 			}
 			for _, p := range d.Panels {
-				checkPanel(t, p, string(provisioning))
+				checkPanel(t, p, provisioning)
 			}
 			for _, v := range d.QueryVariables() {
 				if v.Query() == "" || v.Datasource == nil {
@@ -45,6 +38,21 @@ func TestDashboardsAreComplete(t *testing.T) {
 			}
 		})
 	}
+}
+
+// shipped returns the paths of the shipped dashboards and the data
+// sources' provisioning file.
+func shipped(t *testing.T) (dashboards []string, provisioning string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(deployDir, "dashboards", "*.json"))
+	if err != nil || len(files) < 3 {
+		t.Fatalf("dashboards: %v %v", files, err)
+	}
+	b, err := os.ReadFile(filepath.Join(deployDir, "provisioning", "datasources", "gamedata.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files, string(b)
 }
 
 // checkPanel checks that p names a data source of a type that
@@ -88,14 +96,7 @@ func checkPanel(t *testing.T, p Panel, provisioning string) {
 //     file defines. Nothing else says ${DS_…}: a panel that did would be
 //     fixed to one uid once imported and name none when provisioned.
 func TestDashboardsImportAnywhere(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(deployDir, "dashboards", "*.json"))
-	if err != nil || len(files) < 3 {
-		t.Fatalf("dashboards: %v %v", files, err)
-	}
-	provisioning, err := os.ReadFile(filepath.Join(deployDir, "provisioning", "datasources", "gamedata.yml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	files, provisioning := shipped(t)
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			raw, err := os.ReadFile(f)
@@ -136,7 +137,7 @@ func TestDashboardsImportAnywhere(t *testing.T) {
 			if n := strings.Count(string(raw), "${DS_"); n != 2 { // the current value's text and value
 				t.Errorf("${DS_… appears %d times; want it only as the variable's current value", n)
 			}
-			if !strings.Contains(string(provisioning), "type: "+v.Query()+"\n") {
+			if !strings.Contains(provisioning, "type: "+v.Query()+"\n") {
 				t.Errorf("the provisioning file defines no data source of type %s", v.Query())
 			}
 		})
