@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -174,10 +175,14 @@ func TestExporterSaysConnectionRefused(t *testing.T) {
 }
 
 // A --web.config.file that would not serve ends the exporter with status
-// 1 and one line naming the file and what is wrong, before it listens or
-// asks the service anything, and without the password written in it.
+// 1 and one line naming the file and what is wrong, before it listens
+// (the --listen given is busy: that is not what is said) or asks the
+// service anything, and without the password written in it.
 func TestExporterBadWebConfig(t *testing.T) {
 	t.Parallel()
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
 	const secret = "KvSecret7-in-clear"
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "web.yml")
@@ -188,7 +193,7 @@ func TestExporterBadWebConfig(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := run(guard(t), []string{"--base-url", "http://127.0.0.1:1", "exporter", "--listen", "127.0.0.1:0",
+			code := run(guard(t), []string{"--base-url", "http://127.0.0.1:1", "exporter", "--listen", busy.Addr().String(),
 				"--web.config.file", tc.file}, &stdout, &stderr)
 			assert.Equal(t, 1, code, stderr.String())
 			assert.True(t, strings.HasPrefix(stderr.String(), "gamedata: exporter --web.config.file "+tc.file+": "), stderr.String())
