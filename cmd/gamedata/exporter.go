@@ -110,11 +110,18 @@ scrapes are served at once; the next is answered 503.
 A --kind that the service does not list (it answers with its default
 directory instead) ends the exporter with status 1 at the first poll.
 
+With --web.config.file, every path is served through a web configuration
+file in the Prometheus exporter toolkit's format: TLS, client certificates
+and basic auth with bcrypt hashes, read again as it changes. A file that
+is not right stops the exporter before it listens. Without it, the
+exporter serves plain HTTP and warns when --listen is beyond loopback.
+
 Logs go to stderr. SIGTERM or Ctrl-C stops it; it exits 0. It has no time
 bound unless --timeout gives one.`,
 		Example: `  gamedata exporter --kind game --top 100
   gamedata exporter --package game/neon-harbor --server 203.0.113.7:27015 --every 30s
-  gamedata exporter --kind game --kind mod --filter online --listen 0.0.0.0:9877`,
+  gamedata exporter --kind game --kind mod --filter online --listen 0.0.0.0:9877
+  gamedata exporter --kind game --listen 0.0.0.0:9877 --web.config.file /etc/gamedata/web.yml`,
 		Args: message.ExactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := f.complete(cmd, &opts.common, 0); err != nil {
@@ -137,29 +144,31 @@ bound unless --timeout gives one.`,
 	fl.StringArrayVar(&opts.packages, "package", nil, "a package to poll, KIND/IDENT; repeat for several")
 	fl.StringArrayVar(&opts.cfg.Servers, "server", nil, "a dedicated server to poll, by its canonical id; repeat for several")
 	fl.IntVar(&opts.cfg.MaxSeries, "max-series", exporter.DefaultMaxSeries, "the most series of packages and servers to export")
+	fl.StringVar(&opts.cfg.WebConfigFile, "web.config.file", "", "a web configuration file of the Prometheus exporter toolkit: TLS, client certificates and basic auth for every path, re-read as it changes")
 	f.addServiceFlags(cmd, &opts.common)
 	opts.addTimeoutFlag(cmd, noBound)
 	return cmd
 }
 
-// exporterRun listens first, so a busy address fails before the service
-// is asked anything, then polls and serves until ctx ends.
+// exporterRun reads the web configuration file, then listens, so a bad
+// file or a busy address fails before the service is asked anything,
+// then polls and serves until ctx ends.
 func exporterRun(ctx context.Context, opts *exporterOptions) error {
 	cfg := opts.Config
 	cfg.Logger = slog.New(slog.NewTextHandler(opts.IO.errOut, nil))
-	ln, err := net.Listen("tcp", opts.Listen)
-	if err != nil {
-		return fmt.Errorf("exporter: %w; is another exporter running there? Choose another --listen", err)
-	}
-	defer ln.Close()
 	c, err := opts.Client()
 	if err != nil {
 		return err
 	}
 	e, err := exporter.New(c, cfg)
 	if err != nil {
-		return err
+		return fmt.Errorf("exporter %w", err)
 	}
+	ln, err := net.Listen("tcp", opts.Listen)
+	if err != nil {
+		return fmt.Errorf("exporter: %w; is another exporter running there? Choose another --listen", err)
+	}
+	defer ln.Close()
 	err = e.Serve(ctx, ln)
 	if kindErr := (*exporter.KindError)(nil); errors.As(err, &kindErr) {
 		return fmt.Errorf("exporter %w", kindErr)

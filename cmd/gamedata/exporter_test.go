@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -169,4 +172,35 @@ func TestExporterSaysConnectionRefused(t *testing.T) {
 	}
 	cancel()
 	assert.Equal(t, 0, <-done, stderr.String())
+}
+
+// A --web.config.file that would not serve ends the exporter with status
+// 1 and one line naming the file and what is wrong, before it listens
+// (the --listen given is busy: that is not what is said) or asks the
+// service anything, and without the password written in it.
+func TestExporterBadWebConfig(t *testing.T) {
+	t.Parallel()
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer busy.Close()
+	const secret = "KvSecret7-in-clear"
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "web.yml")
+	require.NoError(t, os.WriteFile(bad, []byte("basic_auth_users:\n  prometheus: "+secret+"\n"), 0o600))
+	for _, tc := range []struct{ file, says string }{
+		{filepath.Join(dir, "missing.yml"), "no such file or directory"},
+		{bad, "a password under basic_auth_users is not a bcrypt hash"},
+	} {
+		t.Run(filepath.Base(tc.file), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(guard(t), []string{"--base-url", "http://127.0.0.1:1", "exporter", "--listen", busy.Addr().String(),
+				"--web.config.file", tc.file}, &stdout, &stderr)
+			assert.Equal(t, 1, code, stderr.String())
+			assert.True(t, strings.HasPrefix(stderr.String(), "gamedata: exporter --web.config.file "+tc.file+": "), stderr.String())
+			assert.Contains(t, stderr.String(), tc.says)
+			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), stderr.String())
+			assert.NotContains(t, stderr.String(), "serving")
+			assert.NotContains(t, stdout.String()+stderr.String(), secret[:5])
+		})
+	}
 }

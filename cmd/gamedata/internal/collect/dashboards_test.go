@@ -237,7 +237,7 @@ func TestSyncRunsDurationLeavesAbandonedOut(t *testing.T) {
 // with the most players first.
 func checkVariables(t *testing.T, s synced) {
 	r := grafana.Range{From: start, To: start.Add(time.Hour)}
-	vars := s.dash.Templating.List
+	vars := s.dash.QueryVariables()
 	require.Len(t, vars, 2)
 	assert.Equal(t, [][]any{{"game"}}, s.rows(t, vars[0].Query(), r))
 	idents := s.rows(t, vars[1].Query(), r)

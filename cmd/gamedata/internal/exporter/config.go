@@ -46,6 +46,11 @@ type Config struct {
 	MaxSeries int
 	// Logger receives what the exporter has to say; nil says nothing.
 	Logger *slog.Logger
+	// WebConfigFile, when set, is a web configuration file in the format
+	// of the Prometheus exporter toolkit (TLS, client certificates, basic
+	// auth with bcrypt hashes) that Serve serves every path through; it is
+	// read again on every connection and request, as the toolkit does.
+	WebConfigFile string
 
 	// now is the clock; nil means time.Now.
 	now func() time.Time

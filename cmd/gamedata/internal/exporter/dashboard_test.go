@@ -148,7 +148,7 @@ func checkVariables(t *testing.T, dash *grafana.Dashboard, addr string, twin *ga
 			wantVars["ident"] = append(wantVars["ident"], g.Ident)
 		}
 	}
-	for _, v := range dash.Templating.List {
+	for _, v := range dash.QueryVariables() {
 		m := labelValues.FindStringSubmatch(v.Query())
 		if m == nil {
 			t.Fatalf("variable %s: %q is not label_values(metric, label)", v.Name, v.Query())

@@ -22,6 +22,7 @@ type Exporter struct {
 	cfg      Config
 	log      *slog.Logger
 	client   *gamedata.Client
+	web      webConfig
 	sources  []source
 	registry *prometheus.Registry
 
@@ -48,7 +49,11 @@ func New(c *gamedata.Client, cfg Config) (*Exporter, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	e := &Exporter{cfg: cfg, log: cfg.logger(), client: c, sources: sources(c, &cfg),
+	web, err := readWebConfig(cfg.WebConfigFile)
+	if err != nil {
+		return nil, err
+	}
+	e := &Exporter{cfg: cfg, log: cfg.logger(), client: c, web: web, sources: sources(c, &cfg),
 		registry: prometheus.NewRegistry(), logged: make(map[string]string)}
 	e.snap.Store(&snapshot{parts: make([]part, len(e.sources))})
 	if err := e.registry.Register(collector{current: e.current, health: e.healthNow, client: c}); err != nil {

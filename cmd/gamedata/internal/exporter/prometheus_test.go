@@ -47,14 +47,11 @@ func TestPrometheusScrapes(t *testing.T) {
 	promAddr := freePort(t)
 	exited := startPrometheus(t, bin, target, promAddr)
 	at := scrapedInFull(t, promAddr, scrapes, exited, 1, e2eGuard)
-	got := queryAt(t, promAddr, fmt.Sprintf(`gamedata_package_players{kind=%q,ident=%q}`, game.Kind, game.Ident), at)
-	if len(got) != 1 || got[0].value != game.Players.Value {
-		t.Errorf("Prometheus has %s/%s at %v, the twin at %v players", game.Kind, game.Ident, got, game.Players.Value)
-	}
+	checkStoredPlayers(t, promAddr, game, at)
 
 	// docs/exporter.md's top-N query, titles joined from the info series.
 	top := twin.Catalog().Entries(url.Values{"kind": {game.Kind}, "sort": {"players"}})[:3]
-	got = queryAt(t, promAddr, fmt.Sprintf(`topk(3, gamedata_package_players{kind=%q})
+	got := queryAt(t, promAddr, fmt.Sprintf(`topk(3, gamedata_package_players{kind=%q})
 		* on (kind, ident) group_left (title) gamedata_package_info`, game.Kind), at)
 	slices.SortFunc(got, func(a, b sample) int { return cmp.Compare(b.value, a.value) })
 	if len(got) != len(top) {
@@ -73,6 +70,16 @@ func TestPrometheusScrapes(t *testing.T) {
 	}
 	if err := stop(); err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+}
+
+// checkStoredPlayers checks that Prometheus, asked for game's players at
+// at, answers the twin's value.
+func checkStoredPlayers(t *testing.T, promAddr string, game gamedatatest.Entry, at time.Time) {
+	t.Helper()
+	got := queryAt(t, promAddr, fmt.Sprintf(`gamedata_package_players{kind=%q,ident=%q}`, game.Kind, game.Ident), at)
+	if len(got) != 1 || got[0].value != game.Players.Value {
+		t.Errorf("Prometheus has %s/%s at %v, the twin at %v players", game.Kind, game.Ident, got, game.Players.Value)
 	}
 }
 
@@ -156,7 +163,6 @@ func freePort(t *testing.T) string {
 // receives its exit.
 func startPrometheus(t *testing.T, bin, target, addr string, flags ...string) <-chan error {
 	t.Helper()
-	dir := t.TempDir()
 	config := fmt.Sprintf(`global:
   scrape_interval: 250ms
   scrape_timeout: 200ms
@@ -165,6 +171,14 @@ scrape_configs:
     static_configs:
       - targets: [%q]
 `, target)
+	return startPrometheusWith(t, bin, config, addr, flags...)
+}
+
+// startPrometheusWith is startPrometheus with a configuration of the
+// test's own.
+func startPrometheusWith(t *testing.T, bin, config, addr string, flags ...string) <-chan error {
+	t.Helper()
+	dir := t.TempDir()
 	configFile := filepath.Join(dir, "prometheus.yml")
 	if err := os.WriteFile(configFile, []byte(config), 0o600); err != nil {
 		t.Fatal(err)

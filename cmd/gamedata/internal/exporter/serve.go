@@ -15,7 +15,8 @@ import (
 // the exporter is asked to stop.
 const shutdownGrace = 5 * time.Second
 
-// Serve serves Handler on ln and polls every cfg.Every until ctx ends,
+// Serve serves Handler on ln (through the web configuration file, when
+// cfg.WebConfigFile names one) and polls every cfg.Every until ctx ends,
 // then shuts the server down (scrapes in flight finish, for shutdownGrace
 // at most), stops the poller and returns once every goroutine it started
 // has ended. It returns nil after ctx ended, the server's error when it
@@ -26,10 +27,11 @@ func (e *Exporter) Serve(ctx context.Context, ln net.Listener) error {
 	if e.wrap != nil {
 		h = e.wrap(h)
 	}
+	webLog := slog.New(safeHandler{e.log.Handler()})
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(e.log.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(webLog.Handler(), slog.LevelWarn),
 	}
 	var wg sync.WaitGroup
 	defer wg.Wait() // after stopPolling, deferred below
@@ -37,13 +39,13 @@ func (e *Exporter) Serve(ctx context.Context, ln net.Listener) error {
 	defer stopPolling()
 	served := make(chan error, 1)
 	ran := make(chan error, 1)
-	wg.Go(func() { served <- srv.Serve(ln) })
+	wg.Go(func() { served <- e.web.serveOn(srv, ln, webLog) })
 	wg.Go(func() { ran <- e.Run(pollCtx) })
 	addr := ln.Addr().String()
 	e.log.Info("serving /metrics, /healthz and /", "address", addr, "every", e.cfg.Every)
-	if !loopback(ln.Addr()) {
-		e.log.Warn("listening beyond loopback: any machine that reaches "+addr+" can scrape it; choose a loopback --listen, such as "+DefaultListen+", unless that is meant",
-			"address", addr)
+	if exposed := e.web.exposure(addr); exposed != "" && !loopback(ln.Addr()) {
+		e.log.Warn("listening beyond loopback "+exposed+"; choose a loopback --listen, such as "+DefaultListen+
+			", or a --web.config.file with TLS and basic auth, unless that is meant", "address", addr)
 	}
 
 	var err error // Run's, which is nil when ctx ended

@@ -102,19 +102,30 @@ func TestServeFailsOnAClosedListener(t *testing.T) {
 }
 
 // TestServeSaysWhenOffLoopback warns, naming the address, when the
-// exporter listens where another machine can scrape it; on loopback it
-// says nothing of the kind.
+// exporter listens where another machine can scrape it, unless its web
+// configuration file asks for TLS and authentication both; on loopback
+// it says nothing of the kind.
 func TestServeSaysWhenOffLoopback(t *testing.T) {
 	twin := newTwin(t, gamedatatest.WithSize(12, 0, 3))
+	p := newPKI(t, "gamedata test CA")
+	const tlsOnly = "tls_server_config:\n  cert_file: gamedata.crt\n  key_file: gamedata.key\n"
+	clientCerts := tlsOnly + "  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: " + p.caFile + "\n"
 	for _, tc := range []struct {
-		listen string
-		warns  bool
+		name, listen string
+		web          func(t *testing.T) string // the file's path, or ""
+		warns        bool
 	}{
-		{"127.0.0.1:0", false},
-		{"0.0.0.0:0", true},
+		{"loopback", "127.0.0.1:0", noWebConfig, false},
+		{"beyond loopback", "0.0.0.0:0", noWebConfig, true},
+		{"TLS and basic auth", "0.0.0.0:0", func(t *testing.T) string { path, _ := webFile(t, p, "a password", nil); return path }, false},
+		{"TLS and client certificates", "0.0.0.0:0", func(t *testing.T) string { return webConfigFile(t, p, clientCerts) }, false},
+		{"TLS alone", "0.0.0.0:0", func(t *testing.T) string { return webConfigFile(t, p, tlsOnly) }, true},
+		{"basic auth alone", "0.0.0.0:0", func(t *testing.T) string {
+			return webConfigFile(t, p, "basic_auth_users:\n  prometheus: "+hash(t, "a password")+"\n")
+		}, true},
 	} {
-		t.Run(tc.listen, func(t *testing.T) {
-			e, logs, _ := newExporter(t, newClient(t, twin.URL), Config{})
+		t.Run(tc.name, func(t *testing.T) {
+			e, logs, _ := newExporter(t, newClient(t, twin.URL), Config{WebConfigFile: tc.web(t)})
 			ln, err := net.Listen("tcp", tc.listen)
 			if err != nil {
 				t.Fatal(err)
@@ -134,3 +145,5 @@ func TestServeSaysWhenOffLoopback(t *testing.T) {
 		})
 	}
 }
+
+func noWebConfig(*testing.T) string { return "" }

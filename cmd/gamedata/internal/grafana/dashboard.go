@@ -22,12 +22,38 @@ const (
 
 // Dashboard is the part of a dashboard's JSON model the tests read.
 type Dashboard struct {
+	// Inputs are what Grafana's "Import dashboard" asks for.
+	Inputs     []Input `json:"__inputs"`
 	UID        string  `json:"uid"`
 	Title      string  `json:"title"`
 	Panels     []Panel `json:"panels"`
 	Templating struct {
 		List []Variable `json:"list"`
 	} `json:"templating"`
+}
+
+// Input is a data source that Grafana's "Import dashboard" asks for: it
+// replaces ${Name} in the dashboard with the uid of the one chosen.
+type Input struct {
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	PluginID string `json:"pluginId"`
+}
+
+// DatasourceVariable is the type of a variable whose values are the data
+// sources of one type, the one its query names.
+const DatasourceVariable = "datasource"
+
+// QueryVariables are the dashboard's variables whose values a query to
+// the data source lists, in their order.
+func (d *Dashboard) QueryVariables() []Variable {
+	var out []Variable
+	for _, v := range d.Templating.List {
+		if v.Type != DatasourceVariable {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Panel is one panel: its data source, its queries and the unit of its
@@ -82,6 +108,10 @@ type Variable struct {
 	Type       string          `json:"type"`
 	Datasource *DatasourceRef  `json:"datasource"`
 	RawQuery   json.RawMessage `json:"query"`
+	// Current is the value the dashboard opens with.
+	Current struct {
+		Value string `json:"value"`
+	} `json:"current"`
 }
 
 // Query is the variable's query: a string, or the query member of the
