@@ -139,7 +139,7 @@ func Number(b []byte) (float64, int) {
 	i += n
 	frac := 0
 	if i < len(b) && b[i] == '.' {
-		f, m := leadingDigits(b[i+1:]) // none when more than 15
+		f, m, _ := leadingDigits(b[i+1:]) // none when more than 15
 		if m == 0 || n+m > 15 {
 			return 0, 0
 		}

@@ -101,7 +101,7 @@ func TestLeadingDigits(t *testing.T) {
 		// Short of 16 bytes the digits are read one at a time, from 16 on
 		// a word at a time: both ways read the same.
 		for _, pad := range []string{",", ",               "} {
-			got, n := leadingDigits([]byte(tt.in + pad))
+			got, n, _ := leadingDigits([]byte(tt.in + pad))
 			assert.Equal(t, tt.n, n, "%q", tt.in+pad)
 			assert.Equal(t, tt.want, got, "%q", tt.in+pad)
 		}
