@@ -139,15 +139,21 @@ func after(b []byte, i int, c byte) int {
 // fastPlayers reads null or a number at b[i], and the comma after it,
 // into dst; it returns the offset after the comma, or -1.
 func fastPlayers(b []byte, i int, dst *Nullable[float64]) int {
-	if isNullAt(b, i) {
-		*dst = Null[float64]()
+	return fastNullable(b, i, dst, jsonscan.Number)
+}
+
+// fastNullable reads null, or a value with read, at b[i], and the comma
+// after it, into dst; it returns the offset after the comma, or -1.
+func fastNullable[T any](b []byte, i int, dst *Nullable[T], read func([]byte) (T, int)) int {
+	if len(b)-i >= 4 && string(b[i:i+4]) == "null" {
+		*dst = Null[T]()
 		return after(b, i+4, ',')
 	}
-	f, n := jsonscan.Number(b[i:])
+	v, n := read(b[i:])
 	if n == 0 {
 		return -1
 	}
-	*dst = Value(f)
+	*dst = Value(v)
 	return after(b, i+n, ',')
 }
 
@@ -168,16 +174,13 @@ func fastBound(b []byte, i int, dst *Nullable[time.Time], known *knownTime) int 
 		*dst = Value(known.t)
 		return j + 1
 	}
-	if isNullAt(b, i) {
-		*dst = Null[time.Time]()
-		return after(b, i+4, ',')
-	}
-	ms, n := jsonscan.Uint(b[i:])
-	if n == 0 {
-		return -1
-	}
-	*dst = Value(time.UnixMilli(int64(ms)).UTC())
-	return after(b, i+n, ',')
+	return fastNullable(b, i, dst, fastMillis)
+}
+
+// fastMillis reads times since 1970 as Uint reads them.
+func fastMillis(b []byte) (time.Time, int) {
+	ms, n := jsonscan.Uint(b)
+	return time.UnixMilli(int64(ms)).UTC(), n
 }
 
 // fastFlag reads 0 or 1 at b[i] followed by c; it returns the flag and
@@ -187,8 +190,4 @@ func fastFlag(b []byte, i int, c byte) (bool, int) {
 		return false, -1
 	}
 	return b[i] == '1', i + 2
-}
-
-func isNullAt(b []byte, i int) bool {
-	return len(b)-i >= 4 && string(b[i:i+4]) == "null"
 }

@@ -89,20 +89,18 @@ func isNumberByte(c byte) bool {
 	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }
 
-// TryInt reads an integer as Int does, consuming it; it consumes nothing
+// TryInt reads an integer of at most 15 digits without fraction or
+// exponent, the usual form of a time, consuming it; it consumes nothing
 // and reports false for anything else, which Millis then reads.
 func (s *Scanner) TryInt() (int64, bool) {
-	v, n := Int(s.b[s.i:])
+	v, n := integer(s.b[s.i:])
 	s.i += n
 	return v, n > 0
 }
 
-// Int reads, at the start of b, an integer of at most 15 digits without
-// fraction or exponent, the usual form of a time, and returns it and its
-// length in bytes; the length is 0 for anything else. It needs no
-// Scanner: a decoder of a fixed shape walks the bytes itself and calls
-// it where it expects a number.
-func Int(b []byte) (int64, int) {
+// integer reads TryInt's integers at the start of b, and returns one and
+// its length in bytes; the length is 0 for anything else.
+func integer(b []byte) (int64, int) {
 	i := 0
 	if len(b) > 0 && b[0] == '-' {
 		i = 1
@@ -125,8 +123,11 @@ func (s *Scanner) TryNumber() (float64, bool) {
 	return f, n > 0
 }
 
-// Number is Int for numbers with an optional fraction, at most 15
-// significant digits in all; see parseFloat for why that is exact.
+// Number reads, at the start of b, a number with an optional fraction and
+// no exponent, at most 15 significant digits in all (see parseFloat for
+// why that is exact), and returns it and its length in bytes; the length
+// is 0 for anything else. It needs no Scanner: a decoder of a fixed shape
+// walks the bytes itself and calls it where it expects a number.
 func Number(b []byte) (float64, int) {
 	i := 0
 	if len(b) > 0 && b[0] == '-' {
