@@ -29,8 +29,8 @@ func Uint(b []byte) (uint64, int) {
 // zero: the integer part of a number may not, a fraction may. A run of
 // more than 15 digits, more than the fast readers take, is reported as
 // none. (Uint is small enough to be inlined because this says padded
-// rather than Uint looking at the first byte itself: it saves a tenth of
-// the activity decoding's instructions.)
+// rather than Uint looking at the first byte itself: it saves a
+// twentieth of the activity decoding's instructions.)
 func leadingDigits(b []byte) (v uint64, n int, padded bool) {
 	if len(b) < 16 {
 		for ; n < len(b) && b[n] >= '0' && b[n] <= '9'; n++ {
