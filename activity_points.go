@@ -1,7 +1,6 @@
 package gamedata
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -58,50 +57,8 @@ type ActivityPoint struct {
 
 var pointElements = [7]string{"time", "players", "current flag", "interval start", "interval end", "aggregation flag", "partial-coverage flag"}
 
-// points parses an array of seven-element points; hint presizes the
-// result.
-func points(s *jsonscan.Scanner, member string, hint int) ([]ActivityPoint, error) {
-	if !s.Is('[') {
-		v, err := s.Value()
-		if err != nil {
-			return nil, err
-		}
-		return nil, &DecodeError{Member: member, Err: fmt.Errorf("got %s, want an array of seven-element arrays", jsonscan.Clip(v))}
-	}
-	out := make([]ActivityPoint, 0, max(hint, 0))
-	more, err := s.Open('[')
-	for more && err == nil {
-		out = append(out, ActivityPoint{})
-		i := len(out) - 1
-		if start := s.Offset(); !fastPoint(s, &out[i]) {
-			s.Rewind(start)
-			out[i] = ActivityPoint{}
-			if elem, err := point(s, &out[i]); err != nil {
-				return nil, pointError(member, i, elem, err)
-			}
-		}
-		more, err = s.Next(']')
-	}
-	if err != nil {
-		return nil, &DecodeError{Member: fmt.Sprintf("%s[%d]", member, len(out)), Err: err}
-	}
-	return out, nil
-}
-
-// pointError locates the failure of the i-th point of member: at its
-// element elem when that element is of the wrong kind.
-func pointError(member string, i, elem int, err error) error {
-	at := fmt.Sprintf("%s[%d]", member, i)
-	var ve jsonscan.ValueError
-	if elem >= 0 && errors.As(err, &ve) {
-		at += fmt.Sprintf("[%d]", elem)
-		err = fmt.Errorf("%s: %w", pointElements[elem], err)
-	}
-	return &DecodeError{Member: at, Err: err}
-}
-
 // point parses one seven-element point into p, exactly: it says what is
-// wrong with a point fastPoint did not take. On failure it returns the
+// wrong with a point fastPoints did not take. On failure it returns the
 // index of the element at fault, or -1 when the point as a whole is.
 func point(s *jsonscan.Scanner, p *ActivityPoint) (int, error) {
 	if !s.Is('[') {
@@ -175,70 +132,4 @@ func nullable[T any](s *jsonscan.Scanner, read func() (T, error)) (Nullable[T], 
 		return Nullable[T]{}, err
 	}
 	return Value(v), nil
-}
-
-// The usual point is parsed by fastPoint, which reads and converts each
-// element in one step and reports only whether it could. Anything it does
-// not take is read again by point, the exact parser, which says what is
-// wrong. fastPoint earns its place by a benchmark: without it the decoding
-// of 100,000 points takes about 40 % longer (BENCHMARKS.md).
-
-// fastPoint parses a point written the usual way, into p: seven elements,
-// integers for times and flags, numbers of at most 15 digits. It reports
-// false, having consumed some of the input, for anything else.
-func fastPoint(s *jsonscan.Scanner, p *ActivityPoint) bool {
-	if !s.Byte('[') {
-		return false
-	}
-	s.WS()
-	ms, ok := s.TryInt()
-	if !ok || !s.Comma() || !fastPlayers(s, &p.Players) || !s.Comma() || !fastFlag(s, &p.Current) || !s.Comma() {
-		return false
-	}
-	p.Time = time.UnixMilli(ms).UTC()
-	return fastTail(s, p)
-}
-
-// fastTail is fastPoint from the interval start on.
-func fastTail(s *jsonscan.Scanner, p *ActivityPoint) bool {
-	var avg bool
-	if !fastNullableMillis(s, &p.IntervalStart) || !s.Comma() ||
-		!fastNullableMillis(s, &p.IntervalEnd) || !s.Comma() ||
-		!fastFlag(s, &avg) || !s.Comma() || !fastFlag(s, &p.PartialCoverage) {
-		return false
-	}
-	if avg {
-		p.Aggregation = AggregationAverage
-	}
-	return s.Byte(']')
-}
-
-func fastPlayers(s *jsonscan.Scanner, dst *Nullable[float64]) bool {
-	if s.Null() {
-		*dst = Null[float64]()
-		return true
-	}
-	f, ok := s.TryNumber()
-	if ok {
-		*dst = Value(f)
-	}
-	return ok
-}
-
-func fastFlag(s *jsonscan.Scanner, dst *bool) bool {
-	v, ok := s.TryFlag()
-	*dst = v
-	return ok
-}
-
-func fastNullableMillis(s *jsonscan.Scanner, dst *Nullable[time.Time]) bool {
-	if s.Null() {
-		*dst = Null[time.Time]()
-		return true
-	}
-	ms, ok := s.TryInt()
-	if ok {
-		*dst = Value(time.UnixMilli(ms).UTC())
-	}
-	return ok
 }

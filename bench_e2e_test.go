@@ -25,10 +25,13 @@ import (
 // staticServer serves body, a fixture, to every request, with
 // cacheControl as its Cache-Control when it is not empty: the baselines
 // decode the same bytes, which the twin, whose records are its own, does
-// not serve, and nothing but the client's work weighs in the ratios.
+// not serve, and nothing but the client's work weighs in the ratios. It
+// sends a Content-Length, as the twin and a server of a stored document
+// do.
 func staticServer(b *testing.B, body []byte, cacheControl string) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		if cacheControl != "" {
 			w.Header().Set("Cache-Control", cacheControl)
 		}

@@ -8,6 +8,7 @@ require (
 	github.com/gamedata-go/gamedata v0.2.0
 	github.com/go-faster/errors v0.8.0
 	github.com/go-faster/jx v1.2.0
+	github.com/goccy/go-json v0.12.0
 	github.com/oapi-codegen/runtime v1.8.0
 	github.com/ogen-go/ogen v1.24.0
 	go.opentelemetry.io/otel v1.47.0

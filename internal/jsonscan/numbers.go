@@ -2,7 +2,6 @@ package jsonscan
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -90,80 +89,71 @@ func isNumberByte(c byte) bool {
 	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'
 }
 
-// TryInt scans and parses, in the same pass, an integer of at most 15
-// digits without fraction or exponent, the usual form of a time. It
-// consumes nothing and reports false for anything else, which Millis then
-// reads.
+// TryInt reads an integer of at most 15 digits without fraction or
+// exponent, the usual form of a time, consuming it; it consumes nothing
+// and reports false for anything else, which Millis then reads.
 func (s *Scanner) TryInt() (int64, bool) {
-	i, neg := s.i, false
-	if i < len(s.b) && s.b[i] == '-' {
-		i, neg = i+1, true
-	}
-	start := i
-	var n int64
-	// Times are 13 digits: take the first 8 in one step.
-	if len(s.b)-i >= 8 {
-		if v, ok := eightDigits(s.b[i:]); ok {
-			n, i = int64(v), i+8
-		}
-	}
-	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' && i-start < 15 {
-		n = n*10 + int64(s.b[i]-'0')
-		i++
-	}
-	if i == start || (s.b[start] == '0' && i-start > 1) || (i < len(s.b) && isNumberByte(s.b[i])) {
-		return 0, false
-	}
-	s.i = i
-	if neg {
-		n = -n
-	}
-	return n, true
+	v, n := integer(s.b[s.i:])
+	s.i += n
+	return v, n > 0
 }
 
-// eightDigits parses the 8 bytes at the start of b when all are digits,
-// with a few multiplications on one 64-bit word instead of a loop
-// (Lemire, "Fast numeric string parsing in C++", 2022).
-func eightDigits(b []byte) (uint64, bool) {
-	v := binary.LittleEndian.Uint64(b)
-	if (v&0xf0f0f0f0f0f0f0f0)|((v+0x0606060606060606)&0xf0f0f0f0f0f0f0f0)>>4 != 0x3333333333333333 {
-		return 0, false
+// integer reads TryInt's integers at the start of b, and returns one and
+// its length in bytes; the length is 0 for anything else.
+func integer(b []byte) (int64, int) {
+	i := 0
+	if len(b) > 0 && b[0] == '-' {
+		i = 1
 	}
-	v -= 0x3030303030303030
-	v = v*10 + v>>8
-	v = ((v&0x000000ff000000ff)*(100+1000000<<32) + (v>>16&0x000000ff000000ff)*(1+10000<<32)) >> 32
-	return v, true
+	v, n := Uint(b[i:])
+	if n == 0 || (i+n < len(b) && isNumberByte(b[i+n])) {
+		return 0, 0
+	}
+	if i == 1 {
+		return -int64(v), 1 + n
+	}
+	return int64(v), n
 }
 
-// TryNumber is TryInt for numbers with an optional fraction, at most 15
-// significant digits in all; see parseFloat for why that is exact. Float
-// reads any other number.
+// TryNumber reads a number as Number does, consuming it; it consumes
+// nothing and reports false for anything else, which Float then reads.
 func (s *Scanner) TryNumber() (float64, bool) {
-	i, neg := s.i, false
-	if i < len(s.b) && s.b[i] == '-' {
-		i, neg = i+1, true
+	f, n := Number(s.b[s.i:])
+	s.i += n
+	return f, n > 0
+}
+
+// Number reads, at the start of b, a number with an optional fraction and
+// no exponent, at most 15 significant digits in all (see parseFloat for
+// why that is exact), and returns it and its length in bytes; the length
+// is 0 for anything else. It needs no Scanner: a decoder of a fixed shape
+// walks the bytes itself and calls it where it expects a number.
+func Number(b []byte) (float64, int) {
+	i := 0
+	if len(b) > 0 && b[0] == '-' {
+		i = 1
 	}
-	mant, intDigits := accumulate(s.b, i, 0)
-	if intDigits == 0 || (s.b[i] == '0' && intDigits > 1) {
-		return 0, false
+	mant, n := Uint(b[i:])
+	if n == 0 {
+		return 0, 0
 	}
-	i += intDigits
+	i += n
 	frac := 0
-	if i < len(s.b) && s.b[i] == '.' {
-		if mant, frac = accumulate(s.b, i+1, mant); frac == 0 {
-			return 0, false
+	if i < len(b) && b[i] == '.' {
+		f, m, _ := leadingDigits(b[i+1:]) // none when more than 15
+		if m == 0 || n+m > 15 {
+			return 0, 0
 		}
-		i += 1 + frac
+		mant, frac, i = mant*pow10u[m]+f, m, i+1+m
 	}
-	if intDigits+frac > 15 || (i < len(s.b) && isNumberByte(s.b[i])) {
-		return 0, false
+	if i < len(b) && isNumberByte(b[i]) {
+		return 0, 0
 	}
-	s.i = i
 	f := float64(mant) / pow10[frac]
-	if neg {
+	if b[0] == '-' {
 		f = -f
 	}
-	return f, true
+	return f, i
 }
 
 // TryFlag reads 0 or 1 written as such (1.0 or 1e0 is not a flag), and
@@ -216,17 +206,6 @@ func (s *Scanner) Millis() (int64, error) {
 		return 0, err
 	}
 	return ParseMillis(b)
-}
-
-// accumulate appends the decimal digits of b from i on to mant, and says
-// how many there were.
-func accumulate(b []byte, i int, mant uint64) (uint64, int) {
-	start := i
-	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		mant = mant*10 + uint64(b[i]-'0')
-		i++
-	}
-	return mant, i - start
 }
 
 var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}

@@ -58,41 +58,53 @@ func fuzzExactReaders(t *testing.T, n string, want float64, finite bool) {
 
 // fuzzFastReaders checks TryNumber and TryInt on the number n, which
 // strconv reads as want: what they take is want, and a declined number
-// is left whole.
+// is left whole. They read a word at a time from 16 bytes on, one byte at
+// a time before: n is read both ways.
 func fuzzFastReaders(t *testing.T, n string, want float64) {
-	b := []byte(n + ",")
-	s := New(b)
-	if f, ok := s.TryNumber(); ok && math.Float64bits(f) != math.Float64bits(want) {
-		t.Fatalf("TryNumber(%q) = %v; strconv reads %v", n, f, want)
-	} else if !ok && len(s.Rest()) != len(b) {
-		t.Fatalf("TryNumber(%q) declined but consumed %d bytes", n, len(b)-len(s.Rest()))
-	}
-	s = New(b)
-	if i, ok := s.TryInt(); ok && float64(i) != want {
-		t.Fatalf("TryInt(%q) = %d; strconv reads %v", n, i, want)
+	for _, b := range [][]byte{[]byte(n + ","), []byte(n + ",               ")} {
+		s := New(b)
+		if f, ok := s.TryNumber(); ok && math.Float64bits(f) != math.Float64bits(want) {
+			t.Fatalf("TryNumber(%q) = %v; strconv reads %v", b, f, want)
+		} else if !ok && len(s.Rest()) != len(b) {
+			t.Fatalf("TryNumber(%q) declined but consumed %d bytes", b, len(b)-len(s.Rest()))
+		} else if ok && s.Rest()[0] != ',' {
+			t.Fatalf("TryNumber(%q) left %q", b, s.Rest())
+		}
+		s = New(b)
+		if i, ok := s.TryInt(); ok && (float64(i) != want || s.Rest()[0] != ',') {
+			t.Fatalf("TryInt(%q) = %d, left %q; strconv reads %v", b, i, s.Rest(), want)
+		}
 	}
 }
 
-func TestEightDigits(t *testing.T) {
+func TestLeadingDigits(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		want uint64
-		ok   bool
+		n    int
 	}{
-		{"12345678", 12345678, true},
-		{"00000000", 0, true},
-		{"99999999", 99999999, true},
-		{"17632008", 17632008, true},
-		{"1234567a", 0, false},
-		{"/2345678", 0, false}, // the byte before '0'
-		{"1234567:", 0, false}, // the byte after '9'
-		{"1234 678", 0, false},
-		{"-1234567", 0, false},
+		{"12345678", 12345678, 8},
+		{"00000000", 0, 8},
+		{"99999999", 99999999, 8},
+		{"1763200800000", 1763200800000, 13},
+		{"1234567a", 1234567, 7},
+		{"/2345678", 0, 0},       // the byte before '0'
+		{"1234567:", 1234567, 7}, // the byte after '9'
+		{"1234 678", 1234, 4},
+		{"-1234567", 0, 0},
+		{"123456789012345", 123456789012345, 15},
+		{"1234567890123456", 0, 0},
+		{"12345678901234567890", 0, 0},
+		{"1\xff9", 1, 1}, // a carry out of a byte that is not a digit
 	} {
-		got, ok := eightDigits([]byte(tt.in))
-		assert.Equal(t, tt.ok, ok, tt.in)
-		assert.Equal(t, tt.want, got, tt.in)
+		// Short of 16 bytes the digits are read one at a time, from 16 on
+		// a word at a time: both ways read the same.
+		for _, pad := range []string{",", ",               "} {
+			got, n, _ := leadingDigits([]byte(tt.in + pad))
+			assert.Equal(t, tt.n, n, "%q", tt.in+pad)
+			assert.Equal(t, tt.want, got, "%q", tt.in+pad)
+		}
 	}
 }
 

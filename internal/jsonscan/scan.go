@@ -48,6 +48,13 @@ func (s *Scanner) Offset() int { return s.i }
 // from there with the exact readers.
 func (s *Scanner) Rewind(offset int) { s.i = offset }
 
+// Advance consumes n bytes of Rest that the caller read itself: a decoder
+// of a fixed shape walks its usual values at its own pace, and hands back
+// to the Scanner what it does not take. The n bytes must be whole values
+// and the punctuation between them, with no white space, closed at the
+// depth they opened.
+func (s *Scanner) Advance(n int) { s.i += n }
+
 // WS consumes white space.
 func (s *Scanner) WS() {
 	for s.i < len(s.b) && space[s.b[s.i]] {
