@@ -24,7 +24,9 @@ var (
 )
 
 // Release is what a release build stamps into the binary: the version it
-// was cut as, its commit and the time it was built. Each may be empty.
+// was cut as, its commit and that commit's date (the date of the source,
+// not of the build, so that a tag builds the same bytes anywhere). Each
+// may be empty; the date is said only with a commit.
 type Release struct{ Version, Commit, Date string }
 
 // String says what this program is, from the release stamped into it
@@ -43,8 +45,8 @@ func String() string {
 // Of is String for the build information info and the release rel: the
 // release's version, or the module's ("(devel)" for a build from a
 // clone, honestly: it is no release); the library's version; the
-// release's commit, or the one the build recorded; the build time, when
-// stamped; and the Go version.
+// release's commit and its date, or the commit the build recorded; and
+// the Go version.
 func Of(info *debug.BuildInfo, rel Release) string {
 	v := rel.Version
 	if v == "" {
@@ -66,9 +68,6 @@ func Of(info *debug.BuildInfo, rel Release) string {
 	if c := builtFrom(info, rel); c != "" {
 		details = append(details, "commit "+c)
 	}
-	if rel.Date != "" {
-		details = append(details, "built "+rel.Date)
-	}
 	if info.GoVersion != "" {
 		details = append(details, info.GoVersion)
 	}
@@ -79,11 +78,16 @@ func Of(info *debug.BuildInfo, rel Release) string {
 }
 
 // builtFrom is the commit the program was built from, cut to 12
-// characters: the release's, or the one the build recorded, said as
-// modified when the build saw uncommitted changes.
+// characters: the release's, with its date when stamped, or the one the
+// build recorded, said as modified when the build saw uncommitted
+// changes.
 func builtFrom(info *debug.BuildInfo, rel Release) string {
 	if rel.Commit != "" {
-		return rel.Commit[:min(12, len(rel.Commit))]
+		c := rel.Commit[:min(12, len(rel.Commit))]
+		if rel.Date != "" {
+			c += " of " + rel.Date
+		}
+		return c
 	}
 	var commit, modified string
 	for _, s := range info.Settings {

@@ -9,7 +9,7 @@ import (
 
 // Of says the version a release stamped in, or else the one go install
 // recorded ("(devel)" for a build from a clone), then the library's, the
-// commit, the build time and the Go version.
+// commit (with its date when a release stamped one) and the Go version.
 func TestOf(t *testing.T) {
 	t.Parallel()
 	installed := &debug.BuildInfo{
@@ -32,7 +32,7 @@ func TestOf(t *testing.T) {
 	}{
 		{"go install …@v0.3.0", installed, Release{}, "v0.3.0 (library v0.3.0, go1.26.11)"},
 		{"a build from a clone", clone, Release{}, "(devel) (library (devel), commit 0123456789ab, modified, go1.26.11)"},
-		{"a release build", clone, release, "v0.3.0 (library (devel), commit fedcba987654, built 2026-11-28T10:00:00Z, go1.26.11)"},
+		{"a release build", clone, release, "v0.3.0 (library (devel), commit fedcba987654 of 2026-11-28T10:00:00Z, go1.26.11)"},
 		{"a snapshot", &debug.BuildInfo{GoVersion: "go1.26.11"}, Release{Version: "v0.2.1-SNAPSHOT-fedcba9", Commit: "fedcba9"}, "v0.2.1-SNAPSHOT-fedcba9 (commit fedcba9, go1.26.11)"},
 		{"nothing recorded", &debug.BuildInfo{}, Release{}, "(devel)"},
 	} {
