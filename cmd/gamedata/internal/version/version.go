@@ -24,9 +24,9 @@ var (
 )
 
 // Release is what a release build stamps into the binary: the version it
-// was cut as, its commit and that commit's date (the date of the source,
-// not of the build, so that a tag builds the same bytes anywhere). Each
-// may be empty; the date is said only with a commit.
+// was cut as, its commit and that commit's date (not the build's, so
+// that two builds of a tag stamp the same). Each may be empty; the date
+// is said only with a commit.
 type Release struct{ Version, Commit, Date string }
 
 // String says what this program is, from the release stamped into it
