@@ -12,6 +12,11 @@ import (
 // (SQLite's 32,766, PostgreSQL's 65,535).
 const batchRows = 128
 
+// pgBatchRows is the most rows one PostgreSQL statement carries: its
+// rows go as one array a column (pgBatch), so no limit on parameters
+// binds it, only the memory of the rows gathered.
+const pgBatchRows = 4096
+
 // rowBatch gathers the rows of one INSERT and writes them as multi-row
 // statements: a statement per row cost a round trip (PostgreSQL) or a
 // bind and step through database/sql (SQLite) each, most of a run's
@@ -22,33 +27,38 @@ const batchRows = 128
 type rowBatch struct {
 	s          *DB
 	tx         *sql.Tx
-	head, tail string // the INSERT up to VALUES, and what follows the rows
-	row        string // one row's placeholders
+	head, tail string   // the INSERT up to VALUES, and what follows the rows
+	types      []string // the columns' types, as PostgreSQL's arrays of them
+	row        string   // one row's placeholders
 	args       []any
 	rows       int
 }
 
-// newRowBatch gathers rows of cols columns for the statement head VALUES
-// (rows) tail, in tx.
-func (s *DB) newRowBatch(tx *sql.Tx, head string, cols int, tail string) *rowBatch {
-	return &rowBatch{s: s, tx: tx, head: head, tail: tail, row: "(" + repeated("?", cols) + ")"}
+// newRowBatch gathers rows for the statement head VALUES (rows) tail, in
+// tx; types are its columns' types in PostgreSQL's words.
+func (s *DB) newRowBatch(tx *sql.Tx, head string, types []string, tail string) *rowBatch {
+	return &rowBatch{s: s, tx: tx, head: head, tail: tail, types: types, row: "(" + repeated("?", len(types)) + ")"}
 }
 
 // add adds a row of values, and writes the batch when it is full.
 func (b *rowBatch) add(ctx context.Context, values ...any) error {
 	b.args = append(b.args, values...)
 	b.rows++
-	if b.rows < batchRows {
+	if b.rows < batchRows || b.s.d.name() == "postgres" && b.rows < pgBatchRows {
 		return nil
 	}
 	return b.flush(ctx)
 }
 
-// flush writes the rows gathered, in statements of a power of two rows
+// flush writes the rows gathered: on PostgreSQL in one statement sent
+// through pgx (pgBatch); on SQLite in statements of a power of two rows
 // each, so that a handful of texts serve every count and stay prepared
 // (stmtCache).
 func (b *rowBatch) flush(ctx context.Context) error {
-	cols := len(b.args) / max(b.rows, 1)
+	if b.s.d.name() == "postgres" {
+		return b.s.flushPG(ctx, b.tx, b)
+	}
+	cols := len(b.types)
 	args := b.args
 	for b.rows > 0 {
 		n := chunkLen(b.rows, batchRows)

@@ -140,6 +140,7 @@ type DB struct {
 	opened bool
 	stmts  stmtCache
 	held   heldRuns
+	conns  txConns
 }
 
 // heldRuns are the run locks of the runs a DB began and has not
@@ -201,12 +202,21 @@ func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
 	return s.explain(err)
 }
 
-// transact is write's transaction, its error as the driver says it.
+// transact is write's transaction, its error as the driver says it. It
+// is begun on a connection of its own, which PostgreSQL's batches reach
+// (sendPG).
 func (s *DB) transact(ctx context.Context, f func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	s.conns.put(tx, conn)
+	defer s.conns.drop(tx)
 	if err := s.d.lockWrites(ctx, tx); err != nil {
 		tx.Rollback()
 		return err
