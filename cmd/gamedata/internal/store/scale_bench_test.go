@@ -120,6 +120,10 @@ func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
 			entries += saved
 			finish += finished
 		}
+		if testing.Verbose() { // each run, for the medians of bench/pg-scale.sh
+			fmt.Fprintf(os.Stderr, "BenchmarkScale: run %d: %v, SaveEntries %v, FinishRun %v\n", h, took.Round(time.Millisecond),
+				saved.Round(time.Millisecond), finished.Round(time.Millisecond))
+		}
 		if testing.Verbose() && h%24 == 23 {
 			// A month of 100,000 games takes hours: say how far it got,
 			// and the size, so that a fill stopped early still measured
