@@ -77,19 +77,9 @@ func sameRuns(t *testing.T, db *DB) {
 // shortest decimal that reads back as the same float64.
 func exactRows(t *testing.T, db *DB, name string) []string {
 	t.Helper()
-	rows, err := db.db.Query(`SELECT * FROM ` + name)
-	require.NoError(t, err)
-	defer rows.Close()
-	cols, err := rows.Columns()
-	require.NoError(t, err)
+	cols, rows := rowsOf(t, db, `SELECT * FROM `+name)
 	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		require.NoError(t, rows.Scan(ptrs...))
+	for _, vals := range rows {
 		row := ""
 		for i, v := range vals {
 			switch v := v.(type) {
@@ -105,7 +95,6 @@ func exactRows(t *testing.T, db *DB, name string) []string {
 		}
 		out = append(out, row)
 	}
-	require.NoError(t, rows.Err())
 	slices.Sort(out)
 	return out
 }
