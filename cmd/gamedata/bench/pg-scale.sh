@@ -24,6 +24,7 @@ $as "$bin/initdb" -D "$dir/data" -U postgres -A trust -E UTF8 --locale=C --no-sy
 $as nice -n 19 "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w \
 	-o "-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null
 trap '$as "$bin/pg_ctl" -D "$dir/data" -m fast stop >/dev/null; rm -rf "$dir"' EXIT
+trap 'exit 1' INT TERM
 export GAMEDATA_SCALE_PG="postgres://postgres@127.0.0.1:$port/postgres?sslmode=disable"
 # Each round runs the two builds one after the other; each fill's runs
 # after the second (the second rolls up the first hour, every member of
@@ -35,11 +36,12 @@ while [ "$i" -le "$rounds" ]; do
 	for b in "$old" "$new"; do
 		nice -n 19 "$b" -test.run '^$' -test.bench 'BenchmarkScale/postgres$' -test.benchtime 1x -test.v >"$log" 2>&1 || true
 		printf 'round %d %s: %s\n' "$i" "$b" "$(grep -o 'runs after the first: .*' "$log" || echo failed)"
+		grep -o 'run [0-9]*: .*' "$log" | sed "s|^|round $i $b: |"
 		grep -o 'run [0-9]*: .*' "$log" | awk -v round="$i" -v build="$b" '
 			function sec(d) { # a Go duration as seconds: 850ms, 1.2s, 1m2.3s
 				if (d ~ /ms$/) return substr(d, 1, length(d) - 2) / 1000
 				if (d ~ /m/) { split(d, p, "m"); return p[1] * 60 + substr(p[2], 1, length(p[2]) - 1) }
-				return substr(d, 1, length(d) - 1)
+				return substr(d, 1, length(d) - 1) + 0
 			}
 			function median(a, n,   i, j, t) {
 				for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] > a[j]; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
