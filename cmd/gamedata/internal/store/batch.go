@@ -56,7 +56,7 @@ func (b *rowBatch) add(ctx context.Context, values ...any) error {
 // (stmtCache).
 func (b *rowBatch) flush(ctx context.Context) error {
 	if b.s.d.name() == "postgres" {
-		return b.s.flushPG(ctx, b.tx, b)
+		return b.s.flushPG(ctx, b.tx, nil, b)
 	}
 	cols := len(b.types)
 	args := b.args

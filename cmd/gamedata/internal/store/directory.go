@@ -55,7 +55,10 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	entries = keep
 	var t saveTally
 	var seq int64
-	err := s.write(ctx, func(tx *sql.Tx) (err error) {
+	pg := s.d.name() == "postgres"
+	// On PostgreSQL the lock is taken with the first reads, and the
+	// tally written with the rows: a transaction of four round trips.
+	err := s.writeLocking(ctx, !pg, func(tx *sql.Tx) (err error) {
 		t = saveTally{}
 		var before map[Key]prior
 		var members map[string]bool
@@ -75,6 +78,10 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 				return err
 			}
 			t.add(p, known, raw, rows)
+		}
+		if pg {
+			return s.flushPG(ctx, tx, []pgStatement{{s.q(tallyQuery), tallyArgs(r, t.added(), t.rewritten, int64(len(entries)))}},
+				w.values.rowBatch, w.upsert)
 		}
 		if err := w.flush(ctx); err != nil {
 			return err
@@ -194,7 +201,7 @@ func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (in
 func (w entryWriter) flush(ctx context.Context) error {
 	clear(w.pending)
 	if s := w.upsert.s; s.d.name() == "postgres" {
-		return s.flushPG(ctx, w.upsert.tx, w.values.rowBatch, w.upsert)
+		return s.flushPG(ctx, w.upsert.tx, nil, w.values.rowBatch, w.upsert)
 	}
 	if err := w.values.flush(ctx); err != nil {
 		return err

@@ -51,15 +51,24 @@ func (s *DB) sendPG(ctx context.Context, tx *sql.Tx, b *pgx.Batch, read func(pgx
 	})
 }
 
-// flushPG writes the rows gathered in batches, a statement each, in one
-// round trip.
-func (s *DB) flushPG(ctx context.Context, tx *sql.Tx, batches ...*rowBatch) error {
+// pgStatement is a statement and its arguments.
+type pgStatement struct {
+	query string
+	args  []any
+}
+
+// flushPG writes the rows gathered in batches, a statement each, then
+// runs after, in one round trip.
+func (s *DB) flushPG(ctx context.Context, tx *sql.Tx, after []pgStatement, batches ...*rowBatch) error {
 	var b pgx.Batch
 	for _, rb := range batches {
 		if rb.rows > 0 {
 			b.Queue(rb.unnest(), rb.columns()...)
 		}
 		rb.args, rb.rows = rb.args[:0], 0
+	}
+	for _, st := range after {
+		b.Queue(st.query, st.args...)
 	}
 	if b.Len() == 0 {
 		return nil
@@ -92,9 +101,9 @@ func (b *rowBatch) columns() []any {
 	return out
 }
 
-// beforeSavePG is beforeSave in one round trip: the next sequence
-// number, the priors of entries, their keys as three arrays, and the
-// series members.
+// beforeSavePG is beforeSave in one round trip, after taking the write
+// lock (SaveEntries's writeLocking): the next sequence number, the
+// priors of entries, their keys as three arrays, and the series members.
 func (s *DB) beforeSavePG(ctx context.Context, tx *sql.Tx, entries []Entry) (seq int64, before map[Key]prior, members map[string]bool, err error) {
 	kinds, idents, ids := make([]string, len(entries)), make([]string, len(entries)), make([]string, len(entries))
 	for i, e := range entries {
@@ -102,11 +111,15 @@ func (s *DB) beforeSavePG(ctx context.Context, tx *sql.Tx, entries []Entry) (seq
 		kinds[i], idents[i], ids[i] = k.Kind, k.Ident, k.ID
 	}
 	var b pgx.Batch
+	b.Queue(lockQuery, lockKey1, lockKey2)
 	b.Queue(nextSeqQuery)
 	b.Queue(`WITH k (kind, ident, id) AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[])) `+s.priorsQuery(), kinds, idents, ids)
 	b.Queue(seriesMembersQuery)
 	before = make(map[Key]prior, len(entries))
 	err = s.sendPG(ctx, tx, &b, func(res pgx.BatchResults) error {
+		if _, err := res.Exec(); err != nil {
+			return err
+		}
 		if err := res.QueryRow().Scan(&seq); err != nil {
 			return err
 		}

@@ -142,3 +142,39 @@ func fillMore(t *testing.T, db *DB, games int, at time.Time) {
 	}
 	require.NoError(t, db.FinishRun(ctx, r, OutcomeOK, at))
 }
+
+// SaveEntries on PostgreSQL takes the write lock with its first reads,
+// not as a statement of its own: while another writer holds it,
+// SaveEntries waits, and writes once that writer's transaction ends.
+func TestSaveEntriesTakesTheWriteLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := pgtest.NewDatabase(t)
+	db := open(t, dsn)
+	r, err := db.BeginRun(ctx, "game", day0)
+	require.NoError(t, err)
+	other := pgtest.Open(t, dsn)
+	tx, err := other.BeginTx(ctx, nil)
+	require.NoError(t, err)
+	_, err = tx.ExecContext(ctx, lockQuery, lockKey1, lockKey2)
+	require.NoError(t, err)
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.SaveEntries(ctx, r, []Entry{entry("a", false, map[string]any{"players": 1.0})})
+		done <- err
+	}()
+	for waiting := 0; waiting == 0; { // until the server says SaveEntries waits for the lock
+		select {
+		case err := <-done:
+			t.Fatalf("SaveEntries ended (%v) while another writer held the lock", err)
+		default:
+		}
+		require.NoError(t, other.QueryRowContext(ctx, `SELECT COUNT(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`).Scan(&waiting))
+	}
+	assert.Equal(t, 0, count(t, db, `SELECT COUNT(*) FROM directory`))
+	require.NoError(t, tx.Commit())
+	require.NoError(t, <-done)
+	assert.Equal(t, 1, count(t, db, `SELECT COUNT(*) FROM directory`))
+}

@@ -197,7 +197,14 @@ func (s *DB) Close() error {
 // so runs that overlap take turns per write and never interleave inside
 // one.
 func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	err := s.transact(ctx, f)
+	return s.writeLocking(ctx, true, f)
+}
+
+// writeLocking is write; with lock false, f's first statement must take
+// the write lock itself (SaveEntries's on PostgreSQL, in the round trip
+// of its first reads: beforeSavePG).
+func (s *DB) writeLocking(ctx context.Context, lock bool, f func(tx *sql.Tx) error) error {
+	err := s.transact(ctx, lock, f)
 	s.stmts.keep(ctx, s.db)
 	return s.explain(err)
 }
@@ -205,7 +212,7 @@ func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
 // transact is write's transaction, its error as the driver says it. It
 // is begun on a connection of its own, which PostgreSQL's batches reach
 // (sendPG).
-func (s *DB) transact(ctx context.Context, f func(tx *sql.Tx) error) error {
+func (s *DB) transact(ctx context.Context, lock bool, f func(tx *sql.Tx) error) error {
 	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
@@ -217,9 +224,11 @@ func (s *DB) transact(ctx context.Context, f func(tx *sql.Tx) error) error {
 	}
 	s.conns.put(tx, conn)
 	defer s.conns.drop(tx)
-	if err := s.d.lockWrites(ctx, tx); err != nil {
-		tx.Rollback()
-		return err
+	if lock {
+		if err := s.d.lockWrites(ctx, tx); err != nil {
+			tx.Rollback()
+			return err
+		}
 	}
 	if err := f(tx); err != nil {
 		tx.Rollback()
