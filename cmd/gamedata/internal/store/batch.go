@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"math/bits"
+	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // batchRows is the most rows one multi-row statement carries: 128 rows
@@ -89,3 +92,53 @@ func repeated(s string, n int) string { return strings.TrimSuffix(strings.Repeat
 // power of two that is at most n and at most limit, so that a handful of
 // texts serve every count and stay prepared (stmtCache).
 func chunkLen(n, limit int) int { return min(limit, 1<<(bits.Len(uint(n))-1)) }
+
+// pgStatement is a statement and its arguments.
+type pgStatement struct {
+	query string
+	args  []any
+}
+
+// flushPG writes the rows gathered in batches, a statement each, then
+// runs after, in one round trip.
+func (s *DB) flushPG(ctx context.Context, tx *sql.Tx, after []pgStatement, batches ...*rowBatch) error {
+	var b pgx.Batch
+	for _, rb := range batches {
+		if rb.rows > 0 {
+			b.Queue(rb.unnest(), rb.columns()...)
+		}
+		rb.args, rb.rows = rb.args[:0], 0
+	}
+	for _, st := range after {
+		b.Queue(st.query, st.args...)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return s.sendPG(ctx, tx, &b, nil)
+}
+
+// unnest is the batch's statement with its rows as one array a column:
+// INSERT … SELECT * FROM unnest($1::type[], …) and the tail.
+func (b *rowBatch) unnest() string {
+	arrays := make([]string, len(b.types))
+	for i, t := range b.types {
+		arrays[i] = "$" + strconv.Itoa(i+1) + "::" + t + "[]"
+	}
+	return b.head + " SELECT * FROM unnest(" + strings.Join(arrays, ", ") + ") " + b.tail
+}
+
+// columns are the rows gathered as one slice a column, the unnest
+// statement's arguments.
+func (b *rowBatch) columns() []any {
+	n := len(b.types)
+	out := make([]any, n)
+	for c := range n {
+		col := make([]any, b.rows)
+		for r := range col {
+			col[r] = b.args[r*n+c]
+		}
+		out[c] = col
+	}
+	return out
+}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // EntryCounts say what saving a batch of entries found: entries never
@@ -270,14 +272,8 @@ func (s *DB) priorsQuery() string {
 	return `SELECT d.kind, d.ident, d.id, d.raw, d.series, d.gone_at FROM k ` + join + ` WHERE ` + where
 }
 
-// priorRows are the rows of priorsQuery, from either interface.
-type priorRows interface {
-	Next() bool
-	Scan(dest ...any) error
-}
-
 // scanPriors reads the rows of priorsQuery into out.
-func scanPriors(rows priorRows, out map[Key]prior) error {
+func scanPriors(rows scannedRows, out map[Key]prior) error {
 	for rows.Next() {
 		var k Key
 		var raw string
@@ -296,6 +292,39 @@ func scanPriors(rows priorRows, out map[Key]prior) error {
 		out[k] = p
 	}
 	return nil
+}
+
+// beforeSavePG is beforeSave in one round trip, after taking the write
+// lock (SaveEntries's writeLocking): the next sequence number, the
+// priors of entries, their keys as three arrays, and the series members.
+func (s *DB) beforeSavePG(ctx context.Context, tx *sql.Tx, entries []Entry) (seq int64, before map[Key]prior, members map[string]bool, err error) {
+	kinds, idents, ids := make([]string, len(entries)), make([]string, len(entries)), make([]string, len(entries))
+	for i, e := range entries {
+		k := cleanKey(e.Key)
+		kinds[i], idents[i], ids[i] = k.Kind, k.Ident, k.ID
+	}
+	var b pgx.Batch
+	b.Queue(lockQuery, lockKey1, lockKey2)
+	b.Queue(nextSeqQuery)
+	b.Queue(`WITH k (kind, ident, id) AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[])) `+s.priorsQuery(), kinds, idents, ids)
+	b.Queue(seriesMembersQuery)
+	before = make(map[Key]prior, len(entries))
+	err = s.sendPG(ctx, tx, &b, func(res pgx.BatchResults) error {
+		if _, err := res.Exec(); err != nil {
+			return err
+		}
+		if err := res.QueryRow().Scan(&seq); err != nil {
+			return err
+		}
+		if err := readRows(res, func(rows pgx.Rows) error { return scanPriors(rows, before) }); err != nil {
+			return err
+		}
+		return readRows(res, func(rows pgx.Rows) (err error) {
+			members, err = scanMembers(rows)
+			return err
+		})
+	})
+	return seq, before, members, err
 }
 
 // member is one series value to write.

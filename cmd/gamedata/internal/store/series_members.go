@@ -25,7 +25,7 @@ func (s *DB) seriesMembers(ctx context.Context, tx *sql.Tx) (map[string]bool, er
 const seriesMembersQuery = `SELECT member FROM series_members`
 
 // scanMembers reads the rows of seriesMembersQuery.
-func scanMembers(rows priorRows) (map[string]bool, error) {
+func scanMembers(rows scannedRows) (map[string]bool, error) {
 	known := map[string]bool{}
 	for rows.Next() {
 		var m string

@@ -181,6 +181,14 @@ func (h *heldRuns) releaseAll() {
 	}
 }
 
+// txConns are the connections of the write transactions under way, by
+// transaction: the connection whose pgx.Conn a transaction's batches
+// are sent on.
+type txConns struct{ m sync.Map }
+
+func (c *txConns) put(tx *sql.Tx, conn *sql.Conn) { c.m.Store(tx, conn) }
+func (c *txConns) drop(tx *sql.Tx)                { c.m.Delete(tx) }
+
 // explain is err said as an *Error that names the database.
 func (s *DB) explain(err error) error { return explain(s.conn, err, s.opened) }
 
