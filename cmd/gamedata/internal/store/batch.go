@@ -16,7 +16,7 @@ import (
 const batchRows = 128
 
 // pgBatchRows is the most rows one PostgreSQL statement carries: its
-// rows go as one array a column (pgBatch), so no limit on parameters
+// rows go as one array a column (flushPG), so no limit on parameters
 // binds it, only the memory of the rows gathered.
 const pgBatchRows = 4096
 
@@ -54,7 +54,7 @@ func (b *rowBatch) add(ctx context.Context, values ...any) error {
 }
 
 // flush writes the rows gathered: on PostgreSQL in one statement sent
-// through pgx (pgBatch); on SQLite in statements of a power of two rows
+// through pgx (flushPG); on SQLite in statements of a power of two rows
 // each, so that a handful of texts serve every count and stay prepared
 // (stmtCache).
 func (b *rowBatch) flush(ctx context.Context) error {
