@@ -4,13 +4,21 @@ import (
 	"context"
 	"database/sql"
 	"math/bits"
+	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // batchRows is the most rows one multi-row statement carries: 128 rows
 // of 13 columns stay far below both databases' limits on parameters
 // (SQLite's 32,766, PostgreSQL's 65,535).
 const batchRows = 128
+
+// pgBatchRows is the most rows one PostgreSQL statement carries: its
+// rows go as one array a column (flushPG), so no limit on parameters
+// binds it, only the memory of the rows gathered.
+const pgBatchRows = 4096
 
 // rowBatch gathers the rows of one INSERT and writes them as multi-row
 // statements: a statement per row cost a round trip (PostgreSQL) or a
@@ -22,33 +30,38 @@ const batchRows = 128
 type rowBatch struct {
 	s          *DB
 	tx         *sql.Tx
-	head, tail string // the INSERT up to VALUES, and what follows the rows
-	row        string // one row's placeholders
+	head, tail string   // the INSERT up to VALUES, and what follows the rows
+	types      []string // the columns' types, as PostgreSQL's arrays of them
+	row        string   // one row's placeholders
 	args       []any
 	rows       int
 }
 
-// newRowBatch gathers rows of cols columns for the statement head VALUES
-// (rows) tail, in tx.
-func (s *DB) newRowBatch(tx *sql.Tx, head string, cols int, tail string) *rowBatch {
-	return &rowBatch{s: s, tx: tx, head: head, tail: tail, row: "(" + repeated("?", cols) + ")"}
+// newRowBatch gathers rows for the statement head VALUES (rows) tail, in
+// tx; types are its columns' types in PostgreSQL's words.
+func (s *DB) newRowBatch(tx *sql.Tx, head string, types []string, tail string) *rowBatch {
+	return &rowBatch{s: s, tx: tx, head: head, tail: tail, types: types, row: "(" + repeated("?", len(types)) + ")"}
 }
 
 // add adds a row of values, and writes the batch when it is full.
 func (b *rowBatch) add(ctx context.Context, values ...any) error {
 	b.args = append(b.args, values...)
 	b.rows++
-	if b.rows < batchRows {
+	if b.rows < batchRows || b.s.d.name() == "postgres" && b.rows < pgBatchRows {
 		return nil
 	}
 	return b.flush(ctx)
 }
 
-// flush writes the rows gathered, in statements of a power of two rows
+// flush writes the rows gathered: on PostgreSQL in one statement sent
+// through pgx (flushPG); on SQLite in statements of a power of two rows
 // each, so that a handful of texts serve every count and stay prepared
 // (stmtCache).
 func (b *rowBatch) flush(ctx context.Context) error {
-	cols := len(b.args) / max(b.rows, 1)
+	if b.s.d.name() == "postgres" {
+		return b.s.flushPG(ctx, b.tx, nil, b)
+	}
+	cols := len(b.types)
 	args := b.args
 	for b.rows > 0 {
 		n := chunkLen(b.rows, batchRows)
@@ -79,3 +92,53 @@ func repeated(s string, n int) string { return strings.TrimSuffix(strings.Repeat
 // power of two that is at most n and at most limit, so that a handful of
 // texts serve every count and stay prepared (stmtCache).
 func chunkLen(n, limit int) int { return min(limit, 1<<(bits.Len(uint(n))-1)) }
+
+// pgStatement is a statement and its arguments.
+type pgStatement struct {
+	query string
+	args  []any
+}
+
+// flushPG writes the rows gathered in batches, a statement each, then
+// runs after, in one round trip.
+func (s *DB) flushPG(ctx context.Context, tx *sql.Tx, after []pgStatement, batches ...*rowBatch) error {
+	var b pgx.Batch
+	for _, rb := range batches {
+		if rb.rows > 0 {
+			b.Queue(rb.unnest(), rb.columns()...)
+		}
+		rb.args, rb.rows = rb.args[:0], 0
+	}
+	for _, st := range after {
+		b.Queue(st.query, st.args...)
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return s.sendPG(ctx, tx, &b, nil)
+}
+
+// unnest is the batch's statement with its rows as one array a column:
+// INSERT … SELECT * FROM unnest($1::type[], …) and the tail.
+func (b *rowBatch) unnest() string {
+	arrays := make([]string, len(b.types))
+	for i, t := range b.types {
+		arrays[i] = "$" + strconv.Itoa(i+1) + "::" + t + "[]"
+	}
+	return b.head + " SELECT * FROM unnest(" + strings.Join(arrays, ", ") + ") " + b.tail
+}
+
+// columns are the rows gathered as one slice a column, the unnest
+// statement's arguments.
+func (b *rowBatch) columns() []any {
+	n := len(b.types)
+	out := make([]any, n)
+	for c := range n {
+		col := make([]any, b.rows)
+		for r := range col {
+			col[r] = b.args[r*n+c]
+		}
+		out[c] = col
+	}
+	return out
+}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // EntryCounts say what saving a batch of entries found: entries never
@@ -55,19 +57,18 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	entries = keep
 	var t saveTally
 	var seq int64
-	err := s.write(ctx, func(tx *sql.Tx) (err error) {
+	pg := s.d.name() == "postgres"
+	// On PostgreSQL the lock is taken with the first reads, and the
+	// tally written with the rows: a transaction of four round trips.
+	err := s.writeLocking(ctx, !pg, func(tx *sql.Tx) (err error) {
 		t = saveTally{}
-		if seq, err = nextSeq(ctx, tx); err != nil {
-			return err
-		}
-		before, err := s.priors(ctx, tx, entries)
-		if err != nil {
+		var before map[Key]prior
+		var members map[string]bool
+		if seq, before, members, err = s.beforeSave(ctx, tx, entries); err != nil {
 			return err
 		}
 		w := s.entryWriter(tx, r, seq)
-		if w.members, err = s.seriesMembers(ctx, tx); err != nil {
-			return err
-		}
+		w.members = members
 		if err := s.addSeriesMembers(ctx, tx, w.members, entries); err != nil {
 			return err
 		}
@@ -79,6 +80,10 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 				return err
 			}
 			t.add(p, known, raw, rows)
+		}
+		if pg {
+			return s.flushPG(ctx, tx, []pgStatement{{s.q(tallyQuery), tallyArgs(r, t.added(), t.rewritten, int64(len(entries)))}},
+				w.values.rowBatch, w.upsert)
 		}
 		if err := w.flush(ctx); err != nil {
 			return err
@@ -97,10 +102,12 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	return t.EntryCounts, nil
 }
 
+const nextSeqQuery = `UPDATE sync_state SET value = value + 1 WHERE name = 'seq' RETURNING value`
+
 // nextSeq takes the next number of the sequence that orders writes: the
 // entries a walk's writes saw carry it, so those it did not see are found.
 func nextSeq(ctx context.Context, tx *sql.Tx) (seq int64, err error) {
-	err = tx.QueryRowContext(ctx, `UPDATE sync_state SET value = value + 1 WHERE name = 'seq' RETURNING value`).Scan(&seq)
+	err = tx.QueryRowContext(ctx, nextSeqQuery).Scan(&seq)
 	return seq, err
 }
 
@@ -150,7 +157,8 @@ type entryWriter struct {
 
 func (s *DB) entryWriter(tx *sql.Tx, r *Run, seq int64) entryWriter {
 	upsert := s.newRowBatch(tx, `INSERT INTO directory
-		(kind, ident, id, title, players, raw, synced_at, listing, first_seen, last_seen, seen_seq, change_key, series)`, 13,
+		(kind, ident, id, title, players, raw, synced_at, listing, first_seen, last_seen, seen_seq, change_key, series)`,
+		[]string{"text", "text", "text", "text", "float8", "text", "int8", "text", "int8", "int8", "int8", "text", "text"},
 		`ON CONFLICT (kind, ident, id) DO UPDATE SET
 			title = excluded.title, players = excluded.players, raw = excluded.raw,
 			synced_at = excluded.synced_at, listing = excluded.listing,
@@ -190,13 +198,35 @@ func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (in
 	return len(rows), err
 }
 
-// flush writes the rows gathered.
+// flush writes the rows gathered; on PostgreSQL both statements in one
+// round trip.
 func (w entryWriter) flush(ctx context.Context) error {
 	clear(w.pending)
+	if s := w.upsert.s; s.d.name() == "postgres" {
+		return s.flushPG(ctx, w.upsert.tx, nil, w.values.rowBatch, w.upsert)
+	}
 	if err := w.values.flush(ctx); err != nil {
 		return err
 	}
 	return w.upsert.flush(ctx)
+}
+
+// beforeSave reads what SaveEntries compares with, after taking the next
+// number of the write sequence: the priors of entries and the members
+// that are series. On PostgreSQL the three are one round trip
+// (beforeSavePG).
+func (s *DB) beforeSave(ctx context.Context, tx *sql.Tx, entries []Entry) (seq int64, before map[Key]prior, members map[string]bool, err error) {
+	if s.d.name() == "postgres" {
+		return s.beforeSavePG(ctx, tx, entries)
+	}
+	if seq, err = nextSeq(ctx, tx); err != nil {
+		return 0, nil, nil, err
+	}
+	if before, err = s.priors(ctx, tx, entries); err != nil {
+		return 0, nil, nil, err
+	}
+	members, err = s.seriesMembers(ctx, tx)
+	return seq, before, members, err
 }
 
 // priors reads what the database holds of entries: their raw bytes and
@@ -211,11 +241,8 @@ func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]p
 			k := cleanKey(e.Key)
 			args = append(args, k.Kind, k.Ident, k.ID)
 		}
-		join, where := s.joinEach("directory", "d", "d.kind, d.ident, d.id, d.raw, d.series, d.gone_at",
-			"d.kind = k.kind AND d.ident = k.ident AND d.id = k.id")
 		q := `WITH k (kind, ident, id) AS (VALUES ` +
-			repeated("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(chunk)) + `)
-			SELECT d.kind, d.ident, d.id, d.raw, d.series, d.gone_at FROM k ` + join + ` WHERE ` + where
+			repeated("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(chunk)) + `) ` + s.priorsQuery()
 		st, err := s.listQuery(ctx, tx, s.q(q))
 		if err != nil {
 			return nil, err
@@ -224,23 +251,9 @@ func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]p
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var k Key
-			var raw string
-			var enc sql.NullString
-			var gone sql.NullInt64
-			if err := rows.Scan(&k.Kind, &k.Ident, &k.ID, &raw, &enc, &gone); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			p := prior{listed: !gone.Valid, raw: raw}
-			if p.listed && enc.Valid {
-				var st series
-				if err := json.Unmarshal([]byte(enc.String), &st); err == nil {
-					p.series = &st
-				}
-			}
-			out[k] = p
+		if err := scanPriors(rows, out); err != nil {
+			rows.Close()
+			return nil, err
 		}
 		if err := rows.Close(); err != nil {
 			return nil, err
@@ -250,6 +263,68 @@ func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]p
 		}
 	}
 	return out, nil
+}
+
+// priorsQuery is the read of priors after the list of keys k.
+func (s *DB) priorsQuery() string {
+	join, where := s.joinEach("directory", "d", "d.kind, d.ident, d.id, d.raw, d.series, d.gone_at",
+		"d.kind = k.kind AND d.ident = k.ident AND d.id = k.id")
+	return `SELECT d.kind, d.ident, d.id, d.raw, d.series, d.gone_at FROM k ` + join + ` WHERE ` + where
+}
+
+// scanPriors reads the rows of priorsQuery into out.
+func scanPriors(rows scannedRows, out map[Key]prior) error {
+	for rows.Next() {
+		var k Key
+		var raw string
+		var enc sql.NullString
+		var gone sql.NullInt64
+		if err := rows.Scan(&k.Kind, &k.Ident, &k.ID, &raw, &enc, &gone); err != nil {
+			return err
+		}
+		p := prior{listed: !gone.Valid, raw: raw}
+		if p.listed && enc.Valid {
+			var st series
+			if err := json.Unmarshal([]byte(enc.String), &st); err == nil {
+				p.series = &st
+			}
+		}
+		out[k] = p
+	}
+	return nil
+}
+
+// beforeSavePG is beforeSave in one round trip, after taking the write
+// lock (SaveEntries's writeLocking): the next sequence number, the
+// priors of entries, their keys as three arrays, and the series members.
+func (s *DB) beforeSavePG(ctx context.Context, tx *sql.Tx, entries []Entry) (seq int64, before map[Key]prior, members map[string]bool, err error) {
+	kinds, idents, ids := make([]string, len(entries)), make([]string, len(entries)), make([]string, len(entries))
+	for i, e := range entries {
+		k := cleanKey(e.Key)
+		kinds[i], idents[i], ids[i] = k.Kind, k.Ident, k.ID
+	}
+	var b pgx.Batch
+	b.Queue(lockQuery, lockKey1, lockKey2)
+	b.Queue(nextSeqQuery)
+	b.Queue(`WITH k (kind, ident, id) AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[])) `+s.priorsQuery(), kinds, idents, ids)
+	b.Queue(seriesMembersQuery)
+	before = make(map[Key]prior, len(entries))
+	err = s.sendPG(ctx, tx, &b, func(res pgx.BatchResults) error {
+		if _, err := res.Exec(); err != nil {
+			return err
+		}
+		if err := res.QueryRow().Scan(&seq); err != nil {
+			return err
+		}
+		if err := readRows(res, func(rows pgx.Rows) error { return scanPriors(rows, before) }); err != nil {
+			return err
+		}
+		return readRows(res, func(rows pgx.Rows) (err error) {
+			members, err = scanMembers(rows)
+			return err
+		})
+	})
+	return seq, before, members, err
 }
 
 // member is one series value to write.
@@ -298,7 +373,8 @@ type valueWriter struct{ *rowBatch }
 
 func (s *DB) valueWriter(tx *sql.Tx) valueWriter {
 	return valueWriter{s.newRowBatch(tx, `INSERT INTO directory_values
-		(kind, ident, id, member, at, run_id, value, partial_coverage, listed)`, 9,
+		(kind, ident, id, member, at, run_id, value, partial_coverage, listed)`,
+		[]string{"text", "text", "text", "text", "int8", "int8", "float8", "int4", "int4"},
 		`ON CONFLICT (kind, ident, id, member, at) DO UPDATE SET
 			run_id = excluded.run_id, value = excluded.value,
 			partial_coverage = excluded.partial_coverage, listed = excluded.listed`)}

@@ -26,9 +26,11 @@ func (postgres) open(dsn string) (*sql.DB, error) {
 // migrations among them, take turns as in SQLite, and the lock ends with
 // the transaction, whether it commits, rolls back or its connection dies.
 func (postgres) lockWrites(ctx context.Context, tx *sql.Tx) error {
-	_, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, lockKey1, lockKey2)
+	_, err := tx.ExecContext(ctx, lockQuery, lockKey1, lockKey2)
 	return err
 }
+
+const lockQuery = `SELECT pg_advisory_xact_lock($1, $2)`
 
 func (postgres) hasTable(ctx context.Context, tx *sql.Tx, table string) (bool, error) {
 	var ok bool

@@ -134,7 +134,8 @@ func (s *DB) rollDirectory(ctx context.Context, tx *sql.Tx, period, from, end in
 		return err
 	}
 	upsert := s.newRowBatch(tx, `INSERT INTO directory_rollups
-		(kind, ident, id, member, period, start_at, min_value, max_value, avg_value, covered_seconds, partial_coverage, last_value)`, 12,
+		(kind, ident, id, member, period, start_at, min_value, max_value, avg_value, covered_seconds, partial_coverage, last_value)`,
+		[]string{"text", "text", "text", "text", "int8", "int8", "float8", "float8", "float8", "int8", "int4", "float8"},
 		`ON CONFLICT (kind, ident, id, member, period, start_at) DO UPDATE SET
 			min_value = excluded.min_value, max_value = excluded.max_value, avg_value = excluded.avg_value,
 			covered_seconds = excluded.covered_seconds, partial_coverage = excluded.partial_coverage, last_value = excluded.last_value`)

@@ -16,19 +16,9 @@ import (
 // table reads a query's rows as text, NULL as "null".
 func table(t *testing.T, db *DB, query string, args ...any) []string {
 	t.Helper()
-	rows, err := db.db.Query(db.q(query), args...)
-	require.NoError(t, err)
-	defer rows.Close()
-	cols, err := rows.Columns()
-	require.NoError(t, err)
+	_, rows := rowsOf(t, db, db.q(query), args...)
 	var out []string
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		require.NoError(t, rows.Scan(ptrs...))
+	for _, vals := range rows {
 		s := ""
 		for i, v := range vals {
 			if i > 0 {
@@ -47,8 +37,29 @@ func table(t *testing.T, db *DB, query string, args ...any) []string {
 		}
 		out = append(out, s)
 	}
-	require.NoError(t, rows.Err())
 	return out
+}
+
+// rowsOf reads a query's columns and its rows' values as the driver
+// gives them.
+func rowsOf(t *testing.T, db *DB, query string, args ...any) (cols []string, out [][]any) {
+	t.Helper()
+	rows, err := db.db.Query(query, args...)
+	require.NoError(t, err)
+	defer rows.Close()
+	cols, err = rows.Columns()
+	require.NoError(t, err)
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		require.NoError(t, rows.Scan(ptrs...))
+		out = append(out, vals)
+	}
+	require.NoError(t, rows.Err())
+	return cols, out
 }
 
 // points saves activity points in a run of its own at the time at.

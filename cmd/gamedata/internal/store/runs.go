@@ -105,7 +105,12 @@ func (s *DB) addDays(ctx context.Context, tx *sql.Tx, from, to int64) error {
 // tally brings the run's row up to date inside the write that did the
 // work, so a run killed at any moment is recorded as far as it got.
 func (s *DB) tally(ctx context.Context, tx *sql.Tx, r *Run, added, changed, entries int64) error {
-	_, err := tx.ExecContext(ctx, s.q(`UPDATE runs SET requests = ?, bytes_read = ?, rows_added = rows_added + ?, rows_changed = rows_changed + ?, entries = entries + ? WHERE run_id = ?`),
-		r.Requests, r.BytesRead, added, changed, entries, r.ID)
+	_, err := tx.ExecContext(ctx, s.q(tallyQuery), tallyArgs(r, added, changed, entries)...)
 	return err
+}
+
+const tallyQuery = `UPDATE runs SET requests = ?, bytes_read = ?, rows_added = rows_added + ?, rows_changed = rows_changed + ?, entries = entries + ? WHERE run_id = ?`
+
+func tallyArgs(r *Run, added, changed, entries int64) []any {
+	return []any{r.Requests, r.BytesRead, added, changed, entries, r.ID}
 }

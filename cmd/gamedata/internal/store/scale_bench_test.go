@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,13 +24,17 @@ import (
 // extrapolates. GAMEDATA_SCALE_GAMES (default 2,000) and
 // GAMEDATA_SCALE_HOURS (default 48) size the platform and the runs; a
 // fifth of the games change their players each hour.
+// GAMEDATA_SCALE_PG, the URL of a PostgreSQL server's postgres database,
+// fills a new database on that server instead of the package's own, so
+// that two builds can be measured in turn against one server
+// (cmd/gamedata/bench/pg-scale.sh).
 func BenchmarkScale(b *testing.B) {
 	games, hours := envInt("GAMEDATA_SCALE_GAMES", 2000), envInt("GAMEDATA_SCALE_HOURS", 48)
 	for _, dialect := range []string{"sqlite", "postgres"} {
 		b.Run(dialect, func(b *testing.B) {
 			dsn := filepath.Join(b.TempDir(), "scale.sqlite")
 			if dialect == "postgres" {
-				dsn = pgtest.NewDatabase(b)
+				dsn = scalePostgres(b)
 			}
 			db, err := Open(context.Background(), dsn)
 			if err != nil {
@@ -114,6 +120,10 @@ func fillScale(b testing.TB, db *DB, dsn string, games, hours int) {
 			entries += saved
 			finish += finished
 		}
+		if testing.Verbose() { // each run, for the medians of bench/pg-scale.sh
+			fmt.Fprintf(os.Stderr, "BenchmarkScale: run %d: %v, SaveEntries %v, FinishRun %v\n", h, took.Round(time.Millisecond),
+				saved.Round(time.Millisecond), finished.Round(time.Millisecond))
+		}
 		if testing.Verbose() && h%24 == 23 {
 			// A month of 100,000 games takes hours: say how far it got,
 			// and the size, so that a fill stopped early still measured
@@ -183,6 +193,33 @@ func scalePoints(rng *rand.Rand, at time.Time) []Point {
 		pts = append(pts, Point{Time: at.Add(time.Duration(m-60) * time.Minute), Players: &v, Raw: []byte(`[]`)})
 	}
 	return pts
+}
+
+// scalePostgres is a new database on the server GAMEDATA_SCALE_PG names,
+// or on the package's own server when it names none.
+func scalePostgres(b *testing.B) string {
+	admin := os.Getenv("GAMEDATA_SCALE_PG")
+	if admin == "" {
+		return pgtest.NewDatabase(b)
+	}
+	db, err := sql.Open("pgx", admin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	name := fmt.Sprintf("scale_%d_%d", os.Getpid(), time.Now().UnixNano())
+	if _, err := db.Exec("CREATE DATABASE " + name); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		db.Exec("DROP DATABASE " + name + " WITH (FORCE)")
+		db.Close()
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
 }
 
 func envInt(name string, def int) int {

@@ -10,11 +10,22 @@ import (
 // only as text, is not one, so a text member that is null (an entry's
 // organization) adds no row of NULLs to directory_values.
 func (s *DB) seriesMembers(ctx context.Context, tx *sql.Tx) (map[string]bool, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT member FROM series_members`)
+	rows, err := tx.QueryContext(ctx, seriesMembersQuery)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	known, err := scanMembers(rows)
+	if err != nil {
+		return nil, err
+	}
+	return known, rows.Err()
+}
+
+const seriesMembersQuery = `SELECT member FROM series_members`
+
+// scanMembers reads the rows of seriesMembersQuery.
+func scanMembers(rows scannedRows) (map[string]bool, error) {
 	known := map[string]bool{}
 	for rows.Next() {
 		var m string
@@ -23,7 +34,7 @@ func (s *DB) seriesMembers(ctx context.Context, tx *sql.Tx) (map[string]bool, er
 		}
 		known[m] = true
 	}
-	return known, rows.Err()
+	return known, nil
 }
 
 // addSeriesMembers records the members that hold a number or a boolean

@@ -140,6 +140,7 @@ type DB struct {
 	opened bool
 	stmts  stmtCache
 	held   heldRuns
+	conns  txConns
 }
 
 // heldRuns are the run locks of the runs a DB began and has not
@@ -180,6 +181,14 @@ func (h *heldRuns) releaseAll() {
 	}
 }
 
+// txConns are the connections of the write transactions under way, by
+// transaction: the connection whose pgx.Conn a transaction's batches
+// are sent on.
+type txConns struct{ m sync.Map }
+
+func (c *txConns) put(tx *sql.Tx, conn *sql.Conn) { c.m.Store(tx, conn) }
+func (c *txConns) drop(tx *sql.Tx)                { c.m.Delete(tx) }
+
 // explain is err said as an *Error that names the database.
 func (s *DB) explain(err error) error { return explain(s.conn, err, s.opened) }
 
@@ -196,20 +205,38 @@ func (s *DB) Close() error {
 // so runs that overlap take turns per write and never interleave inside
 // one.
 func (s *DB) write(ctx context.Context, f func(tx *sql.Tx) error) error {
-	err := s.transact(ctx, f)
+	return s.writeLocking(ctx, true, f)
+}
+
+// writeLocking is write; with lock false, f's first statement must take
+// the write lock itself (SaveEntries's on PostgreSQL, in the round trip
+// of its first reads: beforeSavePG).
+func (s *DB) writeLocking(ctx context.Context, lock bool, f func(tx *sql.Tx) error) error {
+	err := s.transact(ctx, lock, f)
 	s.stmts.keep(ctx, s.db)
 	return s.explain(err)
 }
 
-// transact is write's transaction, its error as the driver says it.
-func (s *DB) transact(ctx context.Context, f func(tx *sql.Tx) error) error {
-	tx, err := s.db.BeginTx(ctx, nil)
+// transact is write's transaction, its error as the driver says it. It
+// is begun on a connection of its own, which PostgreSQL's batches reach
+// (sendPG).
+func (s *DB) transact(ctx context.Context, lock bool, f func(tx *sql.Tx) error) error {
+	conn, err := s.db.Conn(ctx)
 	if err != nil {
 		return err
 	}
-	if err := s.d.lockWrites(ctx, tx); err != nil {
-		tx.Rollback()
+	defer conn.Close()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
 		return err
+	}
+	s.conns.put(tx, conn)
+	defer s.conns.drop(tx)
+	if lock {
+		if err := s.d.lockWrites(ctx, tx); err != nil {
+			tx.Rollback()
+			return err
+		}
 	}
 	if err := f(tx); err != nil {
 		tx.Rollback()
