@@ -64,9 +64,10 @@ func (r recordFlags) verb() string {
 
 // recording is the file --record writes or --replay reads, open.
 type recording struct {
-	rec  *gamedatatest.Recording
-	flag string // "--record FILE" or "--replay FILE", as messages name it
-	path string
+	rec    *gamedatatest.Recording
+	flag   string // "--record FILE" or "--replay FILE", as messages name it
+	path   string
+	replay bool // --replay's, which the twin serves offline
 }
 
 // openRecording opens the file r names, or returns nil when it names
@@ -81,7 +82,7 @@ func openRecording(r recordFlags) (*recording, error) {
 	if path == "" {
 		return nil, nil
 	}
-	rc := &recording{flag: "--" + r.verb() + " " + path, path: path}
+	rc := &recording{flag: "--" + r.verb() + " " + path, path: path, replay: r.Replay != ""}
 	rec, err := gamedatatest.OpenRecording(path, mode)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && r.Replay != "":
@@ -116,7 +117,7 @@ func (rc *recording) transport(next http.RoundTripper) http.RoundTripper {
 
 // replays reports whether the recording is --replay's, which the twin
 // serves offline.
-func (rc *recording) replays() bool { return rc != nil && strings.HasPrefix(rc.flag, "--replay ") }
+func (rc *recording) replays() bool { return rc != nil && rc.replay }
 
 // end ends the command whose error is err, and returns its error: a
 // request the recording held no answer for is its failure, whatever the
