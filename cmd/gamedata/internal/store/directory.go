@@ -29,7 +29,17 @@ type series struct {
 type prior struct {
 	listed bool // false for an entry recorded as gone
 	raw    string
-	series *series // nil when none was written, or the entry left
+	series string // as stored, encoded; "" when none was written, or the entry left
+}
+
+// last is the series last written, decoded: nil when none was written,
+// the entry left, or what is stored does not decode.
+func (p prior) last() *series {
+	var st series
+	if p.series == "" || json.Unmarshal([]byte(p.series), &st) != nil {
+		return nil
+	}
+	return &st
 }
 
 // SaveEntries records a batch of directory entries the run listed, in
@@ -183,15 +193,20 @@ func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (in
 	}
 	w.pending[k] = true
 	now := series{Partial: e.Partial, Values: seriesValues(e.Values, w.members)}
-	rows := diff(p.series, now)
+	enc, err := json.Marshal(now)
+	if err != nil {
+		return 0, err
+	}
+	// The same encoding holds the same values: most entries of a run
+	// are compared without decoding what the last one wrote.
+	var rows []member
+	if string(enc) != p.series {
+		rows = diff(p.last(), now)
+	}
 	for _, m := range rows {
 		if err := w.values.write(ctx, k, m, w.at, w.run.ID, now.Partial, true); err != nil {
 			return 0, err
 		}
-	}
-	enc, err := json.Marshal(now)
-	if err != nil {
-		return 0, err
 	}
 	err = w.upsert.add(ctx, k.Kind, k.Ident, k.ID, cleanPtr(e.Title), e.Players, raw,
 		w.at, w.run.Kind, w.at, w.at, w.seq, clean(e.ChangeKey), string(enc))
@@ -283,11 +298,8 @@ func scanPriors(rows scannedRows, out map[Key]prior) error {
 			return err
 		}
 		p := prior{listed: !gone.Valid, raw: raw}
-		if p.listed && enc.Valid {
-			var st series
-			if err := json.Unmarshal([]byte(enc.String), &st); err == nil {
-				p.series = &st
-			}
+		if p.listed {
+			p.series = enc.String
 		}
 		out[k] = p
 	}
