@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // joinEach joins to each row of a list of keys the rows of table (as
@@ -53,4 +55,31 @@ func (s *DB) listQuery(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt
 		return tx.PrepareContext(ctx, query)
 	}
 	return s.stmts.stmt(ctx, tx, query)
+}
+
+// readList runs query, a read over a list of keys, in tx and reads its
+// rows through read: on PostgreSQL through pgx, whose arrays carry the
+// list (a query of 644 parameters through database/sql was planned and
+// bound for each list), and as listQuery's statement in SQLite.
+func (s *DB) readList(ctx context.Context, tx *sql.Tx, query string, args []any, read func(scannedRows) error) error {
+	if s.d.name() == "postgres" {
+		var b pgx.Batch
+		b.Queue(query, args...)
+		return s.sendPG(ctx, tx, &b, func(res pgx.BatchResults) error {
+			return readRows(res, func(rows pgx.Rows) error { return read(rows) })
+		})
+	}
+	st, err := s.listQuery(ctx, tx, query)
+	if err != nil {
+		return err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if err := read(rows); err != nil {
+		return err
+	}
+	return rows.Err()
 }

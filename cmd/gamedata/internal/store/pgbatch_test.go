@@ -115,14 +115,12 @@ func TestListReadsJoinEachKey(t *testing.T) {
 	require.NoError(t, err)
 	fillMore(t, db, 3000, scaleStart.Add(2*time.Hour))
 
-	const n = 128
-	var args []any
-	for i := range n {
-		args = append(args, i, "game", "g"+strconv.Itoa(i*7), "", "players")
+	var keys []seriesKey
+	for i := range 128 {
+		keys = append(keys, seriesKey{Key{"game", "g" + strconv.Itoa(i*7), ""}, "players"})
 	}
-	from, end := scaleStart.Add(2*time.Hour).Unix(), scaleStart.Add(3*time.Hour).Unix()
-	args = append(args, from, from, end, end)
-	plan := table(t, db, "EXPLAIN "+db.q(db.segmentsQuery(n)), args...)
+	query, args := db.segmentsStatement(keys, scaleStart.Add(2*time.Hour).Unix(), scaleStart.Add(3*time.Hour).Unix())
+	plan := table(t, db, "EXPLAIN "+query, args...)
 	assert.NotContains(t, strings.Join(plan, "\n"), "Seq Scan on directory_values")
 }
 
