@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
 )
 
 // pgArray is a column of a batch's rows in PostgreSQL's text form of an
@@ -23,7 +24,7 @@ type pgArray struct {
 // is the shortest decimal that reads back as the same float64.
 func (a *pgArray) add(v any) {
 	if len(a.buf) == 0 {
-		a.buf = append(a.buf, '{')
+		a.start()
 	} else {
 		a.buf = append(a.buf, ',')
 	}
@@ -58,6 +59,23 @@ func (a *pgArray) add(v any) {
 	}
 }
 
+// arrayBufs are pgArray's buffers between batches: each SaveEntries
+// call gathers its rows in batches of its own, and growing their
+// buffers anew was a seventh of a run's garbage.
+var arrayBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooled is the largest buffer arrayBufs keeps: a rollup's batch of
+// 4,096 rows, not the rare larger one.
+const maxPooled = 1 << 20
+
+// start begins the array, in a buffer of arrayBufs.
+func (a *pgArray) start() {
+	if a.buf == nil {
+		a.buf = (*arrayBufs.Get().(*[]byte))[:0]
+	}
+	a.buf = append(a.buf, '{')
+}
+
 func (a *pgArray) null() { a.buf = append(a.buf, "NULL"...) }
 
 // quote appends s between double quotes, a backslash before each quote
@@ -90,9 +108,12 @@ func (a *pgArray) float(f float64) {
 // text is the array, and empties a for the next rows.
 func (a *pgArray) text() (string, error) {
 	if len(a.buf) == 0 {
-		a.buf = append(a.buf, '{')
+		a.start()
 	}
 	s, err := string(append(a.buf, '}')), a.err
-	a.buf, a.err = a.buf[:0], nil
+	if buf := a.buf[:0]; cap(buf) <= maxPooled {
+		arrayBufs.Put(&buf)
+	}
+	a.buf, a.err = nil, nil
 	return s, err
 }
