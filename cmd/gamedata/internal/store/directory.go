@@ -244,8 +244,9 @@ func (s *DB) beforeSave(ctx context.Context, tx *sql.Tx, entries []Entry) (seq i
 	return seq, before, members, err
 }
 
-// priors reads what the database holds of entries: their raw bytes and
-// last series, or no series for an entry that left.
+// priors reads what the database holds of entries in SQLite (on
+// PostgreSQL, beforeSavePG): their raw bytes and last series, or no
+// series for an entry that left.
 func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]prior, error) {
 	out := make(map[Key]prior, len(entries))
 	for len(entries) > 0 {
@@ -258,7 +259,7 @@ func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]p
 		}
 		q := `WITH k (kind, ident, id) AS (VALUES ` +
 			repeated("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(chunk)) + `) ` + s.priorsQuery()
-		st, err := s.listQuery(ctx, tx, s.q(q))
+		st, err := s.stmts.stmt(ctx, tx, s.q(q))
 		if err != nil {
 			return nil, err
 		}

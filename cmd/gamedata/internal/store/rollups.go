@@ -140,7 +140,7 @@ func (s *DB) rollDirectory(ctx context.Context, tx *sql.Tx, period, from, end in
 			min_value = excluded.min_value, max_value = excluded.max_value, avg_value = excluded.avg_value,
 			covered_seconds = excluded.covered_seconds, partial_coverage = excluded.partial_coverage, last_value = excluded.last_value`)
 	for len(keys) > 0 {
-		chunk := keys[:chunkLen(len(keys), s.keyChunk())]
+		chunk := keys[:s.keyChunk(len(keys))]
 		keys = keys[len(chunk):]
 		segs, err := s.chunkSegments(ctx, tx, chunk, period, from, end)
 		if err != nil {
@@ -159,15 +159,16 @@ func (s *DB) rollDirectory(ctx context.Context, tx *sql.Tx, period, from, end in
 	return upsert.flush(ctx)
 }
 
-// keyChunk is the most members one query of rollDirectory reads: 128 in
-// SQLite, whose list is parameters; on PostgreSQL the list is five
-// arrays (chunkSegments), and a query of 128 members cost three times
-// as much a member as one of thousands.
-func (s *DB) keyChunk() int {
+// keyChunk is how many of n members the next query of rollDirectory
+// reads: in SQLite, whose list is parameters, at most 128, a power of
+// two (chunkLen); on PostgreSQL, whose list is five arrays, up to
+// pgBatchRows: a query of 128 members cost three times as much a member
+// as one of thousands.
+func (s *DB) keyChunk(n int) int {
 	if s.d.name() == "postgres" {
-		return pgBatchRows
+		return min(n, pgBatchRows)
 	}
-	return 128
+	return chunkLen(n, 128)
 }
 
 // keyRows are a member's segments around a span, and the starts of the
