@@ -55,16 +55,7 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	if r == nil {
 		return EntryCounts{}, errNoRun
 	}
-	var refused []Refused
-	keep := entries[:0:0]
-	for _, e := range entries {
-		if err := storable(e); err != nil {
-			refused = append(refused, Refused{e.Key, err})
-			continue
-		}
-		keep = append(keep, e)
-	}
-	entries = keep
+	entries, refused := storableEntries(entries)
 	var t saveTally
 	var seq int64
 	pg := s.d.name() == "postgres"
@@ -110,6 +101,29 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	r.Changed += t.rewritten
 	t.Refused = refused
 	return t.EntryCounts, nil
+}
+
+// storableEntries are entries without those the database cannot keep,
+// and those as refused: entries itself when it has none, as most
+// batches, not a copy.
+func storableEntries(entries []Entry) ([]Entry, []Refused) {
+	var keep []Entry
+	var refused []Refused
+	for i, e := range entries {
+		err := storable(e)
+		if err != nil && refused == nil {
+			keep = append(keep, entries[:i]...)
+		}
+		if err != nil {
+			refused = append(refused, Refused{e.Key, err})
+		} else if refused != nil {
+			keep = append(keep, e)
+		}
+	}
+	if refused == nil {
+		return entries, nil
+	}
+	return keep, refused
 }
 
 const nextSeqQuery = `UPDATE sync_state SET value = value + 1 WHERE name = 'seq' RETURNING value`
