@@ -30,24 +30,35 @@ const pgBatchRows = 4096
 type rowBatch struct {
 	s          *DB
 	tx         *sql.Tx
-	head, tail string   // the INSERT up to VALUES, and what follows the rows
-	types      []string // the columns' types, as PostgreSQL's arrays of them
-	row        string   // one row's placeholders
-	args       []any
+	head, tail string    // the INSERT up to VALUES, and what follows the rows
+	types      []string  // the columns' types, as PostgreSQL's arrays of them
+	row        string    // one row's placeholders
+	args       []any     // SQLite: the rows' values, row after row
+	cols       []pgArray // PostgreSQL: the rows' values, a column each
 	rows       int
 }
 
 // newRowBatch gathers rows for the statement head VALUES (rows) tail, in
 // tx; types are its columns' types in PostgreSQL's words.
 func (s *DB) newRowBatch(tx *sql.Tx, head string, types []string, tail string) *rowBatch {
-	return &rowBatch{s: s, tx: tx, head: head, tail: tail, types: types, row: "(" + repeated("?", len(types)) + ")"}
+	b := &rowBatch{s: s, tx: tx, head: head, tail: tail, types: types, row: "(" + repeated("?", len(types)) + ")"}
+	if s.d.name() == "postgres" {
+		b.cols = make([]pgArray, len(types))
+	}
+	return b
 }
 
 // add adds a row of values, and writes the batch when it is full.
 func (b *rowBatch) add(ctx context.Context, values ...any) error {
-	b.args = append(b.args, values...)
+	if b.cols != nil {
+		for i, v := range values {
+			b.cols[i].add(v)
+		}
+	} else {
+		b.args = append(b.args, values...)
+	}
 	b.rows++
-	if b.rows < batchRows || b.s.d.name() == "postgres" && b.rows < pgBatchRows {
+	if b.rows < batchRows || b.cols != nil && b.rows < pgBatchRows {
 		return nil
 	}
 	return b.flush(ctx)
@@ -58,7 +69,7 @@ func (b *rowBatch) add(ctx context.Context, values ...any) error {
 // each, so that a handful of texts serve every count and stay prepared
 // (stmtCache).
 func (b *rowBatch) flush(ctx context.Context) error {
-	if b.s.d.name() == "postgres" {
+	if b.cols != nil {
 		return b.s.flushPG(ctx, b.tx, nil, b)
 	}
 	cols := len(b.types)
@@ -104,10 +115,14 @@ type pgStatement struct {
 func (s *DB) flushPG(ctx context.Context, tx *sql.Tx, after []pgStatement, batches ...*rowBatch) error {
 	var b pgx.Batch
 	for _, rb := range batches {
-		if rb.rows > 0 {
-			b.Queue(rb.unnest(), rb.columns()...)
+		if rb.rows == 0 {
+			continue
 		}
-		rb.args, rb.rows = rb.args[:0], 0
+		arrays, err := rb.arrays()
+		if err != nil {
+			return err
+		}
+		b.Queue(rb.unnest(), arrays...)
 	}
 	for _, st := range after {
 		b.Queue(st.query, st.args...)
@@ -128,17 +143,18 @@ func (b *rowBatch) unnest() string {
 	return b.head + " SELECT * FROM unnest(" + strings.Join(arrays, ", ") + ") " + b.tail
 }
 
-// columns are the rows gathered as one slice a column, the unnest
-// statement's arguments.
-func (b *rowBatch) columns() []any {
-	n := len(b.types)
-	out := make([]any, n)
-	for c := range n {
-		col := make([]any, b.rows)
-		for r := range col {
-			col[r] = b.args[r*n+c]
+// arrays are the rows gathered, an array a column: the unnest
+// statement's arguments. It empties the batch.
+func (b *rowBatch) arrays() ([]any, error) {
+	out := make([]any, len(b.cols))
+	var first error
+	for i := range b.cols {
+		text, err := b.cols[i].text()
+		if first == nil {
+			first = err
 		}
-		out[c] = col
+		out[i] = text
 	}
-	return out
+	b.rows = 0
+	return out, first
 }

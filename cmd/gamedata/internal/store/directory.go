@@ -29,7 +29,17 @@ type series struct {
 type prior struct {
 	listed bool // false for an entry recorded as gone
 	raw    string
-	series *series // nil when none was written, or the entry left
+	series string // as stored, encoded; "" when none was written, or the entry left
+}
+
+// last is the series last written, decoded: nil when none was written,
+// the entry left, or what is stored does not decode.
+func (p prior) last() *series {
+	var st series
+	if p.series == "" || json.Unmarshal([]byte(p.series), &st) != nil {
+		return nil
+	}
+	return &st
 }
 
 // SaveEntries records a batch of directory entries the run listed, in
@@ -45,16 +55,7 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	if r == nil {
 		return EntryCounts{}, errNoRun
 	}
-	var refused []Refused
-	keep := entries[:0:0]
-	for _, e := range entries {
-		if err := storable(e); err != nil {
-			refused = append(refused, Refused{e.Key, err})
-			continue
-		}
-		keep = append(keep, e)
-	}
-	entries = keep
+	entries, refused := storableEntries(entries)
 	var t saveTally
 	var seq int64
 	pg := s.d.name() == "postgres"
@@ -100,6 +101,29 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 	r.Changed += t.rewritten
 	t.Refused = refused
 	return t.EntryCounts, nil
+}
+
+// storableEntries are entries without those the database cannot keep,
+// and those as refused: entries itself when it has none, as most
+// batches, not a copy.
+func storableEntries(entries []Entry) ([]Entry, []Refused) {
+	var keep []Entry
+	var refused []Refused
+	for i, e := range entries {
+		err := storable(e)
+		if err != nil && refused == nil {
+			keep = append(keep, entries[:i]...)
+		}
+		if err != nil {
+			refused = append(refused, Refused{e.Key, err})
+		} else if refused != nil {
+			keep = append(keep, e)
+		}
+	}
+	if refused == nil {
+		return entries, nil
+	}
+	return keep, refused
 }
 
 const nextSeqQuery = `UPDATE sync_state SET value = value + 1 WHERE name = 'seq' RETURNING value`
@@ -183,15 +207,20 @@ func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (in
 	}
 	w.pending[k] = true
 	now := series{Partial: e.Partial, Values: seriesValues(e.Values, w.members)}
-	rows := diff(p.series, now)
+	enc, err := json.Marshal(now)
+	if err != nil {
+		return 0, err
+	}
+	// The same encoding holds the same values: most entries of a run
+	// are compared without decoding what the last one wrote.
+	var rows []member
+	if string(enc) != p.series {
+		rows = diff(p.last(), now)
+	}
 	for _, m := range rows {
 		if err := w.values.write(ctx, k, m, w.at, w.run.ID, now.Partial, true); err != nil {
 			return 0, err
 		}
-	}
-	enc, err := json.Marshal(now)
-	if err != nil {
-		return 0, err
 	}
 	err = w.upsert.add(ctx, k.Kind, k.Ident, k.ID, cleanPtr(e.Title), e.Players, raw,
 		w.at, w.run.Kind, w.at, w.at, w.seq, clean(e.ChangeKey), string(enc))
@@ -229,8 +258,9 @@ func (s *DB) beforeSave(ctx context.Context, tx *sql.Tx, entries []Entry) (seq i
 	return seq, before, members, err
 }
 
-// priors reads what the database holds of entries: their raw bytes and
-// last series, or no series for an entry that left.
+// priors reads what the database holds of entries in SQLite (on
+// PostgreSQL, beforeSavePG): their raw bytes and last series, or no
+// series for an entry that left.
 func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]prior, error) {
 	out := make(map[Key]prior, len(entries))
 	for len(entries) > 0 {
@@ -243,7 +273,7 @@ func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]p
 		}
 		q := `WITH k (kind, ident, id) AS (VALUES ` +
 			repeated("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(chunk)) + `) ` + s.priorsQuery()
-		st, err := s.listQuery(ctx, tx, s.q(q))
+		st, err := s.stmts.stmt(ctx, tx, s.q(q))
 		if err != nil {
 			return nil, err
 		}
@@ -283,11 +313,8 @@ func scanPriors(rows scannedRows, out map[Key]prior) error {
 			return err
 		}
 		p := prior{listed: !gone.Valid, raw: raw}
-		if p.listed && enc.Valid {
-			var st series
-			if err := json.Unmarshal([]byte(enc.String), &st); err == nil {
-				p.series = &st
-			}
+		if p.listed {
+			p.series = enc.String
 		}
 		out[k] = p
 	}

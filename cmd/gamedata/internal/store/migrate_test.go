@@ -5,9 +5,11 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/gamedata-go/gamedata/cmd/gamedata/internal/pgtest"
 	"github.com/stretchr/testify/assert"
@@ -190,4 +192,23 @@ func TestConcurrentOpen(t *testing.T) {
 			assert.Equal(t, Version, versions, "each migration applied once")
 		}
 	})
+}
+
+// On PostgreSQL a run's rewrite of an entry's row stays on the row's
+// page, which leaves the primary key alone (a HOT update): migration 6
+// fills directory's pages to half. On full pages every rewritten row
+// moved to another.
+func TestDirectoryRewritesStayOnTheirPage(t *testing.T) {
+	t.Parallel()
+	db := open(t, pgtest.NewDatabase(t))
+	rng := rand.New(rand.NewPCG(1, 2))
+	players := make([]float64, 1000)
+	pages := func() []string {
+		return table(t, db, `SELECT ident, (CAST(CAST(ctid AS TEXT) AS POINT))[0] FROM directory ORDER BY ident`)
+	}
+	scaleRun(t, db, rng, players, scaleStart)
+	first := pages()
+	require.Len(t, first, len(players))
+	scaleRun(t, db, rng, players, scaleStart.Add(time.Hour))
+	assert.Equal(t, first, pages())
 }

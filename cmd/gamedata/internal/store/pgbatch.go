@@ -13,7 +13,7 @@ import (
 // a PostgreSQL write cost a round trip a statement, and a batch of 128
 // rows of 13 columns 1,664 arguments converted one by one: a
 // 100,000-game run spent 6.8 s of 9.2 s in SaveEntries (issue 40). Here
-// the rows of a statement go as one array a column, in binary, and the
+// the rows of a statement go as one array a column (pgarray.go), and the
 // statements of a step as one pgx.Batch, a round trip, on the connection
 // of the transaction database/sql began: the same transaction, the same
 // rows.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -20,7 +21,8 @@ import (
 // table, every column, floats compared by their exact value. The runs
 // write batches larger than a SQLite statement (128 rows), an entry
 // listed twice in one batch, text SQLite and PostgreSQL store alike only
-// once cleaned (NUL, invalid UTF-8), nulls, partial coverage, floats
+// once cleaned (NUL, invalid UTF-8), text made of the syntax of the
+// arrays the rows go to PostgreSQL in, nulls, partial coverage, floats
 // that no short decimal holds, entries that leave, activity, and the
 // hourly and daily rollups of two days.
 func TestPostgresWritesAsSQLite(t *testing.T) {
@@ -58,10 +60,17 @@ func sameRuns(t *testing.T, db *DB) {
 			entries = append(entries, e)
 		}
 		entries = append(entries, entries[7]) // listed twice
+		// Text made of an array literal's syntax, in a key, a member's
+		// name and a title.
+		syntax := entry(`g"\{,} NULL`, false, map[string]any{"players": 1e21 * float64(h+1), `m"\,{} NULL`: math.MaxFloat64})
+		word := "NULL"
+		syntax.Title, syntax.Players = &word, syntax.Values["players"]
+		entries = append(entries, syntax)
 		r, err := db.BeginRun(ctx, "game", at)
 		require.NoError(t, err)
-		_, err = db.SaveEntries(ctx, r, entries)
+		counts, err := db.SaveEntries(ctx, r, entries)
 		require.NoError(t, err)
+		require.Empty(t, counts.Refused)
 		_, err = db.EndWalk(ctx, r)
 		require.NoError(t, err)
 		var pts []Point
@@ -115,14 +124,12 @@ func TestListReadsJoinEachKey(t *testing.T) {
 	require.NoError(t, err)
 	fillMore(t, db, 3000, scaleStart.Add(2*time.Hour))
 
-	const n = 128
-	var args []any
-	for i := range n {
-		args = append(args, i, "game", "g"+strconv.Itoa(i*7), "", "players")
+	var keys []seriesKey
+	for i := range 128 {
+		keys = append(keys, seriesKey{Key{"game", "g" + strconv.Itoa(i*7), ""}, "players"})
 	}
-	from, end := scaleStart.Add(2*time.Hour).Unix(), scaleStart.Add(3*time.Hour).Unix()
-	args = append(args, from, from, end, end)
-	plan := table(t, db, "EXPLAIN "+db.q(db.segmentsQuery(n)), args...)
+	query, args := db.segmentsStatement(keys, scaleStart.Add(2*time.Hour).Unix(), scaleStart.Add(3*time.Hour).Unix())
+	plan := table(t, db, "EXPLAIN "+query, args...)
 	assert.NotContains(t, strings.Join(plan, "\n"), "Seq Scan on directory_values")
 }
 

@@ -193,18 +193,16 @@ func TestSegmentsQueryReadsByKey(t *testing.T) {
 		_, err = db.SaveEntries(ctx, r, batch)
 		require.NoError(t, err)
 
-		const n = 128
-		var args []any
-		for i := range n {
-			args = append(args, i, "game", "g"+strconv.Itoa(i*7), "", "players")
+		var keys []seriesKey
+		for i := range 128 {
+			keys = append(keys, seriesKey{Key{"game", "g" + strconv.Itoa(i*7), ""}, "players"})
 		}
-		from, end := hour.Add(-time.Hour).Unix(), hour.Unix()
-		args = append(args, from, from, end, end)
+		query, args := db.segmentsStatement(keys, hour.Add(-time.Hour).Unix(), hour.Unix())
 		explain := "EXPLAIN QUERY PLAN "
 		if db.d.name() == "postgres" {
 			explain = "EXPLAIN "
 		}
-		plan := strings.Join(table(t, db, explain+db.segmentsQuery(n), args...), "\n")
+		plan := strings.Join(table(t, db, explain+query, args...), "\n")
 		assert.NotContains(t, plan, "directory_values_at")
 		if db.d.name() == "sqlite" {
 			assert.Contains(t, plan, "SEARCH p USING PRIMARY KEY (kind=? AND ident=? AND id=? AND member=? AND at<?)")

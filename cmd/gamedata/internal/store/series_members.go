@@ -56,13 +56,19 @@ func (s *DB) addSeriesMembers(ctx context.Context, tx *sql.Tx, known map[string]
 }
 
 // seriesValues is values without the nulls of members that are not
-// series.
+// series: values itself when it has none, as most entries.
 func seriesValues(values map[string]*float64, known map[string]bool) map[string]*float64 {
-	out := make(map[string]*float64, len(values))
+	kept := func(name string, v *float64) bool { return v != nil || known[clean(name)] }
 	for name, v := range values {
-		if v != nil || known[clean(name)] {
-			out[name] = v
+		if !kept(name, v) {
+			out := make(map[string]*float64, len(values))
+			for name, v := range values {
+				if kept(name, v) {
+					out[name] = v
+				}
+			}
+			return out
 		}
 	}
-	return out
+	return values
 }

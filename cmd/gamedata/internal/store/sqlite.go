@@ -55,6 +55,7 @@ func (sqlite) schemaFuncs() template.FuncMap {
 		"real":         func() string { return "REAL" },
 		"serial":       func() string { return "INTEGER PRIMARY KEY" },
 		"withoutRowid": func() string { return "WITHOUT ROWID" },
+		"fillfactor":   func(string, int) string { return "" },
 		// strftime reads RFC 3339 with Z or an offset and any fraction,
 		// and truncates to the second.
 		"epoch": func(col string) string { return "CAST(strftime('%s', " + col + ") AS INTEGER)" },
