@@ -56,6 +56,10 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 		return EntryCounts{}, errNoRun
 	}
 	entries, refused := storableEntries(entries)
+	keys := make([]Key, len(entries)) // as stored
+	for i, e := range entries {
+		keys[i] = cleanKey(e.Key)
+	}
 	var t saveTally
 	var seq int64
 	pg := s.d.name() == "postgres"
@@ -65,7 +69,7 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 		t = saveTally{}
 		var before map[Key]prior
 		var members map[string]bool
-		if seq, before, members, err = s.beforeSave(ctx, tx, entries); err != nil {
+		if seq, before, members, err = s.beforeSave(ctx, tx, keys); err != nil {
 			return err
 		}
 		w := s.entryWriter(tx, r, seq)
@@ -73,10 +77,10 @@ func (s *DB) SaveEntries(ctx context.Context, r *Run, entries []Entry) (EntryCou
 		if err := s.addSeriesMembers(ctx, tx, w.members, entries); err != nil {
 			return err
 		}
-		for _, e := range entries {
-			p, known := before[cleanKey(e.Key)]
+		for i, e := range entries {
+			p, known := before[keys[i]]
 			raw := clean(string(e.Raw))
-			rows, err := w.save(ctx, e, raw, p)
+			rows, err := w.save(ctx, e, keys[i], raw, p)
 			if err != nil {
 				return err
 			}
@@ -110,11 +114,10 @@ func storableEntries(entries []Entry) ([]Entry, []Refused) {
 	var keep []Entry
 	var refused []Refused
 	for i, e := range entries {
-		err := storable(e)
-		if err != nil && refused == nil {
-			keep = append(keep, entries[:i]...)
-		}
-		if err != nil {
+		if err := storable(e); err != nil {
+			if refused == nil {
+				keep = slices.Clone(entries[:i])
+			}
 			refused = append(refused, Refused{e.Key, err})
 		} else if refused != nil {
 			keep = append(keep, e)
@@ -193,13 +196,12 @@ func (s *DB) entryWriter(tx *sql.Tx, r *Run, seq int64) entryWriter {
 		pending: map[Key]bool{}}
 }
 
-// save writes entry e, whose raw bytes as stored are raw and whose prior
-// is p: a series row for each member that differs from p's series, then
+// save writes entry e, whose key and raw bytes as stored are k and raw
+// and whose prior is p: a series row for each member that differs from p's series, then
 // its directory row. It returns the series rows written. An entry listed
 // twice in a batch is written twice, the later last, as one statement
 // per row would.
-func (w entryWriter) save(ctx context.Context, e Entry, raw string, p prior) (int, error) {
-	k := cleanKey(e.Key)
+func (w entryWriter) save(ctx context.Context, e Entry, k Key, raw string, p prior) (int, error) {
 	if w.pending[k] {
 		if err := w.flush(ctx); err != nil {
 			return 0, err
@@ -242,16 +244,16 @@ func (w entryWriter) flush(ctx context.Context) error {
 
 // beforeSave reads what SaveEntries compares with, after taking the next
 // number of the write sequence: the priors of entries and the members
-// that are series. On PostgreSQL the three are one round trip
-// (beforeSavePG).
-func (s *DB) beforeSave(ctx context.Context, tx *sql.Tx, entries []Entry) (seq int64, before map[Key]prior, members map[string]bool, err error) {
+// that are series, by their keys as stored. On PostgreSQL the three are
+// one round trip (beforeSavePG).
+func (s *DB) beforeSave(ctx context.Context, tx *sql.Tx, keys []Key) (seq int64, before map[Key]prior, members map[string]bool, err error) {
 	if s.d.name() == "postgres" {
-		return s.beforeSavePG(ctx, tx, entries)
+		return s.beforeSavePG(ctx, tx, keys)
 	}
 	if seq, err = nextSeq(ctx, tx); err != nil {
 		return 0, nil, nil, err
 	}
-	if before, err = s.priors(ctx, tx, entries); err != nil {
+	if before, err = s.priors(ctx, tx, keys); err != nil {
 		return 0, nil, nil, err
 	}
 	members, err = s.seriesMembers(ctx, tx)
@@ -261,34 +263,18 @@ func (s *DB) beforeSave(ctx context.Context, tx *sql.Tx, entries []Entry) (seq i
 // priors reads what the database holds of entries in SQLite (on
 // PostgreSQL, beforeSavePG): their raw bytes and last series, or no
 // series for an entry that left.
-func (s *DB) priors(ctx context.Context, tx *sql.Tx, entries []Entry) (map[Key]prior, error) {
-	out := make(map[Key]prior, len(entries))
-	for len(entries) > 0 {
-		chunk := entries[:chunkLen(len(entries), batchRows)]
-		entries = entries[len(chunk):]
+func (s *DB) priors(ctx context.Context, tx *sql.Tx, keys []Key) (map[Key]prior, error) {
+	out := make(map[Key]prior, len(keys))
+	for len(keys) > 0 {
+		chunk := keys[:chunkLen(len(keys), batchRows)]
+		keys = keys[len(chunk):]
 		args := make([]any, 0, 3*len(chunk))
-		for _, e := range chunk {
-			k := cleanKey(e.Key)
+		for _, k := range chunk {
 			args = append(args, k.Kind, k.Ident, k.ID)
 		}
 		q := `WITH k (kind, ident, id) AS (VALUES ` +
 			repeated("(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT))", len(chunk)) + `) ` + s.priorsQuery()
-		st, err := s.stmts.stmt(ctx, tx, s.q(q))
-		if err != nil {
-			return nil, err
-		}
-		rows, err := st.QueryContext(ctx, args...)
-		if err != nil {
-			return nil, err
-		}
-		if err := scanPriors(rows, out); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-		if err := rows.Err(); err != nil {
+		if err := s.readList(ctx, tx, s.q(q), args, func(rows scannedRows) error { return scanPriors(rows, out) }); err != nil {
 			return nil, err
 		}
 	}
@@ -323,11 +309,10 @@ func scanPriors(rows scannedRows, out map[Key]prior) error {
 
 // beforeSavePG is beforeSave in one round trip, after taking the write
 // lock (SaveEntries's writeLocking): the next sequence number, the
-// priors of entries, their keys as three arrays, and the series members.
-func (s *DB) beforeSavePG(ctx context.Context, tx *sql.Tx, entries []Entry) (seq int64, before map[Key]prior, members map[string]bool, err error) {
-	kinds, idents, ids := make([]string, len(entries)), make([]string, len(entries)), make([]string, len(entries))
-	for i, e := range entries {
-		k := cleanKey(e.Key)
+// priors of keys, as three arrays, and the series members.
+func (s *DB) beforeSavePG(ctx context.Context, tx *sql.Tx, keys []Key) (seq int64, before map[Key]prior, members map[string]bool, err error) {
+	kinds, idents, ids := make([]string, len(keys)), make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
 		kinds[i], idents[i], ids[i] = k.Kind, k.Ident, k.ID
 	}
 	var b pgx.Batch
@@ -335,7 +320,7 @@ func (s *DB) beforeSavePG(ctx context.Context, tx *sql.Tx, entries []Entry) (seq
 	b.Queue(nextSeqQuery)
 	b.Queue(`WITH k (kind, ident, id) AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[])) `+s.priorsQuery(), kinds, idents, ids)
 	b.Queue(seriesMembersQuery)
-	before = make(map[Key]prior, len(entries))
+	before = make(map[Key]prior, len(keys))
 	err = s.sendPG(ctx, tx, &b, func(res pgx.BatchResults) error {
 		if _, err := res.Exec(); err != nil {
 			return err
