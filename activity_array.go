@@ -102,7 +102,7 @@ func fastPoint(b []byte, p *ActivityPoint, prev *knownTime) int {
 	}
 	p.Time = time.UnixMilli(int64(ms)).UTC()
 	now := knownTime{b[1 : 1+n], p.Time}
-	if i = fastPlayers(b, i, &p.Players); i < 0 {
+	if i = fastNullable(b, i, &p.Players, jsonscan.Number); i < 0 {
 		return 0
 	}
 	if p.Current, i = fastFlag(b, i, ','); i < 0 {
@@ -134,12 +134,6 @@ func after(b []byte, i int, c byte) int {
 		return i + 1
 	}
 	return -1
-}
-
-// fastPlayers reads null or a number at b[i], and the comma after it,
-// into dst; it returns the offset after the comma, or -1.
-func fastPlayers(b []byte, i int, dst *Nullable[float64]) int {
-	return fastNullable(b, i, dst, jsonscan.Number)
 }
 
 // fastNullable reads null, or a value with read, at b[i], and the comma

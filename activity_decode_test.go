@@ -1,6 +1,7 @@
 package gamedata
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"reflect"
@@ -59,37 +60,78 @@ func fuzzEncodePoint(p ActivityPoint, respell bool) string {
 	return "[" + strings.Join(elems, ",") + "]"
 }
 
-// fuzzPointsLen counts, with encoding/json alone, the elements of the
+// fuzzPoints returns, read with encoding/json alone, the elements of the
 // array that holds the points: the member "points" or, without it, the
 // only member other than partialCoverage that is a non-empty array whose
 // first element is an array. A name sent twice means its last value, as
 // in encoding/json and in Fields. It returns false when the body names no
 // such array.
-func fuzzPointsLen(body []byte) (int, bool) {
+func fuzzPoints(body []byte) ([]any, bool) {
 	obj, ok := fuzzObject(body)
 	if !ok {
-		return 0, false
+		return nil, false
 	}
 	if points, ok := obj["points"]; ok {
 		switch a := points.(type) {
 		case nil:
-			return 0, true
+			return nil, true
 		case []any:
-			return len(a), true
+			return a, true
 		}
-		return 0, false
+		return nil, false
 	}
-	n, found := 0, 0
+	var found []any
+	n := 0
 	for name, member := range obj {
 		a, ok := member.([]any)
 		if name == "partialCoverage" || !ok || len(a) == 0 {
 			continue
 		}
 		if _, ok := a[0].([]any); ok {
-			n, found = len(a), found+1
+			found, n = a, n+1
 		}
 	}
-	return n, found == 1
+	return found, n == 1
+}
+
+// fuzzPointIs reports whether p is what encoding/json reads in elem, the
+// point's seven elements: the decoder's own round trip cannot tell a
+// point it read wrong, since the wrong point writes back as itself.
+// PartialCoverage may also come from the body's partialCoverage array.
+func fuzzPointIs(p ActivityPoint, elem any) bool {
+	e, ok := elem.([]any)
+	if !ok || len(e) != 7 {
+		return false
+	}
+	number := func(v any) (float64, bool) {
+		n, ok := v.(json.Number)
+		if !ok {
+			return 0, false
+		}
+		f, err := n.Float64()
+		return f, err == nil
+	}
+	// Players keep their sign bit (-0 is a number); a time is a count of
+	// milliseconds, -0 and 0 alike.
+	same := func(got Nullable[float64], v any, bitwise bool) bool {
+		g, ok := got.Get()
+		if v == nil || !ok {
+			return v == nil && !ok
+		}
+		w, ok := number(v)
+		return ok && (math.Float64bits(g) == math.Float64bits(w) || !bitwise && g == w)
+	}
+	ms := func(t time.Time) Nullable[float64] { return Value(float64(t.UnixMilli())) }
+	bound := func(t Nullable[time.Time]) Nullable[float64] {
+		if v, ok := t.Get(); ok {
+			return ms(v)
+		}
+		return Null[float64]()
+	}
+	flag := func(got bool, v any) bool { return v == json.Number(map[bool]string{false: "0", true: "1"}[got]) }
+	return same(ms(p.Time), e[0], false) && same(p.Players, e[1], true) && flag(p.Current, e[2]) &&
+		same(bound(p.IntervalStart), e[3], false) && same(bound(p.IntervalEnd), e[4], false) &&
+		flag(p.Aggregation == AggregationAverage, e[5]) && (p.PartialCoverage || flag(false, e[6]))
 }
 
 func FuzzActivityHistory(f *testing.F) {
@@ -99,6 +141,7 @@ func FuzzActivityHistory(f *testing.F) {
 	f.Add([]byte(`{"points":[[1000,5,0,null,null,0,0]],"partialCoverage":[1000,"1970-01-01T00:00:01.000999Z"]}`))
 	f.Add([]byte(`{"points":[[1.7632e12,-0,0,-9007199254740992,9007199254740992,0,0]]}`))
 	f.Add([]byte(`{"points":[[1000,1,0,null,null,0]]}`))
+	f.Add([]byte(`{"points":[[10,5,0,null,null,0,0],[20,5,0,1011,0,1]]}`)) // a bound that starts as the time before
 	f.Add([]byte(`{"points":null}`))
 	f.Add([]byte(`{"range":` + fuzzNestingBomb))
 
@@ -115,8 +158,9 @@ func FuzzActivityHistory(f *testing.F) {
 			}
 			return
 		}
-		if n, ok := fuzzPointsLen(body); !ok || n != len(h.Points) {
-			t.Fatalf("decodeActivityHistory(%q): %d points, encoding/json counts %d (found: %v)", body, len(h.Points), n, ok)
+		elems, ok := fuzzPoints(body)
+		if !ok || len(elems) != len(h.Points) {
+			t.Fatalf("decodeActivityHistory(%q): %d points, encoding/json counts %d (found: %v)", body, len(h.Points), len(elems), ok)
 		}
 		// A point takes at least 16 bytes of body ("[0,0,0,0,0,0,0],"), so
 		// even with append's doubling the points need no more than twice
@@ -125,6 +169,9 @@ func FuzzActivityHistory(f *testing.F) {
 			t.Fatalf("decodeActivityHistory(%q): %d points hold room for %d (%d bytes) from a %d-byte body", body, len(h.Points), cap(h.Points), room, len(body))
 		}
 		for i, p := range h.Points {
+			if !fuzzPointIs(p, elems[i]) {
+				t.Fatalf("decodeActivityHistory(%q): point %d is %+v; encoding/json reads %v", body, i, p, elems[i])
+			}
 			if p.Time.Location() != time.UTC {
 				t.Errorf("decodeActivityHistory(%q): point %d time %v is not in UTC", body, i, p.Time)
 			}

@@ -40,7 +40,7 @@ func BenchmarkActivityDecode(b *testing.B) {
 			}
 			return sdkHistory(&h)
 		}},
-		{"encoding-json-any", untyped(json.Unmarshal)},
+		{"encoding-json-any", jsonHistory},
 		{"encoding-json-typed", typed(json.Unmarshal)},
 		{"go-json-any", untyped(gojson.Unmarshal)},
 		{"go-json-typed", typed(gojson.Unmarshal)},

@@ -33,10 +33,8 @@ func Uint(b []byte) (uint64, int) {
 // twentieth of the activity decoding's instructions.)
 func leadingDigits(b []byte) (v uint64, n int, padded bool) {
 	if len(b) < 16 {
+		// Fewer than 16 bytes hold at most 15 digits.
 		for ; n < len(b) && b[n] >= '0' && b[n] <= '9'; n++ {
-			if n == 15 {
-				return 0, 0, false
-			}
 			v = v*10 + uint64(b[n]-'0')
 		}
 		return v, n, n > 1 && b[0] == '0'

@@ -40,13 +40,8 @@ func New(b []byte) Scanner { return Scanner{b: b} }
 // Rest returns the bytes not yet read.
 func (s *Scanner) Rest() []byte { return s.b[s.i:] }
 
-// Offset returns how many bytes have been read, for Rewind.
+// Offset returns how many bytes have been read.
 func (s *Scanner) Offset() int { return s.i }
-
-// Rewind goes back to an offset Offset returned, at the same depth: a
-// caller tries a fast reading of a value, and on failure reads it again
-// from there with the exact readers.
-func (s *Scanner) Rewind(offset int) { s.i = offset }
 
 // Advance consumes n bytes of Rest that the caller read itself: a decoder
 // of a fixed shape walks its usual values at its own pace, and hands back
@@ -63,8 +58,8 @@ func (s *Scanner) WS() {
 	}
 }
 
-// space holds the bytes of JSON white space: a table keeps WS, and the
-// Comma that calls it twice, within the compiler's inlining budget.
+// space holds the bytes of JSON white space: a table keeps WS, called
+// between every two tokens, within the compiler's inlining budget.
 var space = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // Canonical reports whether the bytes read so far are as json.Marshal
@@ -243,29 +238,6 @@ func (s *Scanner) Next(closing byte) (more bool, err error) {
 func (s *Scanner) Is(c byte) bool {
 	s.WS()
 	return s.i < len(s.b) && s.b[s.i] == c
-}
-
-// Byte consumes c after white space, and reports whether it was there.
-func (s *Scanner) Byte(c byte) bool {
-	s.WS()
-	if s.i >= len(s.b) || s.b[s.i] != c {
-		return false
-	}
-	s.i++
-	return true
-}
-
-// Comma consumes a comma and the white space around it, and reports
-// whether it was there. (It is Byte(',') and WS, written out so that the
-// compiler inlines it: a point has six.)
-func (s *Scanner) Comma() bool {
-	s.WS()
-	if s.i >= len(s.b) || s.b[s.i] != ',' {
-		return false
-	}
-	s.i++
-	s.WS()
-	return true
 }
 
 // Null consumes null, and reports whether it was there.
