@@ -219,6 +219,9 @@ func (s *scrubRules) secrets(reqHeader http.Header, rawQuery string, respHeader 
 		}
 		out = append(out, []byte(v), []byte(url.QueryEscape(v)), []byte(url.PathEscape(v)))
 	}
+	// Longest first: a secret that begins a longer one, of another header
+	// or parameter, replaced before it would leave the longer one's tail.
+	slices.SortStableFunc(out, func(a, b []byte) int { return len(b) - len(a) })
 	return out
 }
 
@@ -240,7 +243,8 @@ func secretParts(v string) []string {
 	return parts
 }
 
-// redact replaces every secret in b with REDACTED.
+// redact replaces every secret in b with REDACTED, each in its turn:
+// secrets lists them longest first.
 func redact(b []byte, secrets [][]byte) []byte {
 	for _, s := range secrets {
 		if bytes.Contains(b, s) {

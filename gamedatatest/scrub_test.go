@@ -49,3 +49,34 @@ func TestSecretsAreRedactedWhereverEchoed(t *testing.T) {
 	redactHeader(h, secrets)
 	assert.Equal(t, "/x?next=REDACTED", h.Get("Location"))
 }
+
+// A secret that begins another is replaced after it, whatever header
+// either came from: replaced first, it would leave the other's tail.
+func TestSecretsAreRedactedLongestFirst(t *testing.T) {
+	t.Parallel()
+	s, err := newScrubRules(nil)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name       string
+		req, resp  http.Header
+		rawQuery   string
+		body, want string
+	}{
+		{
+			name: "a bearer token that begins a cookie",
+			req:  http.Header{"Authorization": {"Bearer abcd"}}, resp: http.Header{"Set-Cookie": {"s=abcdefgh"}},
+			body: `{"echo":"abcdefgh"}`, want: `{"echo":"REDACTED"}`,
+		},
+		{
+			name: "a bearer token that begins a query key",
+			req:  http.Header{"Authorization": {"Bearer wxyz"}}, rawQuery: "key=wxyz1234",
+			body: `{"echo":"wxyz1234"}`, want: `{"echo":"REDACTED"}`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			secrets := s.secrets(tc.req, tc.rawQuery, tc.resp)
+			assert.Equal(t, tc.want, string(redact([]byte(tc.body), secrets)))
+		})
+	}
+}
