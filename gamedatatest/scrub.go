@@ -204,10 +204,11 @@ func (s *scrubRules) secrets(reqHeader http.Header, rawQuery string, respHeader 
 			}
 		}
 	}
-	q, _ := url.ParseQuery(rawQuery)
-	for name, vs := range q {
-		if s.removesQuery(name) {
-			values = append(values, vs...)
+	// Split as rawQuery splits it: url.ParseQuery skips a pair it refuses
+	// (one with a ";"), which rawQuery removes all the same.
+	for _, p := range har.Query(rawQuery) {
+		if s.removesQuery(p.Name) {
+			values = append(values, p.Value)
 		}
 	}
 	var out [][]byte

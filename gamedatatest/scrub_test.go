@@ -80,3 +80,14 @@ func TestSecretsAreRedactedLongestFirst(t *testing.T) {
 		})
 	}
 }
+
+// A removed parameter's value is a secret however the query is written,
+// even in a pair that url.ParseQuery refuses (a ";" in it).
+func TestSecretsOfQueryAsRemoved(t *testing.T) {
+	t.Parallel()
+	s, err := newScrubRules(nil)
+	require.NoError(t, err)
+	secrets := s.secrets(http.Header{}, "kind=game&key=sec;ret", http.Header{})
+	assert.Equal(t, "kind=game", s.rawQuery("kind=game&key=sec;ret"))
+	assert.Equal(t, `{"echo":"REDACTED"}`, string(redact([]byte(`{"echo":"sec;ret"}`), secrets)))
+}
