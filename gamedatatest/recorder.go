@@ -42,7 +42,7 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	m := r.matchOf(req.Method, req.URL)
 	if r.replays(m.key) {
 		w := httptest.NewRecorder()
-		r.answer(req).write(w)
+		r.answer(req, m).write(w)
 		resp := w.Result()
 		resp.Request = req
 		return resp, nil
