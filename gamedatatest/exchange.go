@@ -186,14 +186,9 @@ func (x *exchange) leftover(s *scrubRules) (where, name string) {
 		where  string
 		header http.Header
 	}{{"request header", x.request}, {"response header", x.header}} {
-		names := make([]string, 0, len(h.header))
-		for n := range h.header {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		for _, n := range names {
-			if credentialLike(n) && !slices.Contains(s.allowHeaders, http.CanonicalHeaderKey(n)) {
-				return h.where, n
+		for _, nv := range har.Headers(h.header) { // sorted: the first name is always the same one
+			if credentialLike(nv.Name) && !slices.Contains(s.allowHeaders, http.CanonicalHeaderKey(nv.Name)) {
+				return h.where, nv.Name
 			}
 		}
 	}

@@ -42,7 +42,7 @@ func (t *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	m := r.matchOf(req.Method, req.URL)
 	if r.replays(m.key) {
 		w := httptest.NewRecorder()
-		r.answer(req).write(w)
+		r.answer(req, m).write(w)
 		resp := w.Result()
 		resp.Request = req
 		return resp, nil
@@ -92,8 +92,9 @@ const maxRecorded = 64 << 20
 
 // end records the answer of x, resp to req, once its body has been read:
 // whole, or not (then x is not kept). The headers are scrubbed, a
-// same-origin Location made a path, the secrets of the exchange replaced
-// wherever the service echoed them, and the body decoded.
+// Location stripped of user information and made a path when it is
+// same-origin, the secrets of the exchange replaced wherever the service
+// echoed them, and the body decoded.
 func (r *Recording) end(x *exchange, req *http.Request, resp *http.Response, body []byte, whole bool) {
 	if !whole {
 		return
@@ -103,6 +104,7 @@ func (r *Recording) end(x *exchange, req *http.Request, resp *http.Response, bod
 		if loc.Scheme == req.URL.Scheme && loc.Host == req.URL.Host {
 			loc.Scheme, loc.Host = "", ""
 		}
+		loc.User = nil // a password there is a credential, and "//user@/path" no path
 		loc.RawQuery = r.rules.rawQuery(loc.RawQuery)
 		header.Set("Location", loc.String())
 	}

@@ -173,3 +173,33 @@ func TestRecordingRefusesABodyItCannotDecode(t *testing.T) {
 		})
 	}
 }
+
+// A Location that names user information, to the service itself or
+// elsewhere, is kept without it: a password in it reaches no file.
+func TestRecordingKeepsNoUserInfoOfALocation(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, location, want string }{
+		{"the service itself", "http://user:LocSecret9@{host}/api/dashboard?page=1", "/api/dashboard?page=1"},
+		{"elsewhere", "https://user:LocSecret9@elsewhere.invalid/x?token=t&a=1", "https://elsewhere.invalid/x?a=1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Location", strings.ReplaceAll(tc.location, "{host}", r.Host))
+				w.WriteHeader(http.StatusFound)
+			}))
+			defer front.Close()
+			path := harPath(t)
+			rec := openRecording(t, path, gamedatatest.ModeOnce)
+			status, _, _ := getRaw(t, rec.Transport(nil), front.URL, "/api/dashboard?page=9", nil)
+			require.Equal(t, http.StatusFound, status)
+			require.NoError(t, rec.Save())
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.NotContains(t, string(b), "LocSecret9")
+			entries := readEntries(t, path)
+			require.Len(t, entries, 1)
+			assert.Equal(t, tc.want, entries[0].header("Location"))
+		})
+	}
+}

@@ -9,17 +9,17 @@ import (
 	"github.com/gamedata-go/gamedata/gamedatatest/internal/catalog"
 )
 
-// answer is the recording's answer to r. The exchanges of r's key answer
-// in the order they were recorded, and the last one again after them (a
-// poll goes on getting the latest answer). A recorded 200, or the 200 a
+// answer is the recording's answer to req, whose match is m (which the
+// caller has computed already). The exchanges of m's key answer in the
+// order they were recorded, and the last one again after them (a poll
+// goes on getting the latest answer). A recorded 200, or the 200 a
 // recorded 304 revalidated, answers a conditional request that names its
 // ETag, or that its Last-Modified is not after, with a 304. A directory
 // page past the last page its recorded pages say there is is redirected
 // to that page, as the service does. Any other request is a miss: a 404
 // naming its match key and the nearest recorded ones, listed by
 // Unmatched.
-func (r *Recording) answer(req *http.Request) reply {
-	m := r.matchOf(req.Method, req.URL)
+func (r *Recording) answer(req *http.Request, m match) reply {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	xs := r.replayed[m.key]

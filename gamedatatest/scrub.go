@@ -204,10 +204,11 @@ func (s *scrubRules) secrets(reqHeader http.Header, rawQuery string, respHeader 
 			}
 		}
 	}
-	q, _ := url.ParseQuery(rawQuery)
-	for name, vs := range q {
-		if s.removesQuery(name) {
-			values = append(values, vs...)
+	// Split as rawQuery splits it: url.ParseQuery skips a pair it refuses
+	// (one with a ";"), which rawQuery removes all the same.
+	for _, p := range har.Query(rawQuery) {
+		if s.removesQuery(p.Name) {
+			values = append(values, p.Value)
 		}
 	}
 	var out [][]byte
@@ -219,6 +220,9 @@ func (s *scrubRules) secrets(reqHeader http.Header, rawQuery string, respHeader 
 		}
 		out = append(out, []byte(v), []byte(url.QueryEscape(v)), []byte(url.PathEscape(v)))
 	}
+	// Longest first: a secret that begins a longer one, of another header
+	// or parameter, replaced before it would leave the longer one's tail.
+	slices.SortStableFunc(out, func(a, b []byte) int { return len(b) - len(a) })
 	return out
 }
 
@@ -240,7 +244,8 @@ func secretParts(v string) []string {
 	return parts
 }
 
-// redact replaces every secret in b with REDACTED.
+// redact replaces every secret in b with REDACTED, each in its turn:
+// secrets lists them longest first.
 func redact(b []byte, secrets [][]byte) []byte {
 	for _, s := range secrets {
 		if bytes.Contains(b, s) {

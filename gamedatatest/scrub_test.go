@@ -49,3 +49,45 @@ func TestSecretsAreRedactedWhereverEchoed(t *testing.T) {
 	redactHeader(h, secrets)
 	assert.Equal(t, "/x?next=REDACTED", h.Get("Location"))
 }
+
+// A secret that begins another is replaced after it, whatever header
+// either came from: replaced first, it would leave the other's tail.
+func TestSecretsAreRedactedLongestFirst(t *testing.T) {
+	t.Parallel()
+	s, err := newScrubRules(nil)
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name       string
+		req, resp  http.Header
+		rawQuery   string
+		body, want string
+	}{
+		{
+			name: "a bearer token that begins a cookie",
+			req:  http.Header{"Authorization": {"Bearer abcd"}}, resp: http.Header{"Set-Cookie": {"s=abcdefgh"}},
+			body: `{"echo":"abcdefgh"}`, want: `{"echo":"REDACTED"}`,
+		},
+		{
+			name: "a bearer token that begins a query key",
+			req:  http.Header{"Authorization": {"Bearer wxyz"}}, rawQuery: "key=wxyz1234",
+			body: `{"echo":"wxyz1234"}`, want: `{"echo":"REDACTED"}`,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			secrets := s.secrets(tc.req, tc.rawQuery, tc.resp)
+			assert.Equal(t, tc.want, string(redact([]byte(tc.body), secrets)))
+		})
+	}
+}
+
+// A removed parameter's value is a secret however the query is written,
+// even in a pair that url.ParseQuery refuses (a ";" in it).
+func TestSecretsOfQueryAsRemoved(t *testing.T) {
+	t.Parallel()
+	s, err := newScrubRules(nil)
+	require.NoError(t, err)
+	secrets := s.secrets(http.Header{}, "kind=game&key=sec;ret", http.Header{})
+	assert.Equal(t, "kind=game", s.rawQuery("kind=game&key=sec;ret"))
+	assert.Equal(t, `{"echo":"REDACTED"}`, string(redact([]byte(`{"echo":"sec;ret"}`), secrets)))
+}

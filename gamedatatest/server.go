@@ -197,7 +197,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request) {
 		secs := max(int(math.Ceil(wait.Seconds())), 1)
 		rep.header = http.Header{"Retry-After": {strconv.Itoa(secs)}}
 	case h.recording != nil:
-		rep = h.recording.answer(r)
+		rep = h.recording.answer(r, h.recording.matchOf(r.Method, r.URL))
 	default:
 		rep = h.caching.conditional(r, h.route(r))
 	}
