@@ -317,3 +317,23 @@ func TestSyncRecordsAndReplays(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.NotContains(t, errOut, "no answer")
 }
+
+// A command refused before it has a client (a --base-url that is no
+// service's) leaves the file --record names as it was, even in
+// --record-mode all, which writes the file anew: bad usage sends
+// nothing, so it records nothing over what the file held.
+func TestRecordModeAllKeepsTheFileOnBadUsage(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	file := filepath.Join(t.TempDir(), "r.har")
+	code, _, errOut := cli(t, twin.URL, "get", "package", "game/1337", "--record", file)
+	require.Equal(t, 0, code, errOut)
+	held, err := os.ReadFile(file)
+	require.NoError(t, err)
+	code, out, errOut := runEnv(t, nil, "get", "package", "game/1337", "--base-url", "ftp://bad.example", "--record", file, "--record-mode", "all")
+	assert.Equal(t, 2, code, errOut)
+	assert.Empty(t, out)
+	now, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, string(held), string(now), "the recording is as it was")
+}
