@@ -335,3 +335,26 @@ func TestRecordModeAllKeepsTheFileOnBadUsage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(held), string(now), "the recording is as it was")
 }
+
+// A file that holds a header named like a credential is refused, by
+// --record and --replay alike, with advice a command's user can follow:
+// remove it from the file (not the library's option that allows it).
+func TestRecordingFileWithACredential(t *testing.T) {
+	t.Parallel()
+	twin := newTwin(t)
+	file := filepath.Join(t.TempDir(), "r.har")
+	code, _, errOut := cli(t, twin.URL, "get", "package", "game/1337", "--record", file)
+	require.Equal(t, 0, code, errOut)
+	body, err := os.ReadFile(file)
+	require.NoError(t, err)
+	held := strings.Replace(string(body), `"headers": [`, `"headers": [{"name": "X-Api-Key", "value": "s3cr3t"},`, 1)
+	require.NotEqual(t, string(body), held)
+	require.NoError(t, os.WriteFile(file, []byte(held), 0o600))
+	for _, flag := range []string{"--record", "--replay"} {
+		code, out, errOut := runEnv(t, nil, "get", "package", "game/1337", flag, file, "--rate", "0")
+		assert.Equal(t, 1, code, flag)
+		assert.Empty(t, out, flag)
+		assert.Equal(t, "gamedata: "+flag+" "+file+`: GET /api/packages/game/1337: the request header "X-Api-Key" looks like a credential: `+
+			"remove it from the file, since a recording never keeps a credential\n", errOut, flag)
+	}
+}
