@@ -322,12 +322,7 @@ func TestSyncRecordsAndReplays(t *testing.T) {
 // nothing, so it records nothing over what the file held.
 func TestRecordModeAllKeepsTheFileOnBadUsage(t *testing.T) {
 	t.Parallel()
-	twin := newTwin(t)
-	file := filepath.Join(t.TempDir(), "r.har")
-	code, _, errOut := cli(t, twin.URL, "get", "package", "game/1337", "--record", file)
-	require.Equal(t, 0, code, errOut)
-	held, err := os.ReadFile(file)
-	require.NoError(t, err)
+	file, held := recordedPackage(t)
 	code, out, errOut := runEnv(t, nil, "get", "package", "game/1337", "--base-url", "ftp://bad.example", "--record", file, "--record-mode", "all")
 	assert.Equal(t, 2, code, errOut)
 	assert.Empty(t, out)
@@ -341,12 +336,7 @@ func TestRecordModeAllKeepsTheFileOnBadUsage(t *testing.T) {
 // remove it from the file (not the library's option that allows it).
 func TestRecordingFileWithACredential(t *testing.T) {
 	t.Parallel()
-	twin := newTwin(t)
-	file := filepath.Join(t.TempDir(), "r.har")
-	code, _, errOut := cli(t, twin.URL, "get", "package", "game/1337", "--record", file)
-	require.Equal(t, 0, code, errOut)
-	body, err := os.ReadFile(file)
-	require.NoError(t, err)
+	file, body := recordedPackage(t)
 	held := strings.Replace(string(body), `"headers": [`, `"headers": [{"name": "X-Api-Key", "value": "s3cr3t"},`, 1)
 	require.NotEqual(t, string(body), held)
 	require.NoError(t, os.WriteFile(file, []byte(held), 0o600))
@@ -357,4 +347,16 @@ func TestRecordingFileWithACredential(t *testing.T) {
 		assert.Equal(t, "gamedata: "+flag+" "+file+`: GET /api/packages/game/1337: the request header "X-Api-Key" looks like a credential: `+
 			"remove it from the file, since a recording never keeps a credential\n", errOut, flag)
 	}
+}
+
+// recordedPackage is a file --record made of get package game/1337
+// against a twin, and what it holds.
+func recordedPackage(t *testing.T) (string, []byte) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "r.har")
+	code, _, errOut := cli(t, newTwin(t).URL, "get", "package", "game/1337", "--record", file)
+	require.Equal(t, 0, code, errOut)
+	body, err := os.ReadFile(file)
+	require.NoError(t, err)
+	return file, body
 }
