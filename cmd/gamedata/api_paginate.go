@@ -45,10 +45,7 @@ func paginate(ctx context.Context, c *gamedata.Client, r apiRequest) ([]byte, er
 	if page := moved.first(); page != "" {
 		return nil, fmt.Errorf("api %s --paginate: page %s was redirected after the page before it said more followed: the directory shrank while it was read, so entries may be missing; run it again", r.Path, page)
 	}
-	from := 1
-	if page := r.Query.Get("page"); page != "" {
-		from, _ = strconv.Atoi(page) // checkOwn checked it
-	}
+	from := max(pageOptions(r.Query).Page, 1) // no page asked for is the first
 	return wholeDocument(envelope, items, from, from+stats.Pages-1), nil
 }
 

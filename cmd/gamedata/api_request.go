@@ -115,16 +115,3 @@ func checkOwn(path string, q url.Values, own []string) error {
 // isDirectory reports whether the request reads a directory's page,
 // which --paginate walks.
 func (r apiRequest) isDirectory() bool { return r.Route.walk != nil }
-
-// routesHelp lists the paths api reads, for its help.
-func routesHelp() string {
-	var b strings.Builder
-	for _, r := range apiRoutes {
-		b.WriteString("  " + r.template)
-		if r.walk != nil {
-			b.WriteString("  (a directory, which --paginate walks)")
-		}
-		b.WriteString("\n")
-	}
-	return b.String()
-}

@@ -77,6 +77,19 @@ var apiRoutes = []apiRoute{
 	}},
 }
 
+// routesHelp lists the paths api reads, for its help.
+func routesHelp() string {
+	var b strings.Builder
+	for _, r := range apiRoutes {
+		b.WriteString("  " + r.template)
+		if r.walk != nil {
+			b.WriteString("  (a directory, which --paginate walks)")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 // match reports whether seg, the segments of a URL's escaped path, are
 // the route's, and returns the values of its parameters, still escaped.
 func (r *apiRoute) match(seg []string) ([]string, bool) {

@@ -21,9 +21,8 @@ import (
 func TestAPIPaginateRunsJQOnce(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	cat := twin.Catalog()
-	games := len(cat.Entries(url.Values{"kind": {"game"}}))
-	orgs := len(cat.OrganizationEntries(nil))
+	games := len(twinGames(twin))
+	orgs := len(twin.Catalog().OrganizationEntries(nil))
 	require.Greater(t, games, 20, "more games than the service's default page holds")
 	for _, tt := range []struct {
 		args []string
@@ -46,7 +45,7 @@ func TestAPIPaginateRunsJQOnce(t *testing.T) {
 func TestAPIPaginateMergesEveryPage(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	games := twin.Catalog().Entries(url.Values{"kind": {"game"}})
+	games := twinGames(twin)
 	for _, tt := range []struct {
 		page, skip int
 	}{

@@ -119,7 +119,6 @@ func (f *factory) newClient(s serviceFlags, observers ...observer) (*gamedata.Cl
 	if err != nil {
 		return nil, err
 	}
-	f.recording = rec
 	transport := rec.transport(http.DefaultTransport)
 	for _, o := range observers {
 		transport = o(transport)
@@ -165,7 +164,10 @@ func (f *factory) newClient(s serviceFlags, observers ...observer) (*gamedata.Cl
 		}
 		return nil, err
 	}
-	f.client = c
+	// Only now is the recording the command's to end: one refused before
+	// it has a client sent nothing, and --record-mode all would save that
+	// nothing over what the file held.
+	f.client, f.recording = c, rec
 	return c, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +27,11 @@ func newTwin(t *testing.T, opts ...gamedatatest.Option) *gamedatatest.Server {
 	twin := gamedatatest.NewServer(append([]gamedatatest.Option{gamedatatest.WithSize(40, 6, 5)}, opts...)...)
 	t.Cleanup(twin.Close)
 	return twin
+}
+
+// twinGames are the games twin's directory lists, in its order.
+func twinGames(twin *gamedatatest.Server) []gamedatatest.Entry {
+	return twin.Catalog().Entries(url.Values{"kind": {"game"}})
 }
 
 // cli runs the program against the service at base with args, stdout and

@@ -84,7 +84,10 @@ func openRecording(r recordFlags) (*recording, error) {
 	}
 	rc := &recording{flag: "--" + r.verb() + " " + path, path: path, replay: r.Replay != ""}
 	rec, err := gamedatatest.OpenRecording(path, mode)
+	var cred *gamedatatest.CredentialError
 	switch {
+	case errors.As(err, &cred):
+		return nil, fmt.Errorf("%s: %s", rc.flag, credential(cred))
 	case errors.Is(err, fs.ErrNotExist) && r.Replay != "":
 		return nil, fmt.Errorf("%s: no such file; make it first with --record %s", rc.flag, path)
 	case errors.Is(err, fs.ErrNotExist):
@@ -170,11 +173,20 @@ func (rc *recording) saveFailure(err error) error {
 	}
 	var cred *gamedatatest.CredentialError
 	if errors.As(err, &cred) {
-		// The library's advice is an option of its own; a command's user
-		// can only leave the name out.
-		return fmt.Errorf("%s: not saved: %s: the %s %q looks like a credential: leave it out of the request, since a recording never keeps a credential",
-			rc.flag, cred.Request, cred.Where, cred.Name)
+		return fmt.Errorf("%s: not saved: %s", rc.flag, credential(cred))
 	}
 	cause := rc.cause(err)
 	return fmt.Errorf("%s: not saved: %s", rc.flag, cause)
+}
+
+// credential says what cred found and what a command's user can do: the
+// library's advice is an option of its own, which a command does not
+// have, so the name is left out of the request, or removed from the file
+// that held it.
+func credential(cred *gamedatatest.CredentialError) string {
+	todo := "leave it out of the request"
+	if cred.InFile {
+		todo = "remove it from the file"
+	}
+	return fmt.Sprintf("%s: the %s %q looks like a credential: %s, since a recording never keeps a credential", cred.Request, cred.Where, cred.Name, todo)
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,9 +21,8 @@ import (
 func TestRecordThenReplayPrintsTheSame(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	cat := twin.Catalog()
-	games := len(cat.Entries(url.Values{"kind": {"game"}}))
-	ref := "game/" + cat.Entries(url.Values{"kind": {"game"}})[0].Ident
+	games := twinGames(twin)
+	ref := "game/" + games[0].Ident
 	dir := t.TempDir()
 	cases := []struct {
 		name string
@@ -46,7 +44,7 @@ func TestRecordThenReplayPrintsTheSame(t *testing.T) {
 		require.NotEmpty(t, out, tt.name)
 		recorded[tt.name] = out
 	}
-	assert.Equal(t, fmt.Sprintf("%d\n", games), recorded["api"], "the catalogue's size, once")
+	assert.Equal(t, fmt.Sprintf("%d\n", len(games)), recorded["api"], "the catalogue's size, once")
 	twin.Close()
 
 	other := newTwin(t, gamedatatest.WithSeed(7))
@@ -74,7 +72,7 @@ func TestAPIPaginateUnderReplay(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, recorded, replayed)
 	var want []string
-	for _, e := range twin.Catalog().Entries(url.Values{"kind": {"game"}}) {
+	for _, e := range twinGames(twin) {
 		want = append(want, e.Kind+"/"+e.Ident)
 	}
 	assert.Equal(t, strings.Join(want, " ")+"\n", replayed)
@@ -87,7 +85,7 @@ func TestAPIPaginateUnderReplay(t *testing.T) {
 func TestReplayMissNamesTheRequest(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	ident := twin.Catalog().Entries(url.Values{"kind": {"game"}})[0].Ident
+	ident := twinGames(twin)[0].Ident
 	file := filepath.Join(t.TempDir(), "r.har")
 	code, _, errOut := cli(t, twin.URL, "get", "package", "game/"+ident, "--record", file)
 	require.Equal(t, 0, code, errOut)
@@ -149,7 +147,7 @@ func TestRecordIsSavedWhenTheCommandEndsEarly(t *testing.T) {
 func TestRecordModes(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	idents := twin.Catalog().Entries(url.Values{"kind": {"game"}})
+	idents := twinGames(twin)
 	a, b := "game/"+idents[0].Ident, "game/"+idents[1].Ident
 	dir := t.TempDir()
 	record := func(file, mode, ref string) (int, string) {
@@ -210,7 +208,7 @@ func TestRecordModes(t *testing.T) {
 func TestRecordKeepsNoCredential(t *testing.T) {
 	t.Parallel()
 	twin := newTwin(t)
-	ident := twin.Catalog().Entries(url.Values{"kind": {"game"}})[0].Ident
+	ident := twinGames(twin)[0].Ident
 	dir := t.TempDir()
 	file := filepath.Join(dir, "r.har")
 	args := []string{"api", "/api/packages/game/" + ident, "-f", "token=s3cr3t-1", "-f", "api_key=s3cr3t-2", "-f", "access_token=s3cr3t-3", "-f", "key=s3cr3t-4"}
@@ -246,7 +244,7 @@ func TestRecordFileErrors(t *testing.T) {
 	notHAR := filepath.Join(dir, "not.har")
 	require.NoError(t, os.WriteFile(notHAR, []byte("kind,ident\n"), 0o644))
 	nowhere := filepath.Join(dir, "no-such-dir", "r.har")
-	ref := "game/" + twin.Catalog().Entries(url.Values{"kind": {"game"}})[0].Ident
+	ref := "game/" + twinGames(twin)[0].Ident
 	for _, tt := range []struct {
 		args []string
 		says string
@@ -316,4 +314,49 @@ func TestSyncRecordsAndReplays(t *testing.T) {
 	code, _, errOut = runEnv(t, nil, "sync", "--db", filepath.Join(dir, "b.sqlite"), "--range", "24h", "--replay", file, "--rate", "0")
 	require.Equal(t, 0, code, errOut)
 	assert.NotContains(t, errOut, "no answer")
+}
+
+// A command refused before it has a client (a --base-url that is no
+// service's) leaves the file --record names as it was, even in
+// --record-mode all, which writes the file anew: bad usage sends
+// nothing, so it records nothing over what the file held.
+func TestRecordModeAllKeepsTheFileOnBadUsage(t *testing.T) {
+	t.Parallel()
+	file, held := recordedPackage(t)
+	code, out, errOut := runEnv(t, nil, "get", "package", "game/1337", "--base-url", "ftp://bad.example", "--record", file, "--record-mode", "all")
+	assert.Equal(t, 2, code, errOut)
+	assert.Empty(t, out)
+	now, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, string(held), string(now), "the recording is as it was")
+}
+
+// A file that holds a header named like a credential is refused, by
+// --record and --replay alike, with advice a command's user can follow:
+// remove it from the file (not the library's option that allows it).
+func TestRecordingFileWithACredential(t *testing.T) {
+	t.Parallel()
+	file, body := recordedPackage(t)
+	held := strings.Replace(string(body), `"headers": [`, `"headers": [{"name": "X-Api-Key", "value": "s3cr3t"},`, 1)
+	require.NotEqual(t, string(body), held)
+	require.NoError(t, os.WriteFile(file, []byte(held), 0o600))
+	for _, flag := range []string{"--record", "--replay"} {
+		code, out, errOut := runEnv(t, nil, "get", "package", "game/1337", flag, file, "--rate", "0")
+		assert.Equal(t, 1, code, flag)
+		assert.Empty(t, out, flag)
+		assert.Equal(t, "gamedata: "+flag+" "+file+`: GET /api/packages/game/1337: the request header "X-Api-Key" looks like a credential: `+
+			"remove it from the file, since a recording never keeps a credential\n", errOut, flag)
+	}
+}
+
+// recordedPackage is a file --record made of get package game/1337
+// against a twin, and what it holds.
+func recordedPackage(t *testing.T) (string, []byte) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "r.har")
+	code, _, errOut := cli(t, newTwin(t).URL, "get", "package", "game/1337", "--record", file)
+	require.Equal(t, 0, code, errOut)
+	body, err := os.ReadFile(file)
+	require.NoError(t, err)
+	return file, body
 }
