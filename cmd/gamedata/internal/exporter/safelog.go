@@ -42,8 +42,12 @@ func (h safeHandler) WithGroup(name string) slog.Handler {
 
 // safeAttr is a with its key and what it holds as text made safe: a
 // string, or an error or anything else as the handler would print it.
-// Numbers, times and durations stay as they are.
+// Numbers, times and durations stay as they are, and an empty attribute,
+// which a handler leaves out, stays empty.
 func safeAttr(a slog.Attr) slog.Attr {
+	if a.Equal(slog.Attr{}) {
+		return a
+	}
 	a.Key = safeText(a.Key)
 	a.Value = a.Value.Resolve()
 	switch a.Value.Kind() {

@@ -1,6 +1,7 @@
 package exporter
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"strings"
@@ -30,6 +31,10 @@ func TestSafeHandler(t *testing.T) {
 			[]string{"cannot unmarshal !!str `xxxxx` into map"}},
 		{"group", func(l *slog.Logger) { l.Info("refused", slog.Group("client", "name", steer+"root", "port", 9)) },
 			[]string{"client.name=root", "client.port=9"}},
+		{"empty attribute", func(l *slog.Logger) {
+			l.LogAttrs(context.Background(), slog.LevelInfo, "refused", slog.Attr{}, slog.String("user", "root"))
+		},
+			[]string{"msg=refused user=root"}},
 		{"with attrs", func(l *slog.Logger) { l.With("path", "/"+steer+"metrics").Info("refused") }, []string{"path=/metrics"}},
 		{"with group", func(l *slog.Logger) { l.WithGroup("tls"+steer).Info("refused", "took", time.Second) }, []string{"tls.took=1s"}},
 	} {

@@ -38,17 +38,22 @@ func readWebConfig(path string) (webConfig, error) {
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return webConfig{}, fmt.Errorf("--web.config.file %s: %s", path, webConfigProblem(path, err))
+		return webConfig{}, webConfigError(path, err)
 	}
 	var c web.Config
 	if err := yaml.UnmarshalStrict(raw, &c); err != nil { // web.Validate read the same bytes
-		return webConfig{}, fmt.Errorf("--web.config.file %s: %s", path, webConfigProblem(path, err))
+		return webConfig{}, webConfigError(path, err)
 	}
 	return webConfig{
 		path: path,
 		tls:  c.TLSConfig.IsEnabled(),
 		auth: len(c.Users) > 0 || c.TLSConfig.ClientAuth == "RequireAndVerifyClientCert",
 	}, nil
+}
+
+// webConfigError is err, of the file at path, as the exporter says it.
+func webConfigError(path string, err error) error {
+	return fmt.Errorf("--web.config.file %s: %s", path, webConfigProblem(path, err))
 }
 
 // webConfigProblem says what is wrong with the file at path without
@@ -78,7 +83,16 @@ func (w webConfig) serveOn(srv *http.Server, ln net.Listener, log *slog.Logger) 
 		return srv.Serve(ln)
 	}
 	path := w.path
-	return web.Serve(ln, srv, &web.FlagConfig{WebConfigFile: &path}, log)
+	err := web.Serve(ln, srv, &web.FlagConfig{WebConfigFile: &path}, log)
+	// The toolkit reads the file again before it serves, and returns
+	// what is wrong with one changed since readWebConfig in the words of
+	// the YAML decoder and bcrypt, which quote it. The listener's errors
+	// and the server's closing are not the file's.
+	var netErr *net.OpError
+	if err == nil || errors.Is(err, http.ErrServerClosed) || errors.As(err, &netErr) {
+		return err
+	}
+	return webConfigError(path, err)
 }
 
 // exposure says, for the warning at start, who can scrape a listener at

@@ -249,6 +249,48 @@ func TestWebConfigBadFile(t *testing.T) {
 	}
 }
 
+// TestWebConfigMadeBadBeforeServe changes the file after New checked it
+// and before Serve hands it to the toolkit: Serve's error names the file
+// and quotes no password, in whole or in part, as New's does; a listener
+// that fails is not blamed on the file.
+func TestWebConfigMadeBadBeforeServe(t *testing.T) {
+	p := newPKI(t, "gamedata test CA")
+	const secret = "hunter2-in-clear"
+	twin := newTwin(t, gamedatatest.WithSize(12, 0, 3))
+	for _, tc := range []struct {
+		name, yaml, says string // yaml "": the file stays good, the listener is closed
+	}{
+		{"password in clear", "basic_auth_users:\n  prometheus: " + strings.Repeat(secret, 4) + "\n", "a password under basic_auth_users is not a bcrypt hash"},
+		{"password for the users", "basic_auth_users: " + secret + "\n", "cannot unmarshal"},
+		{"closed listener", "", "use of closed network connection"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			web, _ := webFile(t, p, "a password", nil)
+			e, _, _ := newExporter(t, newClient(t, twin.URL), Config{WebConfigFile: web})
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.yaml != "" {
+				replaceFile(t, web, []byte(tc.yaml))
+			} else {
+				ln.Close()
+			}
+			err = e.Serve(guard(t), ln)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			msg := err.Error()
+			if blamed := strings.HasPrefix(msg, "--web.config.file "+web+": "); blamed != (tc.yaml != "") || !strings.Contains(msg, tc.says) {
+				t.Errorf("%q; want it to say %q, and to name the file only when the file is at fault", msg, tc.says)
+			}
+			if strings.Contains(msg, secret[:5]) || strings.Contains(msg, "'h'") {
+				t.Errorf("%q quotes the password", msg)
+			}
+		})
+	}
+}
+
 // lineLog is a log the exporter writes while the test waits for a line.
 type lineLog struct {
 	logBuffer
